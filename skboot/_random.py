@@ -145,7 +145,7 @@ def lemire_threshold(n):
     return (_U0 - n) % n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bounded(seed, gamma, ctr, have, lo, n, thresh):
     """Draw an exactly uniform integer in ``[0, n)``; returns (value, reader state)."""
     n = np.uint64(n)
@@ -170,7 +170,7 @@ def bounded(seed, gamma, ctr, have, lo, n, thresh):
     return mhi, ctr, have, lo
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def uniform01(seed, gamma, ctr, have, lo):
     """Draw a double in ``[0, 1)`` with 53 random bits from two words."""
     hi_w, ctr, have, lo = _next_word(seed, gamma, ctr, have, lo)
@@ -186,17 +186,149 @@ def replicate_counter(b):
 
 
 # ---------------------------------------------------------------------------
-# vectorized kernels
+# block kernels: the one index generator every path uses
 # ---------------------------------------------------------------------------
+#: Draws per fast block.  Only the granularity of the rejection fallback; the
+#: stream does not depend on it.
+FAST_BLOCK = 256
+
+
+@njit(cache=True)
+def slow_fill(seed, gamma, ctr, have, lo, un, thresh, buf, start, count):
+    """``count`` calls of :func:`bounded` into ``buf[start:start + count]``."""
+    for j in range(start, start + count):
+        v, ctr, have, lo = bounded(seed, gamma, ctr, have, lo, un, thresh)
+        buf[j] = v
+    return ctr, have, lo
+
+
+@njit(cache=True, inline="always")
+def _fast_pairs(seed, gamma, ctr, un, thresh, buf, h):
+    """Fill ``buf[:2h]`` from outputs ``ctr .. ctr + h - 1``, both halves, assuming
+    no word is rejected; returns False if one was (the caller then redoes it)."""
+    bad = 0
+    for t in range(h):
+        z = mix64(seed + (ctr + np.uint64(t) + _U1) * gamma)
+        m0 = (z >> _U32) * un
+        m1 = (z & _MASK32) * un
+        buf[2 * t] = m0 >> _U32
+        buf[2 * t + 1] = m1 >> _U32
+        bad |= ((m0 & _MASK32) < thresh) | ((m1 & _MASK32) < thresh)
+    return bad == 0
+
+
+@njit(cache=True, inline="always")
+def draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, count):
+    """Write the next ``count`` bounded draws into ``buf[:count]``.
+
+    Equivalent to ``count`` calls of :func:`bounded` (tested against the reference),
+    but for ``n < 2**32`` the words are generated two per output in a loop the
+    compiler vectorizes, and the block is redone word by word only if one of its
+    words is rejected (probability about ``n / 2**32`` per word).  Callers use
+    blocks of at most :data:`FAST_BLOCK` draws.  Returns ``(ctr, have, lo)``.
+    """
+    if have or un > _MASK32:
+        return slow_fill(seed, gamma, ctr, have, lo, un, thresh, buf, 0, count)
+    h = count >> 1
+    if _fast_pairs(seed, gamma, ctr, un, thresh, buf, h):
+        ctr = ctr + np.uint64(h)
+        if count & 1:
+            return slow_fill(seed, gamma, ctr, False, lo, un, thresh, buf, 2 * h, 1)
+        return ctr, False, lo
+    return slow_fill(seed, gamma, ctr, False, lo, un, thresh, buf, 0, count)
+
+
 @njit(cache=True, nogil=True)
-def _fill_indices_kernel(seed, gamma, b, n, out):
+def _fill_row(seed, gamma, b, un, thresh, out):
+    """All draws of replicate ``b`` into the 1-D ``out``, block by block."""
+    buf = np.empty(FAST_BLOCK, dtype=np.int64)
     ctr = replicate_counter(b)
     have = False
     lo = _U0
-    thresh = lemire_threshold(n)
+    m = out.shape[0]
+    done = 0
+    while done < m:
+        c = min(FAST_BLOCK, m - done)
+        ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
+        for t in range(c):
+            out[done + t] = buf[t]
+        done += c
+
+
+@njit(cache=True, nogil=True)
+def fill_indices_kernel(seed, gamma, b, n, out):
+    """Fill ``out`` with the first ``len(out)`` uniform indices of replicate ``b``."""
+    un = np.uint64(n)
+    _fill_row(seed, gamma, b, un, lemire_threshold(un), out)
+
+
+@njit(cache=True, nogil=True)
+def fill_indices_chunk(seed, gamma, b0, n, out):
+    """Row ``k`` of the 2-D ``out`` receives the indices of replicate ``b0 + k``."""
+    un = np.uint64(n)
+    thresh = lemire_threshold(un)
+    for k in range(out.shape[0]):
+        _fill_row(seed, gamma, b0 + k, un, thresh, out[k])
+
+
+@njit(cache=True, nogil=True)
+def fill_pool_indices(seed, gamma, b, codes, pools, offsets, sizes, out):
+    """Stratified draws: ``out[i]`` is a uniform row of the stratum of row ``i``.
+
+    ``pools[offsets[s]:offsets[s] + sizes[s]]`` lists the rows of stratum ``s``.
+    Words are consumed in row order, one bounded draw per row.
+    """
+    ctr = replicate_counter(b)
+    have = False
+    lo = _U0
+    for i in range(codes.shape[0]):
+        s = codes[i]
+        un = np.uint64(sizes[s])
+        v, ctr, have, lo = bounded(seed, gamma, ctr, have, lo, un, lemire_threshold(un))
+        out[i] = pools[offsets[s] + np.int64(v)]
+
+
+#: Poisson(1) inversion stops at this count; P(X > 20) < 2**-53.
+POISSON_MAX = 20
+
+
+@njit(cache=True, nogil=True)
+def fill_poisson_counts(seed, gamma, b, out):
+    """``out[i]`` ~ Poisson(1) by inversion of one uniform double per row."""
+    ctr = replicate_counter(b)
+    have = False
+    lo = _U0
+    p0 = np.exp(-1.0)
     for i in range(out.shape[0]):
-        v, ctr, have, lo = bounded(seed, gamma, ctr, have, lo, n, thresh)
-        out[i] = v
+        u, ctr, have, lo = uniform01(seed, gamma, ctr, have, lo)
+        k = 0
+        p = p0
+        cdf = p0
+        while u >= cdf and k < POISSON_MAX:
+            k += 1
+            p = p / k
+            cdf += p
+        out[i] = k
+
+
+@njit(cache=True, nogil=True)
+def fill_dirichlet_weights(seed, gamma, b, out):
+    """Flat Dirichlet weights scaled to sum to ``len(out)`` (mean weight 1).
+
+    ``out[i] = -log1p(-u_i)`` (Exp(1)), then normalized; Rubin (1981).
+    """
+    ctr = replicate_counter(b)
+    have = False
+    lo = _U0
+    total = 0.0
+    for i in range(out.shape[0]):
+        u, ctr, have, lo = uniform01(seed, gamma, ctr, have, lo)
+        e = -np.log1p(-u)
+        out[i] = e
+        total += e
+    scale = out.shape[0] / total
+    for i in range(out.shape[0]):
+        out[i] *= scale
 
 
 def fill_indices(key: RootKey, purpose: int, b: int, n: int, out: np.ndarray) -> None:
@@ -205,8 +337,8 @@ def fill_indices(key: RootKey, purpose: int, b: int, n: int, out: np.ndarray) ->
     ``out`` must be a 1-D int32 (``n < 2**31``) or int64 array; its length is the
     number of draws.
     """
-    seed, gamma = key.purpose_seed(purpose), key.gamma
-    _fill_indices_kernel(seed, gamma, np.uint64(b), np.uint64(n), out)
+    seed, gamma = key.stream(purpose)
+    fill_indices_kernel(seed, gamma, np.uint64(b), np.uint64(n), out)
 
 
 def index_dtype(n: int) -> np.dtype:
@@ -388,3 +520,10 @@ def reference_indices(
                 m = x * n
             out[i] = m >> 64
     return out
+
+
+def reference_uniforms(key: RootKey, purpose: int, b: int, size: int) -> np.ndarray:
+    """Slow reference of the uniform doubles of replicate ``b`` (two words each)."""
+    words = reference_words(key, purpose, b, 2 * size).astype(np.uint64)
+    x = ((words[0::2] << np.uint64(32)) | words[1::2]) >> np.uint64(11)
+    return x.astype(np.float64) * _TWO53_INV

@@ -1,0 +1,705 @@
+"""Chunk planning, joblib dispatch and the four statistic tiers.
+
+The engine turns (data, statistic, plan, n_resamples) into the bootstrap
+distribution, shape (B, k), without ever holding more than one chunk of replicates:
+
+1. the replicate range ``[0, B)`` is cut into joblib tasks (several per worker,
+   deterministic boundaries); each task receives the data as top-level arguments
+   (so loky memory-maps it and Dask scatters it) plus the small plan;
+2. inside a task, replicates are processed in chunks whose working set fits the
+   per-core cache budget; buffers are allocated once per task and reused;
+3. each replicate is computed by the same code whatever chunk or task it falls in,
+   so chunk size, ``n_jobs`` and backend never change a bit of the result.
+
+Tiers: fused built-ins (numba, no index array for the iid scheme, per-row weights
+otherwise), vectorized callables (one call per chunk on a reused buffer), plain
+callables (one call per replicate on a reused buffer), and, in metrics, refits.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs
+
+from skboot._exceptions import StatisticError
+from skboot._kernels import (
+    iid_corr,
+    iid_moments,
+    iid_moments_1d,
+    iid_order_stats,
+    weighted_corr,
+    weighted_moments,
+    weighted_order_stats,
+)
+from skboot.resamplers._base import ResamplingPlan
+from skboot.resamplers._iid import IIDPlan
+
+__all__ = ["BUILTIN_STATISTICS", "cache_budget", "make_statistic", "run_bootstrap"]
+
+BUILTIN_STATISTICS = (
+    "corr",
+    "mean",
+    "median",
+    "proportion",
+    "quantile",
+    "std",
+    "sum",
+    "var",
+)
+
+_FALLBACK_BUDGET = 1 << 20
+
+
+@functools.lru_cache(maxsize=1)
+def cache_budget() -> int:
+    """Per-core working-set budget in bytes: the L2 size from sysfs, else 1 MiB."""
+    env = os.environ.get("SKBOOT_CACHE_BYTES")
+    if env:
+        return max(4096, int(env))
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        for entry in sorted(os.listdir(base)):
+            with open(os.path.join(base, entry, "level")) as fh:
+                level = fh.read().strip()
+            with open(os.path.join(base, entry, "type")) as fh:
+                kind = fh.read().strip()
+            if level == "2" and kind in ("Unified", "Data"):
+                with open(os.path.join(base, entry, "size")) as fh:
+                    text = fh.read().strip().upper()
+                mult = {"K": 1 << 10, "M": 1 << 20}.get(text[-1], 1)
+                return int(text.rstrip("KM")) * mult
+    except (OSError, ValueError):
+        pass
+    return _FALLBACK_BUDGET
+
+
+# ---------------------------------------------------------------------------
+# statistics
+# ---------------------------------------------------------------------------
+class Statistic:
+    """A statistic the engine can run: prepared arrays plus chunk methods."""
+
+    #: number of outputs per replicate
+    k: int = 1
+    #: the tuple of arrays shipped to every task (top-level joblib arguments)
+    arrays: tuple[np.ndarray, ...] = ()
+    name: str = ""
+
+    def estimate(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
+        return 8 * plan.n_samples
+
+    def run_chunk(
+        self,
+        arrays: tuple[np.ndarray, ...],
+        plan: ResamplingPlan,
+        b0: int,
+        out: np.ndarray,
+        scratch: dict[str, Any],
+    ) -> None:
+        raise NotImplementedError
+
+    def without_arrays(self) -> Statistic:
+        """A shallow copy that does not carry the arrays (they travel separately)."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.arrays = ()
+        return clone
+
+
+def _as_float_rows(a: np.ndarray) -> np.ndarray:
+    """(n,) or (n, d) -> C-contiguous float64 (n, d)."""
+    a = np.asarray(a, dtype=np.float64)
+    if a.ndim == 1:
+        a = a[:, None]
+    return np.ascontiguousarray(a)
+
+
+@dataclass
+class BuiltinStatistic(Statistic):
+    """A fused built-in: "mean", "sum", "var", "std", "proportion", "median",
+    "quantile" (column-wise) and "corr" (two columns)."""
+
+    name: str = "mean"
+    data: np.ndarray = field(default_factory=lambda: np.empty((0, 1)))
+    ddof: int = 0
+    q: np.ndarray = field(default_factory=lambda: np.empty(0))
+    shift: np.ndarray = field(default_factory=lambda: np.empty(0))
+    scalar_q: bool = True
+    d: int = 1
+    k: int = 1
+    arrays: tuple[np.ndarray, ...] = ()
+
+    def __post_init__(self) -> None:
+        X = self.data
+        self.d = X.shape[1]
+        if self.name == "corr":
+            self.shift = X.mean(axis=0)
+            self.arrays = (np.ascontiguousarray(X - self.shift),)
+            self.k = 1
+        elif self.name in ("median", "quantile"):
+            order = np.ascontiguousarray(np.argsort(X, axis=0, kind="stable").T)
+            self.arrays = (X, order.astype(np.int64))
+            nq = 1 if self.name == "median" else self.q.shape[0]
+            self.k = self.d * nq
+        else:
+            if self.name in ("var", "std"):
+                self.shift = X.mean(axis=0)
+                self.arrays = (np.ascontiguousarray(X - self.shift),)
+            else:
+                self.shift = np.zeros(self.d)
+                self.arrays = (X,)
+            self.k = self.d
+        self.data = np.empty((0, self.d))  # do not ship the raw copy twice
+
+    # -- estimate and jackknife on the original rows ---------------------------
+    def estimate_from(self, X: np.ndarray) -> np.ndarray:
+        name = self.name
+        if name in ("mean", "proportion"):
+            return X.mean(axis=0)
+        if name == "sum":
+            return X.sum(axis=0)
+        if name == "var":
+            return X.var(axis=0, ddof=self.ddof)
+        if name == "std":
+            return X.std(axis=0, ddof=self.ddof)
+        if name == "median":
+            return np.median(X, axis=0)
+        if name == "quantile":
+            return np.quantile(X, self.q, axis=0).T.reshape(-1)
+        r = np.corrcoef(X[:, 0], X[:, 1])[0, 1]
+        return np.array([r])
+
+    def estimate(self) -> np.ndarray:
+        if self.name == "corr" or self.name in ("var", "std"):
+            X = self.arrays[0] + self.shift
+        else:
+            X = self.arrays[0]
+        return np.atleast_1d(np.asarray(self.estimate_from(X), dtype=np.float64))
+
+    def jackknife(self) -> np.ndarray:
+        """Leave-one-out values, shape (n, k), in O(n) (O(n log n) for order stats)."""
+        name = self.name
+        Xa = self.arrays[0]
+        n = Xa.shape[0]
+        if name in ("mean", "proportion", "sum"):
+            S = Xa.sum(axis=0)
+            loo = S[None, :] - Xa
+            return loo / (n - 1) if name != "sum" else loo
+        if name in ("var", "std"):
+            S1 = Xa.sum(axis=0)
+            S2 = (Xa * Xa).sum(axis=0)
+            s1 = S1[None, :] - Xa
+            s2 = S2[None, :] - Xa * Xa
+            m = n - 1
+            var = (s2 - s1 * s1 / m) / (m - self.ddof)
+            var = np.maximum(var, 0.0)
+            return var if name == "var" else np.sqrt(var)
+        if name == "corr":
+            x, y = Xa[:, 0], Xa[:, 1]
+            m = n - 1
+            sx = x.sum() - x
+            sy = y.sum() - y
+            sxx = (x * x).sum() - x * x
+            syy = (y * y).sum() - y * y
+            sxy = (x * y).sum() - x * y
+            cov = sxy - sx * sy / m
+            den = np.sqrt((sxx - sx * sx / m) * (syy - sy * sy / m))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return (cov / den)[:, None]
+        # order statistics: leave-one-out sample of size n-1
+        X, order = self.arrays
+        m = n - 1
+        vals = np.take_along_axis(X, order.T, axis=0)  # sorted columns (n, d)
+        rank = np.empty_like(order)
+        for c in range(self.d):
+            rank[c, order[c]] = np.arange(n)
+        if name == "median":
+            lo = np.array([(m - 1) // 2])
+            hi = np.array([m // 2])
+            frac = None
+        else:
+            h = (m - 1) * self.q
+            lo = np.floor(h).astype(np.int64)
+            hi = np.minimum(lo + 1, m - 1)
+            frac = h - lo
+        out = np.empty((n, self.d, lo.shape[0]))
+        for c in range(self.d):
+            r = rank[c][:, None]
+            a = np.where(
+                r > lo[None, :],
+                vals[lo, c][None, :],
+                vals[np.minimum(lo + 1, n - 1), c][None, :],
+            )
+            b = np.where(
+                r > hi[None, :],
+                vals[hi, c][None, :],
+                vals[np.minimum(hi + 1, n - 1), c][None, :],
+            )
+            if frac is None:
+                out[:, c, :] = (a + b) / 2.0
+            else:
+                out[:, c, :] = _lerp(a, b, frac[None, :])
+        return out.reshape(n, -1)
+
+    # -- the replicate chunk ------------------------------------------------------
+    def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
+        if isinstance(plan, IIDPlan):
+            return 8 * max(1, self.k)  # no per-replicate working set
+        return 8 * plan.n_samples  # one row of weights
+
+    def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
+        nb = out.shape[0]
+        name = self.name
+        iid = isinstance(plan, IIDPlan)
+        if iid:
+            seed, gamma = plan._seed()
+            m = plan.sample_size
+            sw = np.full(nb, float(m))
+        else:
+            W = scratch.get("W")
+            if W is None or W.shape[0] < nb:
+                W = scratch["W"] = np.empty((nb, plan.n_samples))
+            W = W[:nb]
+            plan.fill_weights_chunk(b0, W)
+        if name == "corr":
+            (xy,) = arrays
+            if iid:
+                s = np.empty((nb, 5))
+                iid_corr(xy, seed, gamma, b0, m, s)
+            else:
+                s = np.empty((nb, 6))
+                weighted_corr(xy, W, s)
+                sw = s[:, 5]
+            sx, sy, sxx, syy, sxy = (s[:, j] for j in range(5))
+            cov = sxy - sx * sy / sw
+            den = np.sqrt((sxx - sx * sx / sw) * (syy - sy * sy / sw))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[:, 0] = cov / den
+            return
+        if name in ("median", "quantile"):
+            X, order = arrays
+            median = name == "median"
+            qs = np.array([0.5]) if median else self.q
+            if iid:
+                if median:
+                    lo = np.array([(m - 1) // 2])
+                    hi = np.array([m // 2])
+                else:
+                    h = (m - 1) * qs
+                    lo = np.floor(h).astype(np.int64)
+                    hi = np.minimum(lo + 1, m - 1)
+                positions = np.concatenate([lo, hi])
+                perm = np.argsort(positions, kind="stable")
+                pos_sorted = positions[perm].astype(np.int64)
+                raw = np.empty((nb, self.d, pos_sorted.shape[0]))
+                iid_order_stats(X, order, seed, gamma, b0, m, pos_sorted, raw)
+                vals = np.empty_like(raw)
+                vals[:, :, perm] = raw
+                a = vals[:, :, : lo.shape[0]]
+                b = vals[:, :, lo.shape[0] :]
+                if median:
+                    res = (a + b) / 2.0
+                else:
+                    res = _lerp(a, b, (h - np.floor(h))[None, None, :])
+            else:
+                res = np.empty((nb, self.d, qs.shape[0]))
+                weighted_order_stats(X, order, W, qs, median, res)
+            out[:, :] = res.reshape(nb, -1)
+            return
+        (X,) = arrays
+        want2 = name in ("var", "std")
+        s1 = np.empty((nb, self.d))
+        s2 = np.empty((nb, self.d))
+        if iid and self.d == 1:
+            iid_moments_1d(X[:, 0], seed, gamma, b0, m, want2, s1[:, 0], s2[:, 0])
+        elif iid:
+            iid_moments(X, seed, gamma, b0, m, want2, s1, s2)
+        else:
+            sw = np.empty(nb)
+            weighted_moments(X, W, want2, s1, s2, sw)
+        swc = sw[:, None]
+        if name in ("mean", "proportion"):
+            out[:, :] = s1 / swc
+        elif name == "sum":
+            out[:, :] = s1
+        else:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                var = (s2 - s1 * s1 / swc) / (swc - self.ddof)
+            var = np.maximum(var, 0.0)
+            out[:, :] = var if name == "var" else np.sqrt(var)
+
+
+def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """numpy's quantile interpolation ("linear"), same rounding."""
+    diff = b - a
+    return np.where(t >= 0.5, b - diff * (1.0 - t), a + diff * t)
+
+
+@dataclass
+class CallableStatistic(Statistic):
+    """A user callable, vectorized (``axis=-1``) or plain (one replicate per call).
+
+    Vectorized convention: every array is given with observations on the last
+    axis and a leading batch axis: a 1-D array as (nb, m), a 2-D (n, d) array as
+    (nb, d, m); the callable returns (nb,) or (nb, k).  Plain convention: the rows of
+    one replicate, (m,) or (m, d); returns a scalar or (k,).
+    """
+
+    func: Callable[..., Any] = np.mean
+    vectorized: bool = False
+    weights_kw: str | None = None
+    k: int = 1
+    arrays: tuple[np.ndarray, ...] = ()
+    name: str = "callable"
+
+    def _vector_views(self, arrays):
+        return [a if a.ndim == 1 else a.T for a in arrays]
+
+    def estimate(self) -> np.ndarray:
+        try:
+            if self.vectorized:
+                value = self.func(*self._vector_views(self.arrays), axis=-1)
+            else:
+                value = self.func(*self.arrays)
+        except Exception as exc:
+            raise StatisticError(
+                f"The statistic raised on the original data: {exc!r}", -1
+            ) from exc
+        return _as_output(value, None, "the original data")
+
+    def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
+        row = sum(a.itemsize * (a.size // max(1, a.shape[0])) for a in self.arrays)
+        return plan.replicate_size * (8 + row)
+
+    def _call_one(self, b: int, *args, **kw) -> np.ndarray:
+        try:
+            value = self.func(*args, **kw)
+        except Exception as exc:
+            raise StatisticError(
+                f"The statistic raised on replicate {b}: {exc!r}. Regenerate the "
+                f"replicate with resampler.fit(X).replicate({b}).indices.",
+                b,
+            ) from exc
+        return _as_output(value, self.k, f"replicate {b}")
+
+    def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
+        nb = out.shape[0]
+        if plan.layout == "weights":
+            W = scratch.get("W")
+            if W is None or W.shape[0] < nb:
+                W = scratch["W"] = np.empty((nb, plan.n_samples))
+            plan.fill_weights_chunk(b0, W[:nb])
+            views = self._vector_views(arrays) if self.vectorized else arrays
+            extra = {"axis": -1} if self.vectorized else {}
+            for k in range(nb):
+                kw = {self.weights_kw: W[k], **extra}
+                out[k] = self._call_one(b0 + k, *views, **kw)
+            return
+        if plan.layout == "variable":
+            for k in range(nb):
+                idx = plan.indices(b0 + k)
+                if self.vectorized:
+                    views = [np.take(a, idx, axis=0).T for a in arrays]
+                    out[k] = self._call_one(b0 + k, *views, axis=-1)
+                else:
+                    rows = [np.take(a, idx, axis=0) for a in arrays]
+                    out[k] = self._call_one(b0 + k, *rows)
+            return
+        m = plan.replicate_size
+        idx = scratch.get("idx")
+        if idx is None or idx.shape[0] < nb:
+            idx = scratch["idx"] = np.empty((nb, m), dtype=plan.index_dtype)
+        idx = idx[:nb]
+        plan.fill_indices_chunk(b0, idx)
+        if self.vectorized:
+            batches = []
+            for j, a in enumerate(arrays):
+                key = f"vb{j}"
+                buf = scratch.get(key)
+                if a.ndim == 1:
+                    shape = (nb, m)
+                    if buf is None or buf.shape[0] < nb:
+                        buf = scratch[key] = np.empty(shape, dtype=a.dtype)
+                    v = buf[:nb]
+                    np.take(a, idx, out=v)
+                else:
+                    aT = scratch.get(f"T{j}")
+                    if aT is None:
+                        aT = scratch[f"T{j}"] = np.ascontiguousarray(a.T)
+                    shape2 = (a.shape[1], nb, m)
+                    if buf is None or buf.shape[1] < nb:
+                        buf = scratch[key] = np.empty(shape2, dtype=a.dtype)
+                    v = buf[:, :nb]
+                    np.take(aT, idx, axis=1, out=v)
+                    v = v.transpose(1, 0, 2)
+                batches.append(v)
+            try:
+                value = self.func(*batches, axis=-1)
+                arr = np.asarray(value, dtype=np.float64)
+                ok = (
+                    arr.shape in ((nb,), (nb, self.k))
+                    if self.k == 1
+                    else arr.shape == (nb, self.k)
+                )
+            except Exception:
+                ok = False
+            if ok:
+                out[:, :] = arr.reshape(nb, self.k)
+                return
+            # locate the failing replicate and report it
+            for k in range(nb):
+                one = [bt[k] for bt in batches]
+                out[k] = self._call_one(b0 + k, *one, axis=-1)
+            return
+        bufs = []
+        for j, a in enumerate(arrays):
+            key = f"pb{j}"
+            buf = scratch.get(key)
+            if buf is None:
+                buf = scratch[key] = np.empty((m, *a.shape[1:]), dtype=a.dtype)
+            bufs.append(buf)
+        for k in range(nb):
+            for a, buf in zip(arrays, bufs):
+                np.take(a, idx[k], axis=0, out=buf)
+            out[k] = self._call_one(b0 + k, *bufs)
+
+
+def _as_output(value: Any, k: int | None, where: str) -> np.ndarray:
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise StatisticError(
+            f"The statistic must return a number or a 1-D array of numbers; on "
+            f"{where} it returned {type(value).__name__}.",
+            -1,
+        ) from exc
+    if arr.ndim > 1:
+        raise StatisticError(
+            f"The statistic must return a scalar or a 1-D array; on {where} it "
+            f"returned shape {arr.shape}.",
+            -1,
+        )
+    arr = arr.reshape(-1)
+    if k is not None and arr.shape[0] != k:
+        raise StatisticError(
+            f"The statistic returned {arr.shape[0]} value(s) on {where}, but "
+            f"{k} on the original data.",
+            -1,
+        )
+    return arr
+
+
+def _accepts(func: Callable[..., Any], name: str) -> bool:
+    try:
+        params = inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in params
+
+
+def make_statistic(
+    statistic: Any,
+    arrays: tuple[np.ndarray, ...],
+    *,
+    vectorized: bool | None,
+    statistic_kwargs: dict[str, Any] | None,
+    plan: ResamplingPlan,
+    owner: str,
+) -> Statistic:
+    """Validate the statistic against the data and build the engine object."""
+    kwargs = dict(statistic_kwargs or {})
+    if isinstance(statistic, str):
+        if statistic not in BUILTIN_STATISTICS:
+            raise ValueError(
+                f"The 'statistic' parameter of {owner} must be a callable or one of "
+                f"{{{', '.join(repr(s) for s in BUILTIN_STATISTICS)}}}. Got "
+                f"{statistic!r} instead."
+            )
+        allowed_kw = {"var": {"ddof"}, "std": {"ddof"}, "quantile": {"q"}}.get(
+            statistic, set()
+        )
+        extra = set(kwargs) - allowed_kw
+        if extra:
+            raise ValueError(
+                f"The 'statistic_kwargs' parameter of {owner} accepts "
+                f"{sorted(allowed_kw) or 'no keys'} for statistic {statistic!r}. "
+                f"Got {sorted(extra)} instead."
+            )
+        if len(arrays) == 2 and statistic == "corr":
+            a0 = np.asarray(arrays[0], dtype=np.float64).reshape(-1)
+            a1 = np.asarray(arrays[1], dtype=np.float64).reshape(-1)
+            X = np.ascontiguousarray(np.column_stack([a0, a1]))
+        elif len(arrays) != 1:
+            raise ValueError(
+                f"The built-in statistic {statistic!r} takes one data array "
+                f"(or two for 'corr'). Got {len(arrays)} arrays instead; use a "
+                "callable statistic for several arrays."
+            )
+        else:
+            a = arrays[0]
+            if a.dtype.kind not in "biuf":
+                raise ValueError(
+                    f"The 'data' parameter of {owner} must be numeric for the "
+                    f"built-in statistic {statistic!r}. Got dtype {a.dtype} instead."
+                )
+            if a.ndim > 2:
+                raise ValueError(
+                    f"The 'data' parameter of {owner} must be 1-D or 2-D (rows are "
+                    f"observations). Got shape {a.shape} instead."
+                )
+            X = _as_float_rows(a)
+        if not np.isfinite(X).all():
+            bad = int((~np.isfinite(X)).sum())
+            raise ValueError(
+                f"The 'data' parameter of {owner} contains {bad} NaN or infinite "
+                "value(s); remove them or use a callable that handles them."
+            )
+        if statistic == "corr" and X.shape[1] != 2:
+            raise ValueError(
+                f"The statistic 'corr' needs exactly two columns (or two arrays). "
+                f"Got {X.shape[1]} column(s) instead."
+            )
+        if statistic == "proportion":
+            if not np.isin(X, (0.0, 1.0)).all():
+                raise ValueError(
+                    "The statistic 'proportion' needs boolean or 0/1 data. Got "
+                    "other values instead."
+                )
+        ddof = kwargs.get("ddof", 0)
+        if statistic in ("var", "std"):
+            if (
+                isinstance(ddof, bool)
+                or not isinstance(ddof, (int, np.integer))
+                or ddof < 0
+            ):
+                raise ValueError(
+                    f"The 'ddof' statistic keyword of {owner} must be an int >= 0. "
+                    f"Got {ddof!r} instead."
+                )
+            if plan.layout == "fixed" and plan.replicate_size - ddof <= 0:
+                raise ValueError(
+                    f"The 'ddof' statistic keyword of {owner} must be smaller than "
+                    f"the replicate size {plan.replicate_size}. Got {ddof} instead."
+                )
+        q = np.empty(0)
+        scalar_q = True
+        if statistic == "quantile":
+            if "q" not in kwargs:
+                raise ValueError(
+                    f"The statistic 'quantile' of {owner} needs statistic_kwargs="
+                    "{'q': ...} with q in [0, 1]. Got no 'q' instead."
+                )
+            raw = kwargs["q"]
+            try:
+                q = np.atleast_1d(np.asarray(raw, dtype=np.float64))
+            except (TypeError, ValueError):
+                q = np.array([np.nan])
+            if q.ndim != 1 or q.size == 0 or not np.all((q >= 0) & (q <= 1)):
+                raise ValueError(
+                    f"The 'q' statistic keyword of {owner} must be a float or 1-D "
+                    f"array of floats in [0, 1]. Got {raw!r} instead."
+                )
+            scalar_q = np.ndim(raw) == 0
+        if plan.layout == "weights" and statistic in ("median", "quantile"):
+            raise ValueError(
+                f"The statistic {statistic!r} is not available with continuous "
+                "weights (BayesianBootstrap): weighted quantiles have no single "
+                "definition. Use a callable that accepts 'weights'."
+            )
+        return BuiltinStatistic(
+            name=statistic, data=X, ddof=int(ddof), q=q, scalar_q=scalar_q
+        )
+    if not callable(statistic):
+        raise ValueError(
+            f"The 'statistic' parameter of {owner} must be a callable or one of "
+            f"{{{', '.join(repr(s) for s in BUILTIN_STATISTICS)}}}. Got "
+            f"{statistic!r} instead."
+        )
+    if vectorized is None:
+        vectorized = _accepts(statistic, "axis")
+    elif not isinstance(vectorized, (bool, np.bool_)):
+        raise ValueError(
+            f"The 'vectorized' parameter of {owner} must be None, True or False. "
+            f"Got {vectorized!r} instead."
+        )
+    func = functools.partial(statistic, **kwargs) if kwargs else statistic
+    weights_kw = None
+    if plan.layout == "weights":
+        for name in ("weights", "sample_weight"):
+            if _accepts(statistic, name):
+                weights_kw = name
+                break
+        else:
+            raise ValueError(
+                f"The resampler gives continuous weights, so the statistic of {owner} "
+                "must accept a 'weights' or 'sample_weight' keyword. Got a callable "
+                "without either instead."
+            )
+    stat = CallableStatistic(
+        func=func, vectorized=bool(vectorized), weights_kw=weights_kw, arrays=arrays
+    )
+    est = stat.estimate()
+    stat.k = est.shape[0]
+    return stat
+
+
+# ---------------------------------------------------------------------------
+# dispatch
+# ---------------------------------------------------------------------------
+def _chunk_size(stat: Statistic, plan: ResamplingPlan, chunk_size: int | None) -> int:
+    if chunk_size is not None:
+        return chunk_size
+    per = max(1, stat.bytes_per_replicate(plan))
+    return int(max(1, min(4096, cache_budget() // per)))
+
+
+def _run_range(
+    stat: Statistic,
+    plan: ResamplingPlan,
+    b0: int,
+    b1: int,
+    chunk: int,
+    *arrays: np.ndarray,
+) -> np.ndarray:
+    """Replicates ``[b0, b1)`` in chunks of ``chunk``; returns (b1 - b0, k)."""
+    out = np.empty((b1 - b0, stat.k))
+    scratch: dict[str, Any] = {}
+    for start in range(b0, b1, chunk):
+        stop = min(b1, start + chunk)
+        stat.run_chunk(arrays, plan, start, out[start - b0 : stop - b0], scratch)
+    return out
+
+
+def run_bootstrap(
+    stat: Statistic,
+    plan: ResamplingPlan,
+    n_resamples: int,
+    *,
+    n_jobs: int | None = None,
+    chunk_size: int | None = None,
+) -> np.ndarray:
+    """The bootstrap distribution, shape (n_resamples, k)."""
+    chunk = _chunk_size(stat, plan, chunk_size)
+    n_workers = effective_n_jobs(n_jobs)
+    arrays = stat.arrays
+    light = stat.without_arrays()
+    if n_workers == 1 or n_resamples < 2:
+        return _run_range(light, plan, 0, n_resamples, chunk, *arrays)
+    n_tasks = int(min(n_resamples, 4 * n_workers))
+    bounds = np.linspace(0, n_resamples, n_tasks + 1).round().astype(int)
+    parts = Parallel(n_jobs=n_jobs)(
+        delayed(_run_range)(light, plan, int(lo), int(hi), chunk, *arrays)
+        for lo, hi in zip(bounds[:-1], bounds[1:])
+        if hi > lo
+    )
+    return np.concatenate(parts, axis=0)

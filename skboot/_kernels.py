@@ -1,0 +1,383 @@
+"""Fused numba kernels: draw a replicate's indices and reduce, with no index array.
+
+Two families, one per replicate layout:
+
+* ``iid_*``: replicate ``b`` of the iid bootstrap is generated block by block
+  (:func:`skboot._random.draw_block`, a 256-entry scratch buffer) and reduced on
+  the fly: the B x n index tensor never exists, not even one replicate's row.
+* ``weighted_*``: for every other scheme the plan writes a chunk of per-row
+  weights (counts for index schemes) and the kernel reduces ``sum_i w_i f(x_i)``.
+
+Summation order is fixed by the replicate, never by the chunk: sums over draws use
+eight accumulators indexed by draw position modulo 8, combined pairwise; weighted
+sums run over rows in order.  So results are bit-identical for any chunk size,
+``n_jobs`` or backend.  Kernels release the GIL.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from skboot._random import FAST_BLOCK, draw_block, lemire_threshold, replicate_counter
+
+__all__ = [
+    "iid_corr",
+    "iid_moments",
+    "iid_moments_1d",
+    "iid_order_stats",
+    "lerp",
+    "weighted_corr",
+    "weighted_moments",
+    "weighted_order_stats",
+]
+
+
+@njit(cache=True, nogil=True)
+def iid_moments_1d(x, seed, gamma, b0, m, want2, out1, out2):
+    """Per replicate ``b0 + k``: sum of the drawn values (and of their squares).
+
+    ``x`` is a contiguous 1-D float64 array; ``out1``/``out2`` are (nb,).  Draw ``j``
+    goes to accumulator ``j % 8``; the eight are combined pairwise.
+    """
+    n = x.shape[0]
+    un = np.uint64(n)
+    thresh = lemire_threshold(un)
+    buf = np.empty(FAST_BLOCK, dtype=np.int64)
+    acc = np.empty(8)
+    acc2 = np.empty(8)
+    for k in range(out1.shape[0]):
+        ctr = replicate_counter(b0 + k)
+        have = False
+        lo = np.uint64(0)
+        done = 0
+        s0 = 0.0
+        s1 = 0.0
+        s2 = 0.0
+        s3 = 0.0
+        s4 = 0.0
+        s5 = 0.0
+        s6 = 0.0
+        s7 = 0.0
+        q0 = 0.0
+        q1 = 0.0
+        q2 = 0.0
+        q3 = 0.0
+        q4 = 0.0
+        q5 = 0.0
+        q6 = 0.0
+        q7 = 0.0
+        while done < m:
+            c = min(FAST_BLOCK, m - done)
+            ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
+            c8 = c - (c & 7)
+            if want2:
+                for t in range(0, c8, 8):
+                    v0 = x[buf[t]]
+                    v1 = x[buf[t + 1]]
+                    v2 = x[buf[t + 2]]
+                    v3 = x[buf[t + 3]]
+                    v4 = x[buf[t + 4]]
+                    v5 = x[buf[t + 5]]
+                    v6 = x[buf[t + 6]]
+                    v7 = x[buf[t + 7]]
+                    s0 += v0
+                    s1 += v1
+                    s2 += v2
+                    s3 += v3
+                    s4 += v4
+                    s5 += v5
+                    s6 += v6
+                    s7 += v7
+                    q0 += v0 * v0
+                    q1 += v1 * v1
+                    q2 += v2 * v2
+                    q3 += v3 * v3
+                    q4 += v4 * v4
+                    q5 += v5 * v5
+                    q6 += v6 * v6
+                    q7 += v7 * v7
+            else:
+                for t in range(0, c8, 8):
+                    s0 += x[buf[t]]
+                    s1 += x[buf[t + 1]]
+                    s2 += x[buf[t + 2]]
+                    s3 += x[buf[t + 3]]
+                    s4 += x[buf[t + 4]]
+                    s5 += x[buf[t + 5]]
+                    s6 += x[buf[t + 6]]
+                    s7 += x[buf[t + 7]]
+            if c8 < c:  # the tail of the last block: accumulator = position mod 8
+                acc[0] = s0
+                acc[1] = s1
+                acc[2] = s2
+                acc[3] = s3
+                acc[4] = s4
+                acc[5] = s5
+                acc[6] = s6
+                acc[7] = s7
+                acc2[0] = q0
+                acc2[1] = q1
+                acc2[2] = q2
+                acc2[3] = q3
+                acc2[4] = q4
+                acc2[5] = q5
+                acc2[6] = q6
+                acc2[7] = q7
+                for t in range(c8, c):
+                    v = x[buf[t]]
+                    acc[t & 7] += v
+                    acc2[t & 7] += v * v
+                s0 = acc[0]
+                s1 = acc[1]
+                s2 = acc[2]
+                s3 = acc[3]
+                s4 = acc[4]
+                s5 = acc[5]
+                s6 = acc[6]
+                s7 = acc[7]
+                q0 = acc2[0]
+                q1 = acc2[1]
+                q2 = acc2[2]
+                q3 = acc2[3]
+                q4 = acc2[4]
+                q5 = acc2[5]
+                q6 = acc2[6]
+                q7 = acc2[7]
+            done += c
+        out1[k] = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+        out2[k] = ((q0 + q1) + (q2 + q3)) + ((q4 + q5) + (q6 + q7))
+
+
+@njit(cache=True, nogil=True)
+def iid_moments(X, seed, gamma, b0, m, want2, out1, out2):
+    """Per replicate ``b0 + k``: column sums of the drawn rows (and of squares).
+
+    ``X`` is (n, d) C-contiguous float64; ``out1``/``out2`` are (nb, d).  Draw ``j``
+    goes to accumulator ``j % 8`` of each column; the eight are combined pairwise.
+    """
+    n = X.shape[0]
+    d = X.shape[1]
+    un = np.uint64(n)
+    thresh = lemire_threshold(un)
+    buf = np.empty(FAST_BLOCK, dtype=np.int64)
+    acc = np.zeros((8, d))
+    acc2 = np.zeros((8, d))
+    for k in range(out1.shape[0]):
+        ctr = replicate_counter(b0 + k)
+        have = False
+        lo = np.uint64(0)
+        done = 0
+        acc[:, :] = 0.0
+        acc2[:, :] = 0.0
+        while done < m:
+            c = min(FAST_BLOCK, m - done)
+            ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
+            for t in range(c):
+                row = X[buf[t]]
+                a = acc[t & 7]
+                for j in range(d):
+                    a[j] += row[j]
+                if want2:
+                    a2 = acc2[t & 7]
+                    for j in range(d):
+                        a2[j] += row[j] * row[j]
+            done += c
+        for j in range(d):
+            out1[k, j] = ((acc[0, j] + acc[1, j]) + (acc[2, j] + acc[3, j])) + (
+                (acc[4, j] + acc[5, j]) + (acc[6, j] + acc[7, j])
+            )
+            out2[k, j] = ((acc2[0, j] + acc2[1, j]) + (acc2[2, j] + acc2[3, j])) + (
+                (acc2[4, j] + acc2[5, j]) + (acc2[6, j] + acc2[7, j])
+            )
+
+
+@njit(cache=True, nogil=True)
+def iid_corr(xy, seed, gamma, b0, m, out):
+    """Per replicate: sums of x, y, x*x, y*y, x*y of the drawn pairs.
+
+    ``xy`` is (n, 2) float64 (centered by the caller); ``out`` is (nb, 5).
+    """
+    n = xy.shape[0]
+    un = np.uint64(n)
+    thresh = lemire_threshold(un)
+    buf = np.empty(FAST_BLOCK, dtype=np.int64)
+    for k in range(out.shape[0]):
+        ctr = replicate_counter(b0 + k)
+        have = False
+        lo = np.uint64(0)
+        done = 0
+        sx = 0.0
+        sy = 0.0
+        sxx = 0.0
+        syy = 0.0
+        sxy = 0.0
+        while done < m:
+            c = min(FAST_BLOCK, m - done)
+            ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
+            for t in range(c):
+                r = buf[t]
+                a = xy[r, 0]
+                bb = xy[r, 1]
+                sx += a
+                sy += bb
+                sxx += a * a
+                syy += bb * bb
+                sxy += a * bb
+            done += c
+        out[k, 0] = sx
+        out[k, 1] = sy
+        out[k, 2] = sxx
+        out[k, 3] = syy
+        out[k, 4] = sxy
+
+
+@njit(cache=True)
+def lerp(a, b, t):
+    """numpy's ``_lerp`` (quantile method "linear"), bit for bit."""
+    diff = b - a
+    if t >= 0.5:
+        return b - diff * (1.0 - t)
+    return a + diff * t
+
+
+@njit(cache=True)
+def _order_stats_from_counts(cnt, vals, order, positions, out_vals):
+    """Given multiplicities ``cnt`` over sorted values, fill the order statistics at
+    ascending 0-based ``positions`` (values ``vals[order[j]]``)."""
+    j = 0
+    cum = cnt[order[0]] if order.shape[0] > 0 else 0.0
+    for p in range(positions.shape[0]):
+        target = positions[p]
+        while cum <= target:
+            j += 1
+            cum += cnt[order[j]]
+        out_vals[p] = vals[order[j]]
+
+
+@njit(cache=True, nogil=True)
+def iid_order_stats(X, order, seed, gamma, b0, m, positions, out):
+    """Per replicate and column: order statistics at ``positions`` of the drawn rows.
+
+    ``X`` (n, d) float64; ``order`` (d, n) int64 with ``X[order[c], c]`` ascending;
+    ``positions`` ascending int64 in ``[0, m)``; ``out`` (nb, d, len(positions)).
+    The count array is indexed by row; the scan walks rows in sorted order.
+    """
+    n = X.shape[0]
+    d = X.shape[1]
+    un = np.uint64(n)
+    thresh = lemire_threshold(un)
+    buf = np.empty(FAST_BLOCK, dtype=np.int64)
+    cnt = np.zeros(n, dtype=np.float64)
+    fpos = positions.astype(np.float64)
+    tmp = np.empty(positions.shape[0])
+    for k in range(out.shape[0]):
+        cnt[:] = 0.0
+        ctr = replicate_counter(b0 + k)
+        have = False
+        lo = np.uint64(0)
+        done = 0
+        while done < m:
+            c = min(FAST_BLOCK, m - done)
+            ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
+            for t in range(c):
+                cnt[buf[t]] += 1.0
+            done += c
+        for col in range(d):
+            _order_stats_from_counts(cnt, X[:, col], order[col], fpos, tmp)
+            for p in range(positions.shape[0]):
+                out[k, col, p] = tmp[p]
+
+
+@njit(cache=True, nogil=True)
+def weighted_moments(X, W, want2, out1, out2, outw):
+    """Per weight row ``k``: ``sum_i W[k,i] X[i]`` (and of squares) and ``sum W[k]``."""
+    n = X.shape[0]
+    d = X.shape[1]
+    for k in range(W.shape[0]):
+        w = W[k]
+        sw = 0.0
+        for j in range(d):
+            out1[k, j] = 0.0
+            out2[k, j] = 0.0
+        for i in range(n):
+            wi = w[i]
+            if wi != 0.0:
+                sw += wi
+                row = X[i]
+                for j in range(d):
+                    v = row[j]
+                    out1[k, j] += wi * v
+                    if want2:
+                        out2[k, j] += wi * v * v
+        outw[k] = sw
+
+
+@njit(cache=True, nogil=True)
+def weighted_corr(xy, W, out):
+    """Per weight row: weighted sums of x, y, x*x, y*y, x*y and of the weights."""
+    for k in range(W.shape[0]):
+        w = W[k]
+        sw = 0.0
+        sx = 0.0
+        sy = 0.0
+        sxx = 0.0
+        syy = 0.0
+        sxy = 0.0
+        for i in range(xy.shape[0]):
+            wi = w[i]
+            if wi != 0.0:
+                a = xy[i, 0]
+                bb = xy[i, 1]
+                sw += wi
+                sx += wi * a
+                sy += wi * bb
+                sxx += wi * a * a
+                syy += wi * bb * bb
+                sxy += wi * a * bb
+        out[k, 0] = sx
+        out[k, 1] = sy
+        out[k, 2] = sxx
+        out[k, 3] = syy
+        out[k, 4] = sxy
+        out[k, 5] = sw
+
+
+@njit(cache=True, nogil=True)
+def weighted_order_stats(X, order, W, qs, median, out):
+    """Per weight row (integer counts) and column: quantiles ``qs`` of the multiset.
+
+    ``median``: use numpy's median rule (mean of the two middle values) instead of
+    the linear-interpolation quantile.  ``out`` is (nb, d, len(qs)).
+    """
+    d = X.shape[1]
+    nq = qs.shape[0]
+    pos = np.empty(2 * nq)
+    vals = np.empty(2 * nq)
+    for k in range(W.shape[0]):
+        w = W[k]
+        m = 0.0
+        for i in range(w.shape[0]):
+            m += w[i]
+        mi = np.int64(m)
+        for p in range(nq):
+            if median:
+                lo_i = (mi - 1) // 2
+                hi_i = mi // 2
+            else:
+                h = (m - 1.0) * qs[p]
+                lo_i = np.int64(np.floor(h))
+                hi_i = min(lo_i + 1, mi - 1)
+            pos[2 * p] = lo_i
+            pos[2 * p + 1] = hi_i
+        # positions must be ascending for the scan: qs are sorted by the caller
+        for col in range(d):
+            _order_stats_from_counts(w, X[:, col], order[col], pos, vals)
+            for p in range(nq):
+                a = vals[2 * p]
+                bb = vals[2 * p + 1]
+                if median:
+                    out[k, col, p] = (a + bb) / 2.0
+                else:
+                    h = (m - 1.0) * qs[p]
+                    out[k, col, p] = lerp(a, bb, h - np.floor(h))

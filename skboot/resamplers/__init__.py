@@ -1,0 +1,21 @@
+"""Bootstrap resamplers: scikit-learn splitters over derived random streams."""
+
+from skboot.resamplers._base import BaseResampler, Replicate, ResamplingPlan
+from skboot.resamplers._iid import (
+    BayesianBootstrap,
+    Bootstrap,
+    GroupBootstrap,
+    PoissonBootstrap,
+    StratifiedBootstrap,
+)
+
+__all__ = [
+    "BaseResampler",
+    "BayesianBootstrap",
+    "Bootstrap",
+    "GroupBootstrap",
+    "PoissonBootstrap",
+    "Replicate",
+    "ResamplingPlan",
+    "StratifiedBootstrap",
+]

@@ -1,0 +1,297 @@
+"""The resampler base class: scikit-learn splitters over derived random streams.
+
+A resampler is a scikit-learn splitter (``split``/``get_n_splits``) whose replicate
+``b`` is a pure function of the root key and ``b``.  A subclass writes one hook,
+:meth:`BaseResampler._make_plan`, returning a :class:`ResamplingPlan` that knows how
+to produce replicate ``b``'s indices, counts or weights; everything else (eager
+validation, the lazy generator, ``replicate(b)``, repr, pickling, sklearn metadata
+routing) lives here.
+"""
+
+from __future__ import annotations
+
+from abc import ABCMeta, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import NotFittedError
+from sklearn.utils import metadata_routing
+
+from skboot._random import RootKey, check_random_state, index_dtype
+from skboot._validation import check_int, check_n_samples
+
+__all__ = ["BaseResampler", "Replicate", "ResamplingPlan"]
+
+
+@dataclass(frozen=True, eq=False)
+class ResamplingPlan(metaclass=ABCMeta):
+    """Everything needed to regenerate any replicate; shared by all code paths.
+
+    Attributes
+    ----------
+    key : RootKey
+        The root of the random streams.
+    n_samples : int
+        Number of rows of the data.
+    """
+
+    key: RootKey
+    n_samples: int
+
+    #: "fixed": every replicate has ``replicate_size`` indices; "variable": index
+    #: count varies by replicate; "weights": continuous weights, no indices.
+    layout: str = field(default="fixed", init=False)
+
+    @property
+    def replicate_size(self) -> int:
+        """Number of in-bag draws per replicate (fixed layout only)."""
+        return self.n_samples
+
+    @abstractmethod
+    def indices(self, b: int) -> np.ndarray:
+        """In-bag row indices of replicate ``b`` (with repeats)."""
+
+    def counts(self, b: int) -> np.ndarray:
+        """How many times each row is in replicate ``b`` (length ``n_samples``)."""
+        return np.bincount(self.indices(b), minlength=self.n_samples).astype(np.int64)
+
+    def weights(self, b: int) -> np.ndarray:
+        """Per-row weights of replicate ``b``; counts as floats for index schemes."""
+        return self.counts(b).astype(np.float64)
+
+    def oob(self, b: int) -> np.ndarray:
+        """Rows not in replicate ``b``, ascending."""
+        return np.flatnonzero(self.counts(b) == 0)
+
+    def split_pair(self, b: int) -> tuple[np.ndarray, np.ndarray]:
+        """(in-bag indices, out-of-bag rows) of replicate ``b``, one generation."""
+        idx = self.indices(b)
+        counts = np.bincount(idx, minlength=self.n_samples)
+        return idx, np.flatnonzero(counts == 0)
+
+    def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
+        """Row ``k`` of ``out`` (float64, n_samples wide) gets the weights of
+        replicate ``b0 + k``.  Subclasses override with a numba kernel."""
+        for k in range(out.shape[0]):
+            out[k] = self.weights(b0 + k)
+
+    def fill_indices_chunk(self, b0: int, out: np.ndarray) -> None:
+        """Row ``k`` of ``out`` gets the indices of replicate ``b0 + k`` (fixed
+        layout only)."""
+        for k in range(out.shape[0]):
+            out[k] = self.indices(b0 + k)
+
+    @property
+    def index_dtype(self) -> np.dtype:
+        return index_dtype(self.n_samples)
+
+
+class Replicate:
+    """Lazy view of one bootstrap replicate, computed on demand from the stream.
+
+    Nothing is stored but the plan and ``b``; each attribute is regenerated when
+    read.
+
+    Attributes
+    ----------
+    b : int
+        Replicate number.
+    indices : ndarray of int
+        In-bag row indices (with repeats).
+    counts : ndarray of int64
+        Multiplicity of every row.
+    oob : ndarray of int
+        Out-of-bag rows (count 0), ascending.
+    weights : ndarray of float64
+        Per-row weights (counts for index schemes).
+    """
+
+    __slots__ = ("_plan", "b")
+
+    def __init__(self, plan: ResamplingPlan, b: int) -> None:
+        self._plan = plan
+        self.b = b
+
+    @property
+    def indices(self) -> np.ndarray:
+        return self._plan.indices(self.b)
+
+    @property
+    def counts(self) -> np.ndarray:
+        return self._plan.counts(self.b)
+
+    @property
+    def oob(self) -> np.ndarray:
+        return self._plan.oob(self.b)
+
+    @property
+    def weights(self) -> np.ndarray:
+        return self._plan.weights(self.b)
+
+    def __repr__(self) -> str:
+        return f"Replicate(b={self.b}, n_samples={self._plan.n_samples})"
+
+
+class BaseResampler(BaseEstimator, metaclass=ABCMeta):
+    """Base class of every skboot resampler.
+
+    Subclasses implement :meth:`_make_plan`.  ``__init__`` only stores parameters.
+
+    Randomness: the root key is derived from ``random_state`` once per call to
+    :meth:`fit` (stored as ``key_``) or, on an unfitted resampler, once per call to
+    :meth:`split`.  An int or SeedSequence gives the same key every time; ``None``
+    or a Generator gives a fresh key per call, as scikit-learn's splitters do, and
+    the drawn entropy is recorded in ``seed_entropy_`` after ``fit`` so the run can
+    be repeated.  A fitted resampler's :meth:`split` and :meth:`replicate` use the
+    fitted key, so they always agree.
+    """
+
+    # sklearn metadata routing: ``groups`` is accepted by split but unused, unless a
+    # subclass requests it (GroupBootstrap).
+    __metadata_request__split = {"groups": metadata_routing.UNUSED}
+
+    def __init__(self, n_resamples: int = 9999, *, random_state: Any = None) -> None:
+        self.n_resamples = n_resamples
+        self.random_state = random_state
+
+    # -- hooks ------------------------------------------------------------------
+    @abstractmethod
+    def _make_plan(
+        self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
+    ) -> ResamplingPlan:
+        """Validate the data-dependent inputs and return the plan."""
+
+    def _check_params(self) -> None:
+        """Validate constructor parameters; subclasses extend."""
+        check_int(self.n_resamples, "n_resamples", type(self).__name__, min_value=1)
+
+    # -- shared machinery -------------------------------------------------------
+    @property
+    def _name(self) -> str:
+        return type(self).__name__
+
+    def _resolve_key(self) -> RootKey:
+        if hasattr(self, "key_"):
+            return self.key_
+        return check_random_state(self.random_state, owner=self._name)
+
+    def _plan_for(
+        self, X: Any, y: Any = None, groups: Any = None, *, key: RootKey | None = None
+    ) -> ResamplingPlan:
+        """Validate everything and build a plan (no mutation of ``self``)."""
+        self._check_params()
+        n = check_n_samples(X, self._name)
+        if key is None:
+            key = self._resolve_key()
+        return self._make_plan(key, n, X, y, groups)
+
+    def fit(self, X: Any, y: Any = None, groups: Any = None) -> BaseResampler:
+        """Fix the random key and record the data layout.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, ...)
+            Data (only its length is used).
+        y : array-like of shape (n_samples,), default=None
+            Targets (strata for :class:`StratifiedBootstrap`).
+        groups : array-like of shape (n_samples,), default=None
+            Group labels (for :class:`GroupBootstrap`).
+
+        Returns
+        -------
+        self : object
+        """
+        self._check_params()
+        key = check_random_state(self.random_state, owner=self._name)
+        plan = self._plan_for(X, y, groups, key=key)
+        self.key_ = key
+        self.seed_entropy_ = key.reproducer()
+        self.n_samples_ = plan.n_samples
+        self.plan_ = plan
+        return self
+
+    def get_n_splits(self, X: Any = None, y: Any = None, groups: Any = None) -> int:
+        """Number of replicates, ``n_resamples``.
+
+        Parameters
+        ----------
+        X, y, groups : object
+            Ignored; present for scikit-learn compatibility.
+
+        Returns
+        -------
+        n_splits : int
+        """
+        self._check_params()
+        return int(self.n_resamples)
+
+    def split(
+        self, X: Any, y: Any = None, groups: Any = None
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Validate now, then lazily generate (in-bag, out-of-bag) index pairs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, ...)
+            Data (only its length is used).
+        y : array-like of shape (n_samples,), default=None
+            Targets.
+        groups : array-like of shape (n_samples,), default=None
+            Group labels.
+
+        Yields
+        ------
+        train : ndarray of int
+            In-bag row indices of replicate ``b`` (with repeats).
+        test : ndarray of int
+            Out-of-bag rows of replicate ``b`` (ascending; may be empty).
+        """
+        plan = self._plan_for(X, y, groups)
+        self._check_split_layout(plan)
+        return self._iter_splits(plan, int(self.n_resamples))
+
+    def _check_split_layout(self, plan: ResamplingPlan) -> None:
+        if plan.layout == "weights":
+            raise ValueError(
+                f"{self._name} has no in-bag indices: its replicates are continuous "
+                "weights, so split() cannot yield index arrays. Use "
+                "resampler.replicate(b).weights, or pass the resampler to "
+                "BootstrapStatistic / bootstrap(), which use the weights."
+            )
+
+    @staticmethod
+    def _iter_splits(
+        plan: ResamplingPlan, n_resamples: int
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        for b in range(n_resamples):
+            yield plan.split_pair(b)
+
+    def replicate(self, b: int) -> Replicate:
+        """Lazy view of replicate ``b`` of the fitted resampler.
+
+        Parameters
+        ----------
+        b : int
+            Replicate number in ``[0, n_resamples)``.
+
+        Returns
+        -------
+        replicate : Replicate
+            With ``.indices``, ``.counts``, ``.oob`` and ``.weights``.
+        """
+        if not hasattr(self, "plan_"):
+            raise NotFittedError(
+                f"This {self._name} instance is not fitted yet. Call "
+                "'fit(X, y, groups)' before replicate(b)."
+            )
+        b = check_int(
+            b,
+            "b",
+            f"{self._name}.replicate",
+            min_value=0,
+            max_value=self.n_resamples - 1,
+        )
+        return Replicate(self.plan_, b)

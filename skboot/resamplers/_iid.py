@@ -1,0 +1,527 @@
+"""Resamplers for independent observations: iid, stratified, group, Poisson and
+Bayesian (Dirichlet) bootstraps."""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from skboot._random import (
+    PURPOSE,
+    RootKey,
+    draw_block,
+    fill_dirichlet_weights,
+    fill_indices_chunk,
+    fill_indices_kernel,
+    fill_poisson_counts,
+    fill_pool_indices,
+    lemire_threshold,
+    replicate_counter,
+)
+from skboot._validation import check_array_1d_labels, param_error
+from skboot.resamplers._base import BaseResampler, ResamplingPlan
+
+__all__ = [
+    "BayesianBootstrap",
+    "Bootstrap",
+    "GroupBootstrap",
+    "PoissonBootstrap",
+    "StratifiedBootstrap",
+]
+
+_SCRATCH = 512
+
+
+# ---------------------------------------------------------------------------
+# numba kernels for the weights layout (engine path for order-free statistics)
+# ---------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _iid_counts_chunk(seed, gamma, b0, n, m, out):
+    un = np.uint64(n)
+    thresh = lemire_threshold(un)
+    buf = np.empty(_SCRATCH, dtype=np.int64)
+    for k in range(out.shape[0]):
+        row = out[k]
+        row[:] = 0.0
+        ctr = replicate_counter(b0 + k)
+        have = False
+        lo = np.uint64(0)
+        done = 0
+        while done < m:
+            c = min(_SCRATCH, m - done)
+            ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
+            for t in range(c):
+                row[buf[t]] += 1.0
+            done += c
+
+
+@njit(cache=True, nogil=True)
+def _pool_counts_chunk(seed, gamma, b0, codes, pools, offsets, sizes, out):
+    idx = np.empty(codes.shape[0], dtype=np.int64)
+    for k in range(out.shape[0]):
+        fill_pool_indices(seed, gamma, b0 + k, codes, pools, offsets, sizes, idx)
+        row = out[k]
+        row[:] = 0.0
+        for t in range(idx.shape[0]):
+            row[idx[t]] += 1.0
+
+
+@njit(cache=True, nogil=True)
+def _pool_indices_chunk(seed, gamma, b0, codes, pools, offsets, sizes, out):
+    for k in range(out.shape[0]):
+        fill_pool_indices(seed, gamma, b0 + k, codes, pools, offsets, sizes, out[k])
+
+
+@njit(cache=True, nogil=True)
+def _group_counts_chunk(seed, gamma, b0, n_groups, codes, out):
+    draws = np.empty(n_groups, dtype=np.int64)
+    gcount = np.empty(n_groups, dtype=np.float64)
+    for k in range(out.shape[0]):
+        fill_indices_kernel(seed, gamma, np.uint64(b0 + k), np.uint64(n_groups), draws)
+        gcount[:] = 0.0
+        for t in range(n_groups):
+            gcount[draws[t]] += 1.0
+        row = out[k]
+        for i in range(codes.shape[0]):
+            row[i] = gcount[codes[i]]
+
+
+@njit(cache=True, nogil=True)
+def _expand_groups(draws, pools, offsets, sizes):
+    total = 0
+    for t in range(draws.shape[0]):
+        total += sizes[draws[t]]
+    out = np.empty(total, dtype=np.int64)
+    pos = 0
+    for t in range(draws.shape[0]):
+        g = draws[t]
+        for r in range(sizes[g]):
+            out[pos] = pools[offsets[g] + r]
+            pos += 1
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _poisson_counts_chunk(seed, gamma, b0, out):
+    cnt = np.empty(out.shape[1], dtype=np.int64)
+    for k in range(out.shape[0]):
+        fill_poisson_counts(seed, gamma, b0 + k, cnt)
+        row = out[k]
+        for i in range(cnt.shape[0]):
+            row[i] = cnt[i]
+
+
+@njit(cache=True, nogil=True)
+def _dirichlet_chunk(seed, gamma, b0, out):
+    for k in range(out.shape[0]):
+        fill_dirichlet_weights(seed, gamma, b0 + k, out[k])
+
+
+def _pools(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows of each label, concatenated in label order (ascending rows)."""
+    order = np.argsort(codes, kind="stable").astype(np.int64)
+    sizes = np.bincount(codes).astype(np.int64)
+    offsets = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+    return order, offsets, sizes
+
+
+# ---------------------------------------------------------------------------
+# plans
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class IIDPlan(ResamplingPlan):
+    """Replicate ``b``: ``sample_size`` uniform draws from ``[0, n)`` (purpose
+    "indices"), draw ``i`` at position ``i``."""
+
+    sample_size: int = 0
+
+    @property
+    def replicate_size(self) -> int:
+        return self.sample_size
+
+    def _seed(self) -> tuple[np.uint64, np.uint64]:
+        return self.key.stream(PURPOSE["indices"])
+
+    def indices(self, b: int) -> np.ndarray:
+        out = np.empty(self.sample_size, dtype=self.index_dtype)
+        seed, gamma = self._seed()
+        fill_indices_kernel(seed, gamma, np.uint64(b), np.uint64(self.n_samples), out)
+        return out
+
+    def fill_indices_chunk(self, b0: int, out: np.ndarray) -> None:
+        seed, gamma = self._seed()
+        fill_indices_chunk(seed, gamma, b0, np.uint64(self.n_samples), out)
+
+    def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
+        seed, gamma = self._seed()
+        _iid_counts_chunk(seed, gamma, b0, self.n_samples, self.sample_size, out)
+
+
+@dataclass(frozen=True, eq=False)
+class PoolPlan(ResamplingPlan):
+    """Stratified: row ``i``'s slot draws uniformly from the rows of its stratum."""
+
+    codes: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    pools: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    offsets: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    sizes: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+
+    def _seed(self) -> tuple[np.uint64, np.uint64]:
+        return self.key.stream(PURPOSE["indices"])
+
+    def indices(self, b: int) -> np.ndarray:
+        out = np.empty(self.n_samples, dtype=np.int64)
+        seed, gamma = self._seed()
+        fill_pool_indices(
+            seed, gamma, b, self.codes, self.pools, self.offsets, self.sizes, out
+        )
+        return out.astype(self.index_dtype, copy=False)
+
+    def fill_indices_chunk(self, b0: int, out: np.ndarray) -> None:
+        seed, gamma = self._seed()
+        tmp = out if out.dtype == np.int64 else np.empty(out.shape, np.int64)
+        _pool_indices_chunk(
+            seed, gamma, b0, self.codes, self.pools, self.offsets, self.sizes, tmp
+        )
+        if tmp is not out:
+            out[...] = tmp
+
+    def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
+        seed, gamma = self._seed()
+        _pool_counts_chunk(
+            seed, gamma, b0, self.codes, self.pools, self.offsets, self.sizes, out
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class GroupPlan(ResamplingPlan):
+    """Replicate ``b`` draws ``n_groups`` group ids uniformly (purpose "indices");
+    in-bag rows are the rows of each drawn group, in draw order."""
+
+    codes: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    pools: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    offsets: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    sizes: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    layout: str = field(default="variable", init=False)
+
+    @property
+    def n_groups(self) -> int:
+        return int(self.sizes.shape[0])
+
+    def _draws(self, b: int) -> np.ndarray:
+        draws = np.empty(self.n_groups, dtype=np.int64)
+        seed, gamma = self.key.stream(PURPOSE["indices"])
+        fill_indices_kernel(seed, gamma, np.uint64(b), np.uint64(self.n_groups), draws)
+        return draws
+
+    def indices(self, b: int) -> np.ndarray:
+        rows = _expand_groups(self._draws(b), self.pools, self.offsets, self.sizes)
+        return rows.astype(self.index_dtype, copy=False)
+
+    def counts(self, b: int) -> np.ndarray:
+        gcount = np.bincount(self._draws(b), minlength=self.n_groups)
+        return gcount[self.codes].astype(np.int64)
+
+    def split_pair(self, b: int) -> tuple[np.ndarray, np.ndarray]:
+        draws = self._draws(b)
+        rows = _expand_groups(draws, self.pools, self.offsets, self.sizes)
+        gcount = np.bincount(draws, minlength=self.n_groups)
+        oob = np.flatnonzero(gcount[self.codes] == 0)
+        return rows.astype(self.index_dtype, copy=False), oob
+
+    def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
+        seed, gamma = self.key.stream(PURPOSE["indices"])
+        _group_counts_chunk(seed, gamma, b0, self.n_groups, self.codes, out)
+
+
+@dataclass(frozen=True, eq=False)
+class PoissonPlan(ResamplingPlan):
+    """Row ``i`` appears Poisson(1) times in replicate ``b`` (purpose "poisson")."""
+
+    layout: str = field(default="variable", init=False)
+
+    def counts(self, b: int) -> np.ndarray:
+        out = np.empty(self.n_samples, dtype=np.int64)
+        seed, gamma = self.key.stream(PURPOSE["poisson"])
+        fill_poisson_counts(seed, gamma, b, out)
+        return out
+
+    def indices(self, b: int) -> np.ndarray:
+        counts = self.counts(b)
+        return np.repeat(np.arange(self.n_samples, dtype=self.index_dtype), counts)
+
+    def split_pair(self, b: int) -> tuple[np.ndarray, np.ndarray]:
+        counts = self.counts(b)
+        idx = np.repeat(np.arange(self.n_samples, dtype=self.index_dtype), counts)
+        return idx, np.flatnonzero(counts == 0)
+
+    def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
+        seed, gamma = self.key.stream(PURPOSE["poisson"])
+        _poisson_counts_chunk(seed, gamma, b0, out)
+
+
+@dataclass(frozen=True, eq=False)
+class DirichletPlan(ResamplingPlan):
+    """Replicate ``b`` is a flat-Dirichlet weight vector scaled to sum to ``n``."""
+
+    layout: str = field(default="weights", init=False)
+
+    def _no_indices(self) -> ValueError:
+        return ValueError(
+            "BayesianBootstrap replicates are continuous weights; they have no "
+            "indices, counts or out-of-bag rows. Use replicate(b).weights."
+        )
+
+    def indices(self, b: int) -> np.ndarray:
+        raise self._no_indices()
+
+    def counts(self, b: int) -> np.ndarray:
+        raise self._no_indices()
+
+    def oob(self, b: int) -> np.ndarray:
+        raise self._no_indices()
+
+    def weights(self, b: int) -> np.ndarray:
+        out = np.empty(self.n_samples, dtype=np.float64)
+        seed, gamma = self.key.stream(PURPOSE["dirichlet"])
+        fill_dirichlet_weights(seed, gamma, b, out)
+        return out
+
+    def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
+        seed, gamma = self.key.stream(PURPOSE["dirichlet"])
+        _dirichlet_chunk(seed, gamma, b0, out)
+
+
+# ---------------------------------------------------------------------------
+# resamplers
+# ---------------------------------------------------------------------------
+class Bootstrap(BaseResampler):
+    """The iid (nonparametric) bootstrap, with optional m-out-of-n subsampling.
+
+    Replicate ``b`` draws ``sample_size`` rows uniformly with replacement.  Draw
+    ``i`` is a pure function of ``(random_state, b, i)`` (see
+    :mod:`skboot._random`), so any replicate can be regenerated alone and results do
+    not depend on chunking or parallelism.  Generating a replicate costs
+    O(sample_size) time and memory; nothing of size ``n_resamples x n`` exists.
+
+    Parameters
+    ----------
+    n_resamples : int, default=9999
+        Number of bootstrap replicates.
+    sample_size : int, float or None, default=None
+        Draws per replicate.  None: ``n_samples``.  An int in ``[1, n_samples]``
+        gives the m-out-of-n bootstrap; a float in ``(0, 1]`` is a fraction of
+        ``n_samples`` (rounded, at least 1).
+    random_state : None, int, SeedSequence, Generator or RandomState, default=None
+        Root of the random streams.
+
+    Attributes
+    ----------
+    key_ : RootKey
+        The root key fixed by :meth:`fit`.
+    seed_entropy_ : int or SeedSequence
+        Pass as ``random_state`` to repeat a run made with ``random_state=None``.
+    n_samples_ : int
+        Number of rows seen in :meth:`fit`.
+
+    See Also
+    --------
+    StratifiedBootstrap, GroupBootstrap, PoissonBootstrap, BayesianBootstrap
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import Bootstrap
+    >>> X = np.arange(10).reshape(5, 2)
+    >>> bs = Bootstrap(n_resamples=3, random_state=0)
+    >>> [train.tolist() for train, test in bs.split(X)]
+    [[0, 1, 1, 0, 0], [1, 2, 3, 4, 2], [4, 1, 0, 3, 1]]
+    >>> bs.fit(X).replicate(1).oob.tolist()
+    [0]
+    """
+
+    def __init__(
+        self,
+        n_resamples: int = 9999,
+        *,
+        sample_size: int | float | None = None,
+        random_state: Any = None,
+    ) -> None:
+        super().__init__(n_resamples, random_state=random_state)
+        self.sample_size = sample_size
+
+    def _sample_size(self, n: int) -> int:
+        s = self.sample_size
+        allowed = f"None, an int in [1, n_samples={n}] or a float in (0, 1]"
+        if s is None:
+            return n
+        if isinstance(s, (bool, np.bool_)):
+            raise param_error("sample_size", self._name, allowed, s)
+        if isinstance(s, (numbers.Integral, np.integer)):
+            if not 1 <= int(s) <= n:
+                raise param_error("sample_size", self._name, allowed, s)
+            return int(s)
+        if isinstance(s, (numbers.Real, np.floating)):
+            if not (0.0 < float(s) <= 1.0):
+                raise param_error("sample_size", self._name, allowed, s)
+            return max(1, round(float(s) * n))
+        raise param_error("sample_size", self._name, allowed, s)
+
+    def _make_plan(
+        self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
+    ) -> ResamplingPlan:
+        return IIDPlan(key, n_samples, sample_size=self._sample_size(n_samples))
+
+
+class StratifiedBootstrap(BaseResampler):
+    """Bootstrap within each class of ``y``: stratum sizes are kept.
+
+    Row ``i``'s slot of replicate ``b`` is a uniform draw, with replacement, from the
+    rows sharing ``y[i]``; so each class keeps exactly its count.  The in-bag array
+    is aligned with the original row order.
+
+    Parameters
+    ----------
+    n_resamples : int, default=9999
+        Number of bootstrap replicates.
+    random_state : None, int, SeedSequence, Generator or RandomState, default=None
+        Root of the random streams.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import StratifiedBootstrap
+    >>> y = np.array([0, 0, 0, 1, 1])
+    >>> sb = StratifiedBootstrap(n_resamples=2, random_state=0)
+    >>> [np.bincount(y[train]).tolist() for train, _ in sb.split(y, y)]
+    [[3, 2], [3, 2]]
+    """
+
+    def _make_plan(
+        self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
+    ) -> ResamplingPlan:
+        codes = check_array_1d_labels(y, "y", self._name, n_samples)
+        pools, offsets, sizes = _pools(codes)
+        return PoolPlan(
+            key, n_samples, codes=codes, pools=pools, offsets=offsets, sizes=sizes
+        )
+
+
+class GroupBootstrap(BaseResampler):
+    """Cluster bootstrap: resample whole groups with replacement.
+
+    Replicate ``b`` draws as many group ids as there are groups; the in-bag array
+    holds all rows of each drawn group, repeated by multiplicity, in draw order;
+    out-of-bag rows are those of the groups not drawn.  Replicate sizes vary when
+    groups differ in size.
+
+    Parameters
+    ----------
+    n_resamples : int, default=9999
+        Number of bootstrap replicates.
+    random_state : None, int, SeedSequence, Generator or RandomState, default=None
+        Root of the random streams.
+
+    Notes
+    -----
+    ``groups`` is routed as in scikit-learn: pass ``groups=`` to ``split``,
+    ``cross_validate`` or ``GridSearchCV.fit``, or with metadata routing enabled
+    ``params={"groups": groups}``; the class requests ``groups`` for ``split``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import GroupBootstrap
+    >>> groups = np.array([0, 0, 1, 1, 2])
+    >>> gb = GroupBootstrap(n_resamples=1, random_state=0)
+    >>> train, test = next(gb.split(groups, groups=groups))
+    >>> train.tolist(), test.tolist()
+    ([0, 1, 2, 3, 2, 3], [4])
+    """
+
+    __metadata_request__split = {"groups": True}
+
+    def _make_plan(
+        self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
+    ) -> ResamplingPlan:
+        codes = check_array_1d_labels(groups, "groups", self._name, n_samples)
+        pools, offsets, sizes = _pools(codes)
+        if sizes.shape[0] < 2:
+            raise ValueError(
+                f"The 'groups' parameter of {self._name} must contain at least 2 "
+                f"distinct groups. Got {sizes.shape[0]} instead."
+            )
+        return GroupPlan(
+            key, n_samples, codes=codes, pools=pools, offsets=offsets, sizes=sizes
+        )
+
+
+class PoissonBootstrap(BaseResampler):
+    """Poisson bootstrap: each row appears Poisson(1) times, independently.
+
+    The streaming-friendly approximation of the iid bootstrap (Hanley & MacGibbon
+    2006; Chamandy et al. 2012): rows need not be known in advance, and replicate
+    sizes vary around ``n``.  ``split`` yields the rows repeated by their counts.
+
+    Parameters
+    ----------
+    n_resamples : int, default=9999
+        Number of bootstrap replicates.
+    random_state : None, int, SeedSequence, Generator or RandomState, default=None
+        Root of the random streams.
+
+    Notes
+    -----
+    Counts are drawn by inversion of one 53-bit uniform per row, truncated at 20
+    (the Poisson(1) tail beyond 20 has probability below 2**-53).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import PoissonBootstrap
+    >>> pb = PoissonBootstrap(n_resamples=1, random_state=0).fit(np.zeros(6))
+    >>> pb.replicate(0).counts.tolist()
+    [0, 1, 0, 1, 0, 0]
+    """
+
+    def _make_plan(
+        self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
+    ) -> ResamplingPlan:
+        return PoissonPlan(key, n_samples)
+
+
+class BayesianBootstrap(BaseResampler):
+    """Bayesian bootstrap (Rubin 1981): flat Dirichlet weights on the rows.
+
+    Replicate ``b`` is a weight vector, ``w ~ n * Dirichlet(1, ..., 1)`` (mean
+    weight 1), not a set of indices, so :meth:`split` raises; statistics are
+    computed as weighted statistics by :func:`skboot.bootstrap`.
+
+    Parameters
+    ----------
+    n_resamples : int, default=9999
+        Number of bootstrap replicates.
+    random_state : None, int, SeedSequence, Generator or RandomState, default=None
+        Root of the random streams.
+
+    References
+    ----------
+    .. [1] D. B. Rubin, "The Bayesian bootstrap", Annals of Statistics 9(1), 1981.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import BayesianBootstrap
+    >>> w = BayesianBootstrap(n_resamples=1, random_state=0).fit(np.zeros(4))
+    >>> float(w.replicate(0).weights.sum())
+    4.0
+    """
+
+    def _make_plan(
+        self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
+    ) -> ResamplingPlan:
+        return DirichletPlan(key, n_samples)

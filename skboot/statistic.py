@@ -1,0 +1,774 @@
+"""``bootstrap()``, the :class:`BootstrapStatistic` meta-estimator and the frozen
+:class:`BootstrapResult`."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, clone
+from sklearn.utils.validation import check_is_fitted
+
+from skboot import intervals as _iv
+from skboot._engine import (
+    BuiltinStatistic,
+    CallableStatistic,
+    Statistic,
+    make_statistic,
+    run_bootstrap,
+)
+from skboot._exceptions import UndefinedStatisticWarning
+from skboot._random import STREAM_VERSION
+from skboot._validation import check_int, check_one_of, param_error
+from skboot.intervals import ConfidenceInterval
+from skboot.resamplers import Bootstrap
+from skboot.resamplers._base import BaseResampler, ResamplingPlan
+from skboot.resamplers._iid import GroupPlan
+
+__all__ = ["BootstrapResult", "BootstrapStatistic", "ConfidenceInterval", "bootstrap"]
+
+INTERVAL_METHODS = ("percentile", "basic", "normal", "bc", "bca", "studentized")
+ALTERNATIVES = ("two-sided", "less", "greater")
+
+
+# ---------------------------------------------------------------------------
+# data
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Data:
+    arrays: tuple[np.ndarray, ...]
+    n_samples: int
+    labels: Any = None  # pandas column index / Series name, for labelled output
+    kind: str = "numpy"  # "numpy", "series", "frame"
+
+
+def _prepare_data(data: Any, owner: str) -> _Data:
+    """One array, a tuple of arrays (paired, resampled jointly), or pandas."""
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is a dependency
+        pd = None
+    labels = None
+    kind = "numpy"
+    if isinstance(data, tuple):
+        if len(data) == 0:
+            raise param_error(
+                "data", owner, "a non-empty array or tuple of arrays", data
+            )
+        arrays = tuple(_to_array(a, owner) for a in data)
+    else:
+        if pd is not None and isinstance(data, pd.Series):
+            labels, kind = data.name, "series"
+        elif pd is not None and isinstance(data, pd.DataFrame):
+            labels, kind = data.columns, "frame"
+        arrays = (_to_array(data, owner),)
+    lengths = {a.shape[0] for a in arrays}
+    if len(lengths) != 1:
+        raise ValueError(
+            f"The 'data' parameter of {owner} must hold arrays of one length (paired "
+            f"samples are resampled jointly). Got lengths {[a.shape[0] for a in arrays]} "
+            "instead."
+        )
+    n = lengths.pop()
+    if n < 2:
+        raise ValueError(
+            f"The 'data' parameter of {owner} must have at least 2 observations. "
+            f"Got {n} instead."
+        )
+    return _Data(arrays, n, labels, kind)
+
+
+def _to_array(a: Any, owner: str) -> np.ndarray:
+    arr = np.asarray(a.to_numpy() if hasattr(a, "to_numpy") else a)
+    if arr.ndim == 0:
+        raise ValueError(
+            f"The 'data' parameter of {owner} must be an array with observations on "
+            f"the first axis. Got a scalar ({arr!r}) instead."
+        )
+    return arr
+
+
+# ---------------------------------------------------------------------------
+# result
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Context:
+    """What an interval method needs beyond the distribution (not public)."""
+
+    stat: Statistic
+    data: _Data
+    plan: ResamplingPlan
+    resampler: BaseResampler
+    n_jobs: int | None
+
+
+@dataclass(frozen=True)
+class BootstrapResult:
+    """The outcome of one bootstrap run; immutable.
+
+    Attributes
+    ----------
+    estimate : float, ndarray or pandas.Series
+        The statistic on the original data.
+    distribution : ndarray or pandas object, shape (n_resamples,) or (n_resamples, k)
+        The statistic on every replicate, in replicate order.
+    standard_error : float or ndarray
+        Standard deviation of the distribution (``ddof=1``).
+    bias : float or ndarray
+        ``mean(distribution) - estimate``.
+    n_resamples : int
+    statistic : str
+        Name of the statistic.
+    resampler : str
+        repr of the resampler used.
+    random_state : int or SeedSequence
+        Pass as ``random_state`` to reproduce this run exactly.
+    stream_version : int
+        Version of the random-stream definition (:data:`skboot.STREAM_VERSION`).
+    n_undefined : int
+        Replicates on which the statistic was not finite (NaN/inf).
+    """
+
+    estimate: Any
+    distribution: Any
+    standard_error: Any
+    bias: Any
+    n_resamples: int
+    statistic: str
+    resampler: str
+    random_state: Any
+    stream_version: int = STREAM_VERSION
+    n_undefined: int = 0
+    _context: _Context | None = field(default=None, repr=False, compare=False)
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        return np.asarray(self.estimate, dtype=float), np.asarray(
+            self.distribution, dtype=float
+        )
+
+    def jackknife_values(self) -> np.ndarray:
+        """Leave-one-out (or leave-one-group-out) values of the statistic, (n, k).
+
+        O(n) for built-in statistics (closed forms); n calls of a callable
+        statistic (in chunks of replicates for vectorized ones).
+        """
+        ctx = self._context
+        if ctx is None:
+            raise ValueError(
+                "This result carries no data; the jackknife is unavailable."
+            )
+        return _jackknife(ctx)
+
+    def confidence_interval(
+        self,
+        level: float = 0.95,
+        method: str = "bca",
+        alternative: str = "two-sided",
+        *,
+        standard_error: Any = None,
+        n_inner: int | None = None,
+    ) -> ConfidenceInterval:
+        """Confidence interval by one of six methods.
+
+        Parameters
+        ----------
+        level : float, default=0.95
+            Confidence level in (0, 1).
+        method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, default="bca"
+            See :mod:`skboot.intervals` for the equations.
+        alternative : {"two-sided", "less", "greater"}, default="two-sided"
+            "less" gives ``(-inf, high)``, "greater" ``(low, inf)``.
+        standard_error : callable, optional
+            For "studentized": a function of the data (same signature as the
+            statistic, plain) returning the standard error of the statistic.  The
+            built-in "mean" has a closed form and needs none.
+        n_inner : int, optional
+            For "studentized" without a standard-error function: the size of the
+            nested bootstrap that estimates each replicate's standard error.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``: floats for a scalar statistic, arrays otherwise.
+        """
+        check_one_of(method, "method", "confidence_interval", INTERVAL_METHODS)
+        check_one_of(alternative, "alternative", "confidence_interval", ALTERNATIVES)
+        est, dist = self._arrays()
+        if self.n_undefined:
+            raise ValueError(
+                f"The bootstrap distribution has {self.n_undefined} undefined "
+                "(non-finite) replicate(s) of "
+                f"{self.n_resamples}; no interval is computed from it. Make the "
+                "statistic defined on every resample (or drop those replicates "
+                "yourself and call skboot.intervals directly)."
+            )
+        kw = {"level": level, "alternative": alternative}
+        if method == "percentile":
+            res = _iv.percentile_interval(dist, **kw)
+        elif method == "basic":
+            res = _iv.basic_interval(dist, est, **kw)
+        elif method == "normal":
+            res = _iv.normal_interval(dist, est, **kw)
+        elif method == "bc":
+            res = _iv.bc_interval(dist, est, **kw)
+        elif method == "bca":
+            jk = self.jackknife_values()
+            res = _iv.bca_interval(dist, est, jk if est.ndim else jk[:, 0], **kw)
+        else:
+            se_hat, se_b = self._studentized_inputs(standard_error, n_inner)
+            res = _iv.studentized_interval(dist, est, se_hat, se_b, **kw)
+        return ConfidenceInterval(_labelled(res.low, self), _labelled(res.high, self))
+
+    def _studentized_inputs(self, standard_error: Any, n_inner: int | None):
+        ctx = self._context
+        if ctx is None:
+            raise ValueError("This result carries no data; studentized is unavailable.")
+        stat = ctx.stat
+        if standard_error is None and n_inner is None:
+            if isinstance(stat, BuiltinStatistic) and stat.name == "mean":
+                return _mean_studentized(ctx)
+            raise ValueError(
+                "The 'studentized' method needs standard_error=callable(data) or "
+                "n_inner=int (nested bootstrap); only the built-in 'mean' has a "
+                "closed-form standard error. Got neither."
+            )
+        if standard_error is not None:
+            if not callable(standard_error):
+                raise param_error(
+                    "standard_error",
+                    "confidence_interval",
+                    "a callable",
+                    standard_error,
+                )
+            return _callable_studentized(ctx, standard_error)
+        n_inner = check_int(n_inner, "n_inner", "confidence_interval", min_value=2)
+        return _nested_studentized(ctx, n_inner)
+
+
+def _labelled(value: Any, result: BootstrapResult) -> Any:
+    ctx = result._context
+    if ctx is None or ctx.data.kind != "frame" or np.ndim(value) == 0:
+        return value
+    import pandas as pd
+
+    labels = ctx.data.labels
+    if len(labels) == np.size(value):
+        return pd.Series(value, index=labels)
+    return value
+
+
+# ---------------------------------------------------------------------------
+# jackknife and studentized inputs
+# ---------------------------------------------------------------------------
+def _jackknife(ctx: _Context) -> np.ndarray:
+    stat, plan = ctx.stat, ctx.plan
+    if isinstance(plan, GroupPlan):
+        return _group_jackknife(ctx)
+    if isinstance(stat, BuiltinStatistic):
+        return stat.jackknife()
+    assert isinstance(stat, CallableStatistic)
+    arrays = stat.arrays
+    n = ctx.data.n_samples
+    out = np.empty((n, stat.k))
+    keep = np.empty(n - 1, dtype=np.int64)
+    base = np.arange(n)
+    for i in range(n):
+        keep[:i] = base[:i]
+        keep[i:] = base[i + 1 :]
+        if stat.vectorized:
+            views = [np.take(a, keep, axis=0).T for a in arrays]
+            out[i] = stat._call_one(-1, *views, axis=-1)
+        else:
+            out[i] = stat._call_one(-1, *[np.take(a, keep, axis=0) for a in arrays])
+    return out
+
+
+def _group_jackknife(ctx: _Context) -> np.ndarray:
+    """Delete-one-group values: the jackknife that matches the cluster bootstrap."""
+    stat, plan = ctx.stat, ctx.plan
+    assert isinstance(plan, GroupPlan)
+    G = plan.n_groups
+    out = np.empty((G, stat.k))
+    raw = ctx.data.arrays
+    for g in range(G):
+        keep = np.flatnonzero(plan.codes != g)
+        sub = tuple(np.take(a, keep, axis=0) for a in raw)
+        sub_stat = _restat(ctx, sub)
+        out[g] = sub_stat.estimate()
+    return out
+
+
+def _restat(ctx: _Context, arrays: tuple[np.ndarray, ...]) -> Statistic:
+    stat = ctx.stat
+    if isinstance(stat, BuiltinStatistic):
+        return make_statistic(
+            stat.name,
+            arrays,
+            vectorized=None,
+            statistic_kwargs=_builtin_kwargs(stat),
+            plan=ctx.plan,
+            owner="jackknife",
+        )
+    assert isinstance(stat, CallableStatistic)
+    return CallableStatistic(
+        func=stat.func, vectorized=stat.vectorized, arrays=arrays, k=stat.k
+    )
+
+
+def _builtin_kwargs(stat: BuiltinStatistic) -> dict[str, Any]:
+    if stat.name in ("var", "std"):
+        return {"ddof": stat.ddof}
+    if stat.name == "quantile":
+        return {"q": stat.q}
+    return {}
+
+
+def _mean_studentized(ctx: _Context):
+    """se of a replicate mean: sqrt(var_b(ddof=1) / m), same replicates via 'var'."""
+    stat = ctx.stat
+    var_stat = make_statistic(
+        "var",
+        ctx.data.arrays,
+        vectorized=None,
+        statistic_kwargs={"ddof": 1},
+        plan=ctx.plan,
+        owner="studentized",
+    )
+    var_b = run_bootstrap(
+        var_stat, ctx.plan, ctx.resampler.n_resamples, n_jobs=ctx.n_jobs
+    )
+    m = ctx.plan.replicate_size if ctx.plan.layout == "fixed" else ctx.data.n_samples
+    se_b = np.sqrt(var_b / m)
+    X = stat.arrays[0]
+    se_hat = X.std(axis=0, ddof=1) / np.sqrt(X.shape[0])
+    return _squeeze_k(se_hat), _squeeze_k(se_b)
+
+
+def _squeeze_k(a: np.ndarray) -> np.ndarray:
+    a = np.asarray(a, dtype=float)
+    if a.ndim >= 1 and a.shape[-1] == 1:
+        return a[..., 0]
+    return a
+
+
+def _callable_studentized(ctx: _Context, se_func: Any):
+    stat = ctx.stat
+    arrays = ctx.data.arrays
+    se_stat = make_statistic(
+        se_func,
+        arrays,
+        vectorized=False,
+        statistic_kwargs=None,
+        plan=ctx.plan,
+        owner="studentized standard_error",
+    )
+    se_b = run_bootstrap(
+        se_stat, ctx.plan, ctx.resampler.n_resamples, n_jobs=ctx.n_jobs
+    )
+    se_hat = se_stat.estimate()
+    if se_hat.shape[0] != stat.k:
+        raise ValueError(
+            f"The 'standard_error' function must return {stat.k} value(s), one per "
+            f"statistic output. Got {se_hat.shape[0]} instead."
+        )
+    return _squeeze_k(se_hat), _squeeze_k(se_b)
+
+
+def _nested_studentized(ctx: _Context, n_inner: int):
+    """Each outer replicate's se from an inner iid bootstrap of that replicate.
+
+    The inner stream is the "nested" purpose slot at replicate index
+    ``b * n_inner + j``, so it is a pure function of (key, b, j) too.
+    """
+    from skboot._random import PURPOSE, fill_indices_kernel
+
+    plan = ctx.plan
+    if plan.layout != "fixed":
+        raise ValueError(
+            "The nested studentized interval needs a fixed-size index resampler "
+            "(Bootstrap or StratifiedBootstrap). Pass standard_error=callable instead."
+        )
+    B = ctx.resampler.n_resamples
+    if B * n_inner >= 2**32:
+        raise param_error(
+            "n_inner",
+            "confidence_interval",
+            "an int with n_resamples * n_inner < 2**32",
+            n_inner,
+        )
+    stat = ctx.stat
+    raw = ctx.data.arrays
+    m = plan.replicate_size
+    seed, gamma = plan.key.stream(PURPOSE["nested"])
+    se_b = np.empty((B, stat.k))
+    idx = np.empty((1, m), dtype=plan.index_dtype)
+    inner_idx = np.empty(m, dtype=np.int64)
+    vals = np.empty((n_inner, stat.k))
+    for b in range(B):
+        plan.fill_indices_chunk(b, idx)
+        outer = tuple(np.take(a, idx[0], axis=0) for a in raw)
+        for j in range(n_inner):
+            fill_indices_kernel(
+                seed, gamma, np.uint64(b * n_inner + j), np.uint64(m), inner_idx
+            )
+            inner = tuple(np.take(a, inner_idx, axis=0) for a in outer)
+            vals[j] = _restat(ctx, inner).estimate()
+        se_b[b] = vals.std(axis=0, ddof=1)
+    # se of the estimate itself: the outer bootstrap standard error
+    outer = np.asarray(
+        run_bootstrap(stat, plan, B, n_jobs=ctx.n_jobs), dtype=float
+    ).std(axis=0, ddof=1)
+    return _squeeze_k(outer), _squeeze_k(se_b)
+
+
+# ---------------------------------------------------------------------------
+# entry points
+# ---------------------------------------------------------------------------
+def _resolve_resampler(
+    resampler: Any, n_resamples: Any, random_state: Any, owner: str
+) -> BaseResampler:
+    if resampler is None:
+        return Bootstrap(n_resamples, random_state=random_state)
+    if not isinstance(resampler, BaseResampler):
+        raise param_error(
+            "resampler",
+            owner,
+            "None or a skboot resampler (e.g. Bootstrap())",
+            resampler,
+        )
+    params: dict[str, Any] = {}
+    if n_resamples != 9999 and n_resamples != resampler.n_resamples:
+        if resampler.n_resamples != 9999:
+            raise ValueError(
+                f"The 'n_resamples' parameter of {owner} ({n_resamples!r}) conflicts "
+                f"with the resampler's n_resamples ({resampler.n_resamples!r}); set "
+                "it in one place."
+            )
+        params["n_resamples"] = n_resamples
+    if random_state is not None and resampler.random_state is None:
+        params["random_state"] = random_state
+    elif (
+        random_state is not None
+        and random_state is not resampler.random_state
+        and random_state != resampler.random_state
+    ):
+        raise ValueError(
+            f"The 'random_state' parameter of {owner} ({random_state!r}) conflicts "
+            f"with the resampler's random_state ({resampler.random_state!r}); set it "
+            "in one place."
+        )
+    out = clone(resampler)
+    if params:
+        out.set_params(**params)
+    return out
+
+
+def _run(
+    data: _Data,
+    statistic: Any,
+    resampler: BaseResampler,
+    *,
+    y: Any,
+    groups: Any,
+    vectorized: Any,
+    statistic_kwargs: Any,
+    n_jobs: Any,
+    chunk_size: Any,
+    owner: str,
+) -> BootstrapResult:
+    if n_jobs is not None:
+        check_int(n_jobs, "n_jobs", owner)
+    if chunk_size is not None:
+        check_int(chunk_size, "chunk_size", owner, min_value=1)
+    if statistic_kwargs is not None and not isinstance(statistic_kwargs, dict):
+        raise param_error("statistic_kwargs", owner, "None or a dict", statistic_kwargs)
+    resampler._check_params()
+    first = data.arrays[0]
+    resampler = clone(resampler).fit(first, y, groups)
+    plan = resampler.plan_
+    stat = make_statistic(
+        statistic,
+        data.arrays,
+        vectorized=vectorized,
+        statistic_kwargs=statistic_kwargs,
+        plan=plan,
+        owner=owner,
+    )
+    B = int(resampler.n_resamples)
+    dist = run_bootstrap(stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size)
+    est = stat.estimate()
+    finite = np.isfinite(dist).all(axis=1)
+    n_undefined = int(B - finite.sum())
+    if n_undefined:
+        warnings.warn(
+            f"The statistic was not finite on {n_undefined} of {B} replicates "
+            f"(first: replicate {int(np.flatnonzero(~finite)[0])}). Intervals refuse "
+            "such a distribution; see BootstrapResult.n_undefined.",
+            UndefinedStatisticWarning,
+            stacklevel=3,
+        )
+    scalar = est.shape[0] == 1 and not _is_vector_output(stat, data)
+    se = dist.std(axis=0, ddof=1) if B > 1 else np.full(est.shape, np.nan)
+    bias = dist.mean(axis=0) - est
+    name = (
+        statistic
+        if isinstance(statistic, str)
+        else getattr(statistic, "__name__", type(statistic).__name__)
+    )
+    ctx = _Context(stat=stat, data=data, plan=plan, resampler=resampler, n_jobs=n_jobs)
+    if scalar:
+        estimate, distribution, se_o, bias_o = (
+            float(est[0]),
+            dist[:, 0],
+            float(se[0]),
+            float(bias[0]),
+        )
+    else:
+        estimate, distribution, se_o, bias_o = est, dist, se, bias
+    if data.kind == "frame" and not scalar and est.shape[0] == len(data.labels):
+        import pandas as pd
+
+        estimate = pd.Series(est, index=data.labels)
+        distribution = pd.DataFrame(dist, columns=data.labels)
+        se_o = pd.Series(se, index=data.labels)
+        bias_o = pd.Series(bias, index=data.labels)
+    elif data.kind == "series" and scalar:
+        import pandas as pd
+
+        distribution = pd.Series(distribution, name=data.labels)
+    return BootstrapResult(
+        estimate=estimate,
+        distribution=distribution,
+        standard_error=se_o,
+        bias=bias_o,
+        n_resamples=B,
+        statistic=str(name),
+        resampler=repr(resampler),
+        random_state=resampler.seed_entropy_,
+        n_undefined=n_undefined,
+        _context=ctx,
+    )
+
+
+def _is_vector_output(stat: Statistic, data: _Data) -> bool:
+    """True when the statistic's output is a vector even if it has length 1."""
+    if isinstance(stat, BuiltinStatistic):
+        if stat.name == "corr":
+            return False
+        if stat.name == "quantile" and not stat.scalar_q:
+            return True
+        return data.arrays[0].ndim == 2
+    return False
+
+
+def bootstrap(
+    data: Any,
+    statistic: Any = "mean",
+    *,
+    resampler: Any = None,
+    n_resamples: int = 9999,
+    random_state: Any = None,
+    vectorized: bool | None = None,
+    statistic_kwargs: dict[str, Any] | None = None,
+    y: Any = None,
+    groups: Any = None,
+    n_jobs: int | None = None,
+    chunk_size: int | None = None,
+) -> BootstrapResult:
+    """Bootstrap distribution of a statistic, streamed in cache-sized chunks.
+
+    Algorithm:
+
+    1. ``random_state`` becomes a root key; replicate ``b``'s draws are a pure
+       function of (key, b) (:mod:`skboot._random`).
+    2. The replicates ``0 .. n_resamples - 1`` are split into joblib tasks and,
+       within a task, into chunks sized to the per-core cache.
+    3. Each chunk's replicates are generated and reduced to the statistic at once:
+       built-in statistics in fused numba kernels that never form an index array
+       (iid) or reduce per-row weights (other schemes); vectorized callables once
+       per chunk on a reused buffer; plain callables once per replicate on a reused
+       buffer.
+    4. The distribution, standard error and bias are collected in a frozen
+       :class:`BootstrapResult`; intervals are computed from it on request.
+
+    Memory: O(n_jobs * chunk * n) working set plus O(n_resamples * k) for the
+    distribution; nothing of size ``n_resamples x n``.
+
+    Parameters
+    ----------
+    data : array-like, tuple of array-likes, pandas Series or DataFrame
+        Rows are observations.  A tuple is several paired arrays of one length,
+        resampled jointly and passed as ``statistic(x, y, ...)``.
+    statistic : str or callable, default="mean"
+        A built-in name ({"mean", "sum", "var", "std", "median", "quantile",
+        "proportion", "corr"}; column-wise for 2-D data, "corr" takes two columns)
+        or a callable.  A callable with an ``axis`` parameter is called
+        vectorized (see ``vectorized``).
+    resampler : resampler, default=None
+        The scheme; None means :class:`Bootstrap`.
+    n_resamples : int, default=9999
+        Number of replicates (if a resampler is given, its own value is used
+        unless this one is set).
+    random_state : None, int, SeedSequence or Generator, default=None
+        Root of the random streams; the entropy used is recorded on the result.
+    vectorized : bool or None, default=None
+        Whether the callable takes ``axis=-1`` over a batch of replicates (arrays
+        given with observations last and a leading batch axis).  None: True when
+        its signature has ``axis``.
+    statistic_kwargs : dict, default=None
+        Keywords of the statistic: ``ddof`` for "var"/"std", ``q`` for "quantile";
+        passed through to a callable.
+    y, groups : array-like, default=None
+        Strata (StratifiedBootstrap) and groups (GroupBootstrap).
+    n_jobs : int, default=None
+        Parallel workers through joblib (honours ``joblib.parallel_config``).
+    chunk_size : int, default=None
+        Replicates per chunk; None sizes chunks from the cache.  Never changes
+        results.
+
+    Returns
+    -------
+    BootstrapResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import bootstrap
+    >>> x = np.random.default_rng(0).normal(size=200)
+    >>> res = bootstrap(x, "mean", n_resamples=999, random_state=1)
+    >>> round(res.estimate, 4), round(res.standard_error, 3)
+    (-0.0424, 0.066)
+    """
+    owner = "bootstrap"
+    check_int(n_resamples, "n_resamples", owner, min_value=1)
+    res = _resolve_resampler(resampler, n_resamples, random_state, owner)
+    d = _prepare_data(data, owner)
+    return _run(
+        d,
+        statistic,
+        res,
+        y=y,
+        groups=groups,
+        vectorized=vectorized,
+        statistic_kwargs=statistic_kwargs,
+        n_jobs=n_jobs,
+        chunk_size=chunk_size,
+        owner=owner,
+    )
+
+
+class BootstrapStatistic(BaseEstimator):
+    """Meta-estimator: the bootstrap distribution of a statistic of ``X``.
+
+    ``fit(X, y, groups)`` runs :func:`bootstrap` on ``X`` (``y`` and ``groups``
+    route to the resampler: strata and clusters) and stores the result.
+
+    Parameters
+    ----------
+    statistic : str or callable, default="mean"
+        As in :func:`bootstrap`.
+    resampler : resampler, default=None
+        None means :class:`Bootstrap`.
+    n_resamples : int, default=9999
+    random_state : None, int, SeedSequence or Generator, default=None
+    n_jobs : int, default=None
+    vectorized : bool or None, default=None
+    statistic_kwargs : dict, default=None
+    chunk_size : int, default=None
+
+    Attributes
+    ----------
+    result_ : BootstrapResult
+    estimate_ : float or ndarray
+    distribution_ : ndarray of shape (n_resamples,) or (n_resamples, k)
+    standard_error_ : float or ndarray
+    bias_ : float or ndarray
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import BootstrapStatistic
+    >>> X = np.random.default_rng(0).normal(size=(100, 2))
+    >>> est = BootstrapStatistic("mean", n_resamples=500, random_state=0).fit(X)
+    >>> est.distribution_.shape
+    (500, 2)
+    """
+
+    def __init__(
+        self,
+        statistic: Any = "mean",
+        *,
+        resampler: Any = None,
+        n_resamples: int = 9999,
+        random_state: Any = None,
+        n_jobs: int | None = None,
+        vectorized: bool | None = None,
+        statistic_kwargs: dict[str, Any] | None = None,
+        chunk_size: int | None = None,
+    ) -> None:
+        self.statistic = statistic
+        self.resampler = resampler
+        self.n_resamples = n_resamples
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.vectorized = vectorized
+        self.statistic_kwargs = statistic_kwargs
+        self.chunk_size = chunk_size
+
+    def fit(self, X: Any, y: Any = None, groups: Any = None) -> BootstrapStatistic:
+        """Run the bootstrap on ``X``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples,) or (n_samples, n_features)
+        y : array-like of shape (n_samples,), default=None
+            Strata for StratifiedBootstrap; otherwise unused.
+        groups : array-like of shape (n_samples,), default=None
+            Clusters for GroupBootstrap.
+
+        Returns
+        -------
+        self : BootstrapStatistic
+        """
+        owner = type(self).__name__
+        check_int(self.n_resamples, "n_resamples", owner, min_value=1)
+        res = _resolve_resampler(
+            self.resampler, self.n_resamples, self.random_state, owner
+        )
+        d = _prepare_data(X, owner)
+        result = _run(
+            d,
+            self.statistic,
+            res,
+            y=y,
+            groups=groups,
+            vectorized=self.vectorized,
+            statistic_kwargs=self.statistic_kwargs,
+            n_jobs=self.n_jobs,
+            chunk_size=self.chunk_size,
+            owner=owner,
+        )
+        first = d.arrays[0]
+        self.n_features_in_ = 1 if first.ndim == 1 else int(first.shape[1])
+        if d.kind == "frame":
+            self.feature_names_in_ = np.asarray(d.labels, dtype=object)
+        self.result_ = result
+        self.estimate_ = result.estimate
+        self.distribution_ = result.distribution
+        self.standard_error_ = result.standard_error
+        self.bias_ = result.bias
+        return self
+
+    def confidence_interval(
+        self,
+        level: float = 0.95,
+        method: str = "bca",
+        alternative: str = "two-sided",
+        **kwargs: Any,
+    ) -> ConfidenceInterval:
+        """Shortcut for ``result_.confidence_interval(...)``."""
+        check_is_fitted(self, "result_")
+        return self.result_.confidence_interval(level, method, alternative, **kwargs)
