@@ -108,6 +108,22 @@ class Statistic:
     ) -> None:
         raise NotImplementedError
 
+    def subset(self, rows: np.ndarray) -> Statistic:
+        """The same statistic on the rows ``rows`` of the data (jackknife)."""
+        raise NotImplementedError
+
+    def jackknife(self) -> np.ndarray:
+        """Leave-one-out values, shape (n, k); generic: n evaluations."""
+        n = self.arrays[0].shape[0]
+        out = np.empty((n, self.k))
+        base = np.arange(n)
+        keep = np.empty(n - 1, dtype=np.int64)
+        for i in range(n):
+            keep[:i] = base[:i]
+            keep[i:] = base[i + 1 :]
+            out[i] = self.subset(keep).estimate()
+        return out
+
     def without_arrays(self) -> Statistic:
         """A shallow copy that does not carry the arrays (they travel separately)."""
         clone = object.__new__(type(self))
@@ -251,9 +267,21 @@ class BuiltinStatistic(Statistic):
                 out[:, c, :] = _lerp(a, b, frac[None, :])
         return out.reshape(n, -1)
 
+    def subset(self, rows: np.ndarray) -> Statistic:
+        X = self.arrays[0]
+        if self.name in ("corr", "var", "std"):
+            X = X + self.shift
+        return BuiltinStatistic(
+            name=self.name,
+            data=np.ascontiguousarray(X[rows]),
+            ddof=self.ddof,
+            q=self.q,
+            scalar_q=self.scalar_q,
+        )
+
     # -- the replicate chunk ------------------------------------------------------
     def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
-        if isinstance(plan, IIDPlan):
+        if isinstance(plan, IIDPlan) or hasattr(plan, "fused_moments"):
             return 8 * max(1, self.k)  # no per-replicate working set
         return 8 * plan.n_samples  # one row of weights
 
@@ -261,11 +289,12 @@ class BuiltinStatistic(Statistic):
         nb = out.shape[0]
         name = self.name
         iid = isinstance(plan, IIDPlan)
+        moments = name not in ("corr", "median", "quantile")
         if iid:
             seed, gamma = plan._seed()
             m = plan.sample_size
             sw = np.full(nb, float(m))
-        else:
+        elif not (moments and hasattr(plan, "fused_moments")):
             W = scratch.get("W")
             if W is None or W.shape[0] < nb:
                 W = scratch["W"] = np.empty((nb, plan.n_samples))
@@ -320,7 +349,11 @@ class BuiltinStatistic(Statistic):
         want2 = name in ("var", "std")
         s1 = np.empty((nb, self.d))
         s2 = np.empty((nb, self.d))
-        if iid and self.d == 1:
+        fused = getattr(plan, "fused_moments", None)
+        if fused is not None:
+            sw = np.empty(nb)
+            fused(X, b0, want2, s1, s2, sw)
+        elif iid and self.d == 1:
             iid_moments_1d(X[:, 0], seed, gamma, b0, m, want2, s1[:, 0], s2[:, 0])
         elif iid:
             iid_moments(X, seed, gamma, b0, m, want2, s1, s2)
@@ -376,6 +409,15 @@ class CallableStatistic(Statistic):
                 f"The statistic raised on the original data: {exc!r}", -1
             ) from exc
         return _as_output(value, None, "the original data")
+
+    def subset(self, rows: np.ndarray) -> Statistic:
+        return CallableStatistic(
+            func=self.func,
+            vectorized=self.vectorized,
+            weights_kw=self.weights_kw,
+            k=self.k,
+            arrays=tuple(np.take(a, rows, axis=0) for a in self.arrays),
+        )
 
     def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
         row = sum(a.itemsize * (a.size // max(1, a.shape[0])) for a in self.arrays)

@@ -263,44 +263,21 @@ def _labelled(value: Any, result: BootstrapResult) -> Any:
 # jackknife and studentized inputs
 # ---------------------------------------------------------------------------
 def _jackknife(ctx: _Context) -> np.ndarray:
+    """Leave-one-out values, or delete-one-group values when the plan says the
+    resampling units are groups or blocks (``plan.jackknife_groups``)."""
     stat, plan = ctx.stat, ctx.plan
-    if isinstance(plan, GroupPlan):
-        return _group_jackknife(ctx)
-    if isinstance(stat, BuiltinStatistic):
+    codes = getattr(plan, "jackknife_groups", None)
+    if codes is None:
         return stat.jackknife()
-    assert isinstance(stat, CallableStatistic)
-    arrays = stat.arrays
-    n = ctx.data.n_samples
-    out = np.empty((n, stat.k))
-    keep = np.empty(n - 1, dtype=np.int64)
-    base = np.arange(n)
-    for i in range(n):
-        keep[:i] = base[:i]
-        keep[i:] = base[i + 1 :]
-        if stat.vectorized:
-            views = [np.take(a, keep, axis=0).T for a in arrays]
-            out[i] = stat._call_one(-1, *views, axis=-1)
-        else:
-            out[i] = stat._call_one(-1, *[np.take(a, keep, axis=0) for a in arrays])
-    return out
-
-
-def _group_jackknife(ctx: _Context) -> np.ndarray:
-    """Delete-one-group values: the jackknife that matches the cluster bootstrap."""
-    stat, plan = ctx.stat, ctx.plan
-    assert isinstance(plan, GroupPlan)
-    G = plan.n_groups
+    G = int(codes.max()) + 1
     out = np.empty((G, stat.k))
-    raw = ctx.data.arrays
     for g in range(G):
-        keep = np.flatnonzero(plan.codes != g)
-        sub = tuple(np.take(a, keep, axis=0) for a in raw)
-        sub_stat = _restat(ctx, sub)
-        out[g] = sub_stat.estimate()
+        out[g] = stat.subset(np.flatnonzero(codes != g)).estimate()
     return out
 
 
 def _restat(ctx: _Context, arrays: tuple[np.ndarray, ...]) -> Statistic:
+    """The statistic of ``ctx`` rebuilt on other arrays (nested bootstrap)."""
     stat = ctx.stat
     if isinstance(stat, BuiltinStatistic):
         return make_statistic(
@@ -309,7 +286,7 @@ def _restat(ctx: _Context, arrays: tuple[np.ndarray, ...]) -> Statistic:
             vectorized=None,
             statistic_kwargs=_builtin_kwargs(stat),
             plan=ctx.plan,
-            owner="jackknife",
+            owner="nested bootstrap",
         )
     assert isinstance(stat, CallableStatistic)
     return CallableStatistic(
@@ -488,14 +465,17 @@ def _run(
     first = data.arrays[0]
     resampler = clone(resampler).fit(first, y, groups)
     plan = resampler.plan_
-    stat = make_statistic(
-        statistic,
-        data.arrays,
-        vectorized=vectorized,
-        statistic_kwargs=statistic_kwargs,
-        plan=plan,
-        owner=owner,
-    )
+    if isinstance(statistic, Statistic):
+        stat = statistic
+    else:
+        stat = make_statistic(
+            statistic,
+            data.arrays,
+            vectorized=vectorized,
+            statistic_kwargs=statistic_kwargs,
+            plan=plan,
+            owner=owner,
+        )
     B = int(resampler.n_resamples)
     dist = run_bootstrap(stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size)
     est = stat.estimate()
@@ -513,9 +493,13 @@ def _run(
     se = dist.std(axis=0, ddof=1) if B > 1 else np.full(est.shape, np.nan)
     bias = dist.mean(axis=0) - est
     name = (
-        statistic
-        if isinstance(statistic, str)
-        else getattr(statistic, "__name__", type(statistic).__name__)
+        stat.name
+        if isinstance(statistic, Statistic)
+        else (
+            statistic
+            if isinstance(statistic, str)
+            else getattr(statistic, "__name__", type(statistic).__name__)
+        )
     )
     ctx = _Context(stat=stat, data=data, plan=plan, resampler=resampler, n_jobs=n_jobs)
     if scalar:

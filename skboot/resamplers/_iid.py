@@ -212,6 +212,11 @@ class GroupPlan(ResamplingPlan):
     def n_groups(self) -> int:
         return int(self.sizes.shape[0])
 
+    @property
+    def jackknife_groups(self) -> np.ndarray:
+        """Delete-one-group jackknife units: the group code of every row."""
+        return self.codes
+
     def _draws(self, b: int) -> np.ndarray:
         draws = np.empty(self.n_groups, dtype=np.int64)
         seed, gamma = self.key.stream(PURPOSE["indices"])
