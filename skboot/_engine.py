@@ -399,11 +399,14 @@ class CallableStatistic(Statistic):
         return [a if a.ndim == 1 else a.T for a in arrays]
 
     def estimate(self) -> np.ndarray:
+        kw: dict[str, Any] = {}
+        if self.weights_kw is not None:  # the original data: every weight 1
+            kw[self.weights_kw] = np.ones(self.arrays[0].shape[0])
         try:
             if self.vectorized:
-                value = self.func(*self._vector_views(self.arrays), axis=-1)
+                value = self.func(*self._vector_views(self.arrays), axis=-1, **kw)
             else:
-                value = self.func(*self.arrays)
+                value = self.func(*self.arrays, **kw)
         except Exception as exc:
             raise StatisticError(
                 f"The statistic raised on the original data: {exc!r}", -1
@@ -589,6 +592,20 @@ def make_statistic(
             )
         else:
             a = arrays[0]
+            if a.dtype.kind == "c":
+                raise ValueError(
+                    f"The 'data' parameter of {owner} must be real numeric for the "
+                    f"built-in statistic {statistic!r}. Complex data not supported "
+                    f"(got dtype {a.dtype})."
+                )
+            if a.dtype.kind == "O":
+                try:
+                    a = a.astype(np.float64)
+                except (TypeError, ValueError) as exc:
+                    raise type(exc)(
+                        f"The 'data' parameter of {owner} must be numeric for the "
+                        f"built-in statistic {statistic!r}: {exc}"
+                    ) from exc
             if a.dtype.kind not in "biuf":
                 raise ValueError(
                     f"The 'data' parameter of {owner} must be numeric for the "
@@ -598,6 +615,11 @@ def make_statistic(
                 raise ValueError(
                     f"The 'data' parameter of {owner} must be 1-D or 2-D (rows are "
                     f"observations). Got shape {a.shape} instead."
+                )
+            if a.ndim == 2 and a.shape[1] == 0:
+                raise ValueError(
+                    f"The 'data' parameter of {owner} has 0 feature(s) "
+                    f"(shape={a.shape}) while a minimum of 1 is required."
                 )
             X = _as_float_rows(a)
         if not np.isfinite(X).all():

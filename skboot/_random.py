@@ -224,18 +224,27 @@ def draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, count):
     Equivalent to ``count`` calls of :func:`bounded` (tested against the reference),
     but for ``n < 2**32`` the words are generated two per output in a loop the
     compiler vectorizes, and the block is redone word by word only if one of its
-    words is rejected (probability about ``n / 2**32`` per word).  Callers use
-    blocks of at most :data:`FAST_BLOCK` draws.  Returns ``(ctr, have, lo)``.
+    words is rejected (probability about ``n / 2**32`` per word).  A buffered low
+    half left by an earlier rejection is consumed first, so one rejection does not
+    push every later block onto the slow path.  Callers use blocks of at most
+    :data:`FAST_BLOCK` draws.  Returns ``(ctr, have, lo)``.
     """
-    if have or un > _MASK32:
+    if un > _MASK32:
         return slow_fill(seed, gamma, ctr, have, lo, un, thresh, buf, 0, count)
-    h = count >> 1
-    if _fast_pairs(seed, gamma, ctr, un, thresh, buf, h):
+    start = 0
+    while have and start < count:
+        ctr, have, lo = slow_fill(seed, gamma, ctr, have, lo, un, thresh, buf, start, 1)
+        start += 1
+    rem = count - start
+    h = rem >> 1
+    if _fast_pairs(seed, gamma, ctr, un, thresh, buf[start:], h):
         ctr = ctr + np.uint64(h)
-        if count & 1:
-            return slow_fill(seed, gamma, ctr, False, lo, un, thresh, buf, 2 * h, 1)
+        if rem & 1:
+            return slow_fill(
+                seed, gamma, ctr, False, lo, un, thresh, buf, start + 2 * h, 1
+            )
         return ctr, False, lo
-    return slow_fill(seed, gamma, ctr, False, lo, un, thresh, buf, 0, count)
+    return slow_fill(seed, gamma, ctr, False, lo, un, thresh, buf, start, rem)
 
 
 @njit(cache=True, nogil=True)
@@ -290,6 +299,9 @@ def fill_pool_indices(seed, gamma, b, codes, pools, offsets, sizes, out):
 
 #: Poisson(1) inversion stops at this count; P(X > 20) < 2**-53.
 POISSON_MAX = 20
+#: exp(-1) correctly rounded to double, written out so the Poisson stream does not
+#: depend on the platform's libm.
+_EXP_MINUS_1 = 0.36787944117144233
 
 
 @njit(cache=True, nogil=True)
@@ -298,7 +310,7 @@ def fill_poisson_counts(seed, gamma, b, out):
     ctr = replicate_counter(b)
     have = False
     lo = _U0
-    p0 = np.exp(-1.0)
+    p0 = _EXP_MINUS_1
     for i in range(out.shape[0]):
         u, ctr, have, lo = uniform01(seed, gamma, ctr, have, lo)
         k = 0

@@ -20,7 +20,7 @@ from skboot._engine import (
     run_bootstrap,
 )
 from skboot._exceptions import UndefinedStatisticWarning
-from skboot._random import STREAM_VERSION
+from skboot._random import STREAM_VERSION, check_random_state
 from skboot._validation import check_int, check_one_of, param_error
 from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import Bootstrap
@@ -75,7 +75,7 @@ def _prepare_data(data: Any, owner: str) -> _Data:
     if n < 2:
         raise ValueError(
             f"The 'data' parameter of {owner} must have at least 2 observations. "
-            f"Got {n} instead."
+            f"Got {n} sample(s) instead."
         )
     return _Data(arrays, n, labels, kind)
 
@@ -405,9 +405,13 @@ def _nested_studentized(ctx: _Context, n_inner: int):
 # ---------------------------------------------------------------------------
 def _resolve_resampler(
     resampler: Any, n_resamples: Any, random_state: Any, owner: str
-) -> BaseResampler:
+) -> tuple[BaseResampler, Any]:
+    """The resampler to run and the random_state object to draw the key from.
+
+    The key is drawn from the caller's own object (not a clone), so a Generator
+    passed by the user advances once per call."""
     if resampler is None:
-        return Bootstrap(n_resamples, random_state=random_state)
+        return Bootstrap(n_resamples, random_state=random_state), random_state
     if not isinstance(resampler, BaseResampler):
         raise param_error(
             "resampler",
@@ -439,7 +443,8 @@ def _resolve_resampler(
     out = clone(resampler)
     if params:
         out.set_params(**params)
-    return out
+    source = random_state if random_state is not None else resampler.random_state
+    return out, source
 
 
 def _run(
@@ -447,6 +452,7 @@ def _run(
     statistic: Any,
     resampler: BaseResampler,
     *,
+    random_state: Any,
     y: Any,
     groups: Any,
     vectorized: Any,
@@ -463,7 +469,8 @@ def _run(
         raise param_error("statistic_kwargs", owner, "None or a dict", statistic_kwargs)
     resampler._check_params()
     first = data.arrays[0]
-    resampler = clone(resampler).fit(first, y, groups)
+    key = check_random_state(random_state, owner=type(resampler).__name__)
+    resampler = clone(resampler)._fit_with_key(key, first, y, groups)
     plan = resampler.plan_
     if isinstance(statistic, Statistic):
         stat = statistic
@@ -627,12 +634,13 @@ def bootstrap(
     """
     owner = "bootstrap"
     check_int(n_resamples, "n_resamples", owner, min_value=1)
-    res = _resolve_resampler(resampler, n_resamples, random_state, owner)
+    res, source = _resolve_resampler(resampler, n_resamples, random_state, owner)
     d = _prepare_data(data, owner)
     return _run(
         d,
         statistic,
         res,
+        random_state=source,
         y=y,
         groups=groups,
         vectorized=vectorized,
@@ -719,7 +727,7 @@ class BootstrapStatistic(BaseEstimator):
         """
         owner = type(self).__name__
         check_int(self.n_resamples, "n_resamples", owner, min_value=1)
-        res = _resolve_resampler(
+        res, source = _resolve_resampler(
             self.resampler, self.n_resamples, self.random_state, owner
         )
         d = _prepare_data(X, owner)
@@ -727,6 +735,7 @@ class BootstrapStatistic(BaseEstimator):
             d,
             self.statistic,
             res,
+            random_state=source,
             y=y,
             groups=groups,
             vectorized=self.vectorized,

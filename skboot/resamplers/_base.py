@@ -206,6 +206,12 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         """
         self._check_params()
         key = check_random_state(self.random_state, owner=self._name)
+        return self._fit_with_key(key, X, y, groups)
+
+    def _fit_with_key(
+        self, key: RootKey, X: Any, y: Any = None, groups: Any = None
+    ) -> BaseResampler:
+        """``fit`` with a root key drawn by the caller."""
         plan = self._plan_for(X, y, groups, key=key)
         self.key_ = key
         self.seed_entropy_ = key.reproducer()

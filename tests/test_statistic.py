@@ -1,0 +1,443 @@
+"""Tests of bootstrap(), BootstrapStatistic and BootstrapResult (the engine)."""
+
+from __future__ import annotations
+
+import pickle
+
+import joblib
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.stats
+from sklearn.base import clone
+
+from skboot import (
+    BayesianBootstrap,
+    Bootstrap,
+    BootstrapResult,
+    BootstrapStatistic,
+    GroupBootstrap,
+    PoissonBootstrap,
+    StatisticError,
+    StratifiedBootstrap,
+    UndefinedStatisticWarning,
+    bootstrap,
+)
+from skboot._engine import cache_budget
+
+RNG = np.random.default_rng(12345)
+X1 = RNG.normal(size=500)
+X2 = RNG.normal(size=(300, 3))
+Y = np.arange(500) % 3
+GROUPS = np.arange(500) // 5
+
+RESAMPLERS = [
+    lambda B, s: Bootstrap(B, random_state=s),
+    lambda B, s: Bootstrap(B, sample_size=0.5, random_state=s),
+    lambda B, s: StratifiedBootstrap(B, random_state=s),
+    lambda B, s: GroupBootstrap(B, random_state=s),
+    lambda B, s: PoissonBootstrap(B, random_state=s),
+    lambda B, s: BayesianBootstrap(B, random_state=s),
+]
+RESAMPLER_IDS = ["iid", "m-out-of-n", "stratified", "group", "poisson", "bayesian"]
+INDEX_RESAMPLERS = RESAMPLERS[:5]
+INDEX_IDS = RESAMPLER_IDS[:5]
+
+
+def _run(data, statistic, resampler, **kw):
+    n = (data[0] if isinstance(data, tuple) else data).shape[0]
+    return bootstrap(
+        data, statistic, resampler=resampler, y=Y[:n], groups=GROUPS[:n], **kw
+    )
+
+
+# ---------------------------------------------------------------------------
+# one stream for every path
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("make", INDEX_RESAMPLERS, ids=INDEX_IDS)
+def test_builtin_equals_manual_loop_over_replicates(make):
+    """The fused kernel reduces exactly the rows that replicate(b) lists."""
+    rs = make(40, 7)
+    res = _run(X1, "mean", rs)
+    fitted = clone(rs).fit(X1, Y, GROUPS)
+    manual = np.array([X1[fitted.replicate(b).indices].mean() for b in range(40)])
+    np.testing.assert_allclose(res.distribution, manual, rtol=1e-12, atol=1e-15)
+
+
+def test_bayesian_builtin_equals_weighted_mean():
+    rs = BayesianBootstrap(30, random_state=3)
+    res = bootstrap(X1, "mean", resampler=rs)
+    fitted = clone(rs).fit(X1)
+    manual = [np.average(X1, weights=fitted.replicate(b).weights) for b in range(30)]
+    np.testing.assert_allclose(res.distribution, manual, rtol=1e-12)
+
+
+@pytest.mark.parametrize("make", INDEX_RESAMPLERS, ids=INDEX_IDS)
+def test_builtin_plain_and_vectorized_callables_agree(make):
+    """'mean', np.mean (vectorized by its axis argument), a plain lambda and a
+    vectorized lambda see the same replicates."""
+    rs = make(60, 11)
+    ref = _run(X1, "mean", rs).distribution
+    for stat, vec in [
+        (np.mean, None),
+        (lambda a: a.mean(), None),
+        (lambda a, axis: a.mean(axis=axis), None),
+        (np.mean, False),
+    ]:
+        got = _run(X1, stat, rs, vectorized=vec).distribution
+        np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("name", "kwargs", "func"),
+    [
+        ("sum", None, np.sum),
+        ("var", None, np.var),
+        ("var", {"ddof": 1}, lambda a: np.var(a, ddof=1)),
+        ("std", {"ddof": 1}, lambda a: np.std(a, ddof=1)),
+        ("median", None, np.median),
+        ("quantile", {"q": 0.9}, lambda a: np.quantile(a, 0.9)),
+        ("quantile", {"q": [0.05, 0.5, 0.95]}, lambda a: np.quantile(a, [0.05, 0.5, 0.95])),
+    ],
+)
+@pytest.mark.parametrize("make", INDEX_RESAMPLERS, ids=INDEX_IDS)
+def test_builtins_match_numpy(make, name, kwargs, func):
+    rs = make(25, 5)
+    x = np.round(X1, 1)  # ties, to exercise the order-statistic scan
+    got = _run(x, name, rs, statistic_kwargs=kwargs).distribution
+    ref = _run(x, func, rs, vectorized=False).distribution
+    exact = name in ("median", "quantile")
+    np.testing.assert_allclose(got, ref, rtol=0 if exact else 1e-11, atol=0 if exact else 1e-12)
+
+
+@pytest.mark.parametrize("make", INDEX_RESAMPLERS, ids=INDEX_IDS)
+def test_builtins_2d_and_corr(make):
+    rs = make(20, 2)
+    for name, func in [("mean", lambda a: a.mean(0)), ("std", lambda a: a.std(0))]:
+        got = _run(X2, name, rs).distribution
+        ref = _run(X2, func, rs, vectorized=False).distribution
+        np.testing.assert_allclose(got, ref, rtol=1e-11, atol=1e-13)
+    xy = X2[:, :2]
+    got = _run(xy, "corr", rs).distribution
+    ref = _run(xy, lambda a: np.corrcoef(a[:, 0], a[:, 1])[0, 1], rs, vectorized=False)
+    np.testing.assert_allclose(got, ref.distribution, rtol=1e-10, atol=1e-12)
+    paired = _run((xy[:, 0], xy[:, 1]), "corr", rs).distribution
+    np.testing.assert_array_equal(paired, got)
+
+
+def test_proportion():
+    b = (X1 > 0).astype(float)
+    res = bootstrap(b, "proportion", n_resamples=50, random_state=0)
+    ref = bootstrap(b, "mean", n_resamples=50, random_state=0)
+    np.testing.assert_array_equal(res.distribution, ref.distribution)
+    res_bool = bootstrap(X1 > 0, "proportion", n_resamples=50, random_state=0)
+    np.testing.assert_array_equal(res_bool.distribution, ref.distribution)
+    with pytest.raises(ValueError, match="'proportion' needs boolean or 0/1"):
+        bootstrap(X1, "proportion", n_resamples=5, random_state=0)
+
+
+# ---------------------------------------------------------------------------
+# chunking and parallelism never change a bit
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("make", RESAMPLERS, ids=RESAMPLER_IDS)
+@pytest.mark.parametrize("statistic", ["mean", "std", "median", "callable", "vectorized"])
+def test_chunk_size_and_n_jobs_do_not_change_results(make, statistic):
+    if statistic == "median" and make is RESAMPLERS[-1]:
+        pytest.skip("quantiles are refused for continuous weights (tested elsewhere)")
+    stat = {
+        "callable": lambda a: float(np.mean(a)) + float(np.max(a)),
+        "vectorized": lambda a, axis, **kw: a.max(axis=axis),
+    }.get(statistic, statistic)
+    if make is RESAMPLERS[-1] and statistic in ("callable", "vectorized"):
+        stat = lambda a, weights: np.average(a, weights=weights)  # noqa: E731
+    rs = make(37, 2024)
+    base = _run(X1, stat, rs).distribution
+    for chunk in (1, 5, 64):
+        np.testing.assert_array_equal(_run(X1, stat, rs, chunk_size=chunk).distribution, base)
+    np.testing.assert_array_equal(_run(X1, stat, rs, n_jobs=2).distribution, base)
+    with joblib.parallel_config(backend="threading"):
+        np.testing.assert_array_equal(_run(X1, stat, rs, n_jobs=2).distribution, base)
+
+
+def test_threading_backend_via_parallel_config_default_n_jobs():
+    base = bootstrap(X1, "mean", n_resamples=101, random_state=1).distribution
+    with joblib.parallel_config(backend="threading", n_jobs=2):
+        got = bootstrap(X1, "mean", n_resamples=101, random_state=1).distribution
+    np.testing.assert_array_equal(got, base)
+
+
+def test_cache_budget_is_positive():
+    assert cache_budget() >= 4096
+
+
+# ---------------------------------------------------------------------------
+# vector-valued statistics on every tier
+# ---------------------------------------------------------------------------
+def test_vector_valued_statistics_all_tiers():
+    rs = Bootstrap(30, random_state=9)
+    plain = bootstrap(X1, lambda a: np.array([a.mean(), a.std()]), resampler=rs)
+    vec = bootstrap(
+        X1, lambda a, axis: np.stack([a.mean(axis=axis), a.std(axis=axis)], axis=-1),
+        resampler=rs,
+    )
+    assert plain.distribution.shape == (30, 2)
+    np.testing.assert_allclose(vec.distribution, plain.distribution, rtol=1e-12)
+    builtin = bootstrap(X2, "mean", resampler=rs)
+    assert builtin.distribution.shape == (30, 3)
+    assert builtin.estimate.shape == (3,)
+    np.testing.assert_allclose(builtin.estimate, X2.mean(0))
+
+
+def test_paired_callable():
+    x, y = X2[:, 0], X2[:, 1]
+    res = bootstrap((x, y), lambda a, b: np.mean(a - b), n_resamples=20, random_state=0)
+    ref = bootstrap(x - y, "mean", n_resamples=20, random_state=0)
+    np.testing.assert_allclose(res.distribution, ref.distribution, rtol=1e-12, atol=1e-15)
+
+
+# ---------------------------------------------------------------------------
+# errors
+# ---------------------------------------------------------------------------
+def test_statistic_error_names_the_replicate_and_it_can_be_regenerated():
+    x = np.arange(50, dtype=float)
+    rs = Bootstrap(100, random_state=3)
+
+    def stat(a):
+        if a[0] == 7.0:
+            raise ZeroDivisionError("boom")
+        return a.mean()
+
+    with pytest.raises(StatisticError, match=r"replicate (\d+).*boom") as info:
+        bootstrap(x, stat, resampler=rs)
+    b = info.value.replicate
+    fitted = clone(rs).fit(x)
+    assert fitted.replicate(b).indices[0] == 7
+    assert all(fitted.replicate(j).indices[0] != 7 for j in range(b))
+
+
+def test_vectorized_statistic_error_is_located():
+    x = np.arange(50, dtype=float)
+
+    def stat(a, axis):
+        if np.any(a[..., 0] == 7.0):
+            raise RuntimeError("bad batch")
+        return a.mean(axis=axis)
+
+    with pytest.raises(StatisticError, match="replicate") as info:
+        bootstrap(x, stat, n_resamples=100, random_state=3)
+    fitted = Bootstrap(100, random_state=3).fit(x)
+    assert fitted.replicate(info.value.replicate).indices[0] == 7
+
+
+def test_statistic_error_pickles_with_replicate():
+    err = pickle.loads(pickle.dumps(StatisticError("msg", 12)))
+    assert err.replicate == 12
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: bootstrap(X1, "mode"), r"'statistic' parameter of bootstrap must be a callable or one of .*'mean'.*Got 'mode'"),
+        (lambda: bootstrap(X1, 3), r"'statistic' parameter of bootstrap must be a callable.*Got 3"),
+        (lambda: bootstrap(X1, "mean", n_resamples=0), r"'n_resamples' parameter of bootstrap must be an int >= 1. Got 0"),
+        (lambda: bootstrap(X1, "mean", n_resamples=2.5), r"'n_resamples' parameter of bootstrap must be an int >= 1. Got 2.5"),
+        (lambda: bootstrap(X1, "mean", random_state=-1), r"'random_state' parameter of Bootstrap must be"),
+        (lambda: bootstrap(X1[:1], "mean"), r"'data' parameter of bootstrap must have at least 2 observations. Got 1"),
+        (lambda: bootstrap(5.0, "mean"), r"'data' parameter of bootstrap must be an array"),
+        (lambda: bootstrap((X1, X1[:10]), lambda a, b: 0.0), r"must hold arrays of one length.*\[500, 10\]"),
+        (lambda: bootstrap((), "mean"), r"'data' parameter of bootstrap must be a non-empty"),
+        (lambda: bootstrap(np.array([1.0, np.nan, 2.0]), "mean"), r"contains 1 NaN or infinite"),
+        (lambda: bootstrap(np.array([1.0, np.inf, 2.0]), "mean"), r"contains 1 NaN or infinite"),
+        (lambda: bootstrap(np.array(["a", "b"]), "mean"), r"must be numeric for the built-in statistic 'mean'"),
+        (lambda: bootstrap(np.zeros((4, 2, 2)), "mean"), r"must be 1-D or 2-D"),
+        (lambda: bootstrap(X1, "quantile"), r"needs statistic_kwargs=\{'q': \.\.\.\}"),
+        (lambda: bootstrap(X1, "quantile", statistic_kwargs={"q": 1.5}), r"'q' statistic keyword of bootstrap must be a float or 1-D array of floats in \[0, 1\]. Got 1.5"),
+        (lambda: bootstrap(X1, "mean", statistic_kwargs={"q": 0.5}), r"accepts no keys for statistic 'mean'. Got \['q'\]"),
+        (lambda: bootstrap(X1, "var", statistic_kwargs={"ddof": -1}), r"'ddof' statistic keyword of bootstrap must be an int >= 0. Got -1"),
+        (lambda: bootstrap(X1, "var", statistic_kwargs=[1]), r"'statistic_kwargs' parameter of bootstrap must be None or a dict"),
+        (lambda: bootstrap(X1, "corr"), r"'corr' needs exactly two columns.*Got 1"),
+        (lambda: bootstrap((X1, X1, X1), "mean"), r"takes one data array \(or two for 'corr'\). Got 3"),
+        (lambda: bootstrap(X1, np.mean, vectorized="yes"), r"'vectorized' parameter of bootstrap must be None, True or False. Got 'yes'"),
+        (lambda: bootstrap(X1, "mean", n_jobs=1.5), r"'n_jobs' parameter of bootstrap must be an int"),
+        (lambda: bootstrap(X1, "mean", chunk_size=0), r"'chunk_size' parameter of bootstrap must be an int >= 1. Got 0"),
+        (lambda: bootstrap(X1, "mean", resampler="iid"), r"'resampler' parameter of bootstrap must be None or a skboot resampler"),
+        (lambda: bootstrap(X1, "mean", resampler=Bootstrap(10), n_resamples=20), r"conflicts with the resampler's n_resamples \(10\)"),
+        (lambda: bootstrap(X1, "mean", resampler=Bootstrap(random_state=1), random_state=2), r"conflicts with the resampler's random_state \(1\)"),
+        (lambda: bootstrap(X1, "median", resampler=BayesianBootstrap(5)), r"'median' is not available with continuous weights"),
+        (lambda: bootstrap(X1, lambda a: a.mean(), resampler=BayesianBootstrap(5)), r"must accept a 'weights' or 'sample_weight' keyword"),
+        (lambda: bootstrap(X1, lambda a: np.ones((2, 2))), r"must return a scalar or a 1-D array; on the original data it returned shape \(2, 2\)"),
+        (lambda: bootstrap(X1, lambda a: "x"), r"must return a number or a 1-D array of numbers"),
+        (lambda: bootstrap(X1, lambda a: np.ones(int(a[0] > 0) + 1), n_resamples=50, random_state=0), r"returned \d value\(s\) on replicate \d+, but \d on the original data"),
+        (lambda: bootstrap(X1, "var", resampler=Bootstrap(3, sample_size=1), statistic_kwargs={"ddof": 1}), r"must be smaller than the replicate size 1"),
+    ],
+)
+def test_bad_input_messages(call, match):
+    with pytest.raises((ValueError, StatisticError), match=match):
+        call()
+
+
+def test_undefined_replicates_warn_and_intervals_refuse():
+    x = np.array([0.0, 0.0, 0.0, 1.0])
+
+    def ratio(a):
+        return a.sum() / a.sum() if a.sum() else np.nan
+
+    with pytest.warns(UndefinedStatisticWarning, match=r"not finite on \d+ of 200"):
+        res = bootstrap(x, ratio, n_resamples=200, random_state=0)
+    assert res.n_undefined > 0
+    with pytest.raises(ValueError, match="undefined"):
+        res.confidence_interval(method="percentile")
+
+
+# ---------------------------------------------------------------------------
+# intervals through the result
+# ---------------------------------------------------------------------------
+class _Dist:
+    def __init__(self, d):
+        self.bootstrap_distribution = d
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_intervals_equal_scipy_given_same_distribution(method, alternative):
+    x = X1[:200]
+    res = bootstrap(x, "mean", n_resamples=999, random_state=4)
+    ours = res.confidence_interval(0.9, method=method, alternative=alternative)
+    ref = scipy.stats.bootstrap(
+        (x,), np.mean, n_resamples=0, method=method, confidence_level=0.9,
+        alternative=alternative, bootstrap_result=_Dist(np.asarray(res.distribution)),
+    ).confidence_interval
+    np.testing.assert_allclose([ours.low, ours.high], [ref.low, ref.high], rtol=1e-12)
+
+
+def test_bca_with_callable_uses_exact_jackknife():
+    x = X1[:100]
+    a = bootstrap(x, "mean", n_resamples=500, random_state=1)
+    b = bootstrap(x, lambda v: v.mean(), n_resamples=500, random_state=1)
+    np.testing.assert_allclose(a.jackknife_values(), b.jackknife_values(), rtol=1e-12)
+    ca, cb = a.confidence_interval(), b.confidence_interval()
+    np.testing.assert_allclose([ca.low, ca.high], [cb.low, cb.high], rtol=1e-10)
+
+
+@pytest.mark.parametrize("name,kw", [("var", None), ("std", {"ddof": 1}), ("median", None), ("quantile", {"q": [0.2, 0.7]}), ("sum", None)])
+def test_builtin_jackknife_closed_forms(name, kw):
+    x = np.round(X1[:60], 1)
+    res = bootstrap(x, name, n_resamples=10, random_state=0, statistic_kwargs=kw)
+    funcs = {
+        "var": np.var, "std": lambda v: np.std(v, ddof=1), "median": np.median,
+        "quantile": lambda v: np.quantile(v, [0.2, 0.7]), "sum": np.sum,
+    }
+    ref = np.array([np.atleast_1d(funcs[name](np.delete(x, i))) for i in range(60)])
+    np.testing.assert_allclose(res.jackknife_values(), ref, rtol=1e-10, atol=1e-12)
+    xy = X2[:40, :2]
+    r = bootstrap(xy, "corr", n_resamples=10, random_state=0)
+    ref = [np.corrcoef(np.delete(xy, i, 0).T)[0, 1] for i in range(40)]
+    np.testing.assert_allclose(r.jackknife_values()[:, 0], ref, rtol=1e-10)
+
+
+def test_group_bca_uses_delete_one_group_jackknife():
+    res = bootstrap(X1, "mean", resampler=GroupBootstrap(50, random_state=0), groups=GROUPS)
+    jk = res.jackknife_values()
+    assert jk.shape == (100, 1)
+    np.testing.assert_allclose(jk[3, 0], X1[GROUPS != 3].mean())
+    ci = res.confidence_interval(method="bca")
+    assert ci.low < res.estimate < ci.high
+
+
+def test_studentized_mean_closed_form_and_callable_se_agree():
+    x = X1[:150]
+    res = bootstrap(x, "mean", n_resamples=400, random_state=2)
+    a = res.confidence_interval(method="studentized")
+    b = res.confidence_interval(
+        method="studentized", standard_error=lambda v: v.std(ddof=1) / np.sqrt(len(v))
+    )
+    np.testing.assert_allclose([a.low, a.high], [b.low, b.high], rtol=1e-9)
+    assert a.low < res.estimate < a.high
+
+
+def test_studentized_nested_bootstrap():
+    x = X1[:40]
+    res = bootstrap(x, lambda v: v.mean(), n_resamples=60, random_state=2)
+    ci = res.confidence_interval(method="studentized", n_inner=25)
+    assert ci.low < res.estimate < ci.high
+    again = res.confidence_interval(method="studentized", n_inner=25)
+    assert again == ci
+    with pytest.raises(ValueError, match="needs standard_error=callable"):
+        res.confidence_interval(method="studentized")
+
+
+def test_interval_parameter_errors():
+    res = bootstrap(X1, "mean", n_resamples=50, random_state=0)
+    with pytest.raises(ValueError, match=r"'method' parameter of confidence_interval must be one of .*Got 'norm'"):
+        res.confidence_interval(method="norm")
+    with pytest.raises(ValueError, match=r"'alternative' parameter of confidence_interval must be one of"):
+        res.confidence_interval(alternative="both")
+    with pytest.raises(ValueError, match="level"):
+        res.confidence_interval(level=1.5)
+
+
+# ---------------------------------------------------------------------------
+# results, pandas, provenance
+# ---------------------------------------------------------------------------
+def test_result_is_frozen_and_reproducible_from_recorded_entropy():
+    res = bootstrap(X1, "mean", n_resamples=30)
+    assert isinstance(res, BootstrapResult)
+    with pytest.raises(AttributeError):
+        res.estimate = 3.0  # type: ignore[misc]
+    again = bootstrap(X1, "mean", n_resamples=30, random_state=res.random_state)
+    np.testing.assert_array_equal(again.distribution, res.distribution)
+    assert res.stream_version == 1
+    assert res.n_resamples == 30
+    assert "Bootstrap" in res.resampler
+
+
+def test_generator_random_state_is_consumed_once_per_call():
+    g = np.random.default_rng(5)
+    a = bootstrap(X1, "mean", n_resamples=10, random_state=g)
+    b = bootstrap(X1, "mean", n_resamples=10, random_state=g)
+    assert not np.array_equal(a.distribution, b.distribution)
+    c = bootstrap(X1, "mean", n_resamples=10, random_state=a.random_state)
+    np.testing.assert_array_equal(a.distribution, c.distribution)
+
+
+def test_pandas_labels_are_kept():
+    df = pd.DataFrame(X2, columns=["a", "b", "c"], index=np.arange(300) * 2)
+    res = bootstrap(df, "mean", n_resamples=20, random_state=0)
+    assert list(res.estimate.index) == ["a", "b", "c"]
+    assert list(res.distribution.columns) == ["a", "b", "c"]
+    ci = res.confidence_interval(method="percentile")
+    assert list(ci.low.index) == ["a", "b", "c"]
+    s = pd.Series(X1, name="height")
+    r = bootstrap(s, "median", n_resamples=20, random_state=0)
+    assert r.distribution.name == "height"
+    np.testing.assert_array_equal(
+        np.asarray(r.distribution), bootstrap(X1, "median", n_resamples=20, random_state=0).distribution
+    )
+
+
+def test_standard_error_and_bias():
+    res = bootstrap(X1, "mean", n_resamples=200, random_state=0)
+    d = np.asarray(res.distribution)
+    assert res.standard_error == pytest.approx(d.std(ddof=1))
+    assert res.bias == pytest.approx(d.mean() - X1.mean())
+    # the bootstrap SE of a mean is close to s / sqrt(n): 200 replicates give
+    # a relative Monte Carlo error of about 1/sqrt(2 * 200) = 5%; 25% is > 4 sigma.
+    assert res.standard_error == pytest.approx(X1.std() / np.sqrt(500), rel=0.25)
+
+
+# ---------------------------------------------------------------------------
+# the meta-estimator
+# ---------------------------------------------------------------------------
+def test_bootstrap_statistic_matches_function_and_routes_y_groups():
+    est = BootstrapStatistic("mean", resampler=StratifiedBootstrap(40, random_state=1))
+    est.fit(X1, Y)
+    ref = bootstrap(X1, "mean", resampler=StratifiedBootstrap(40, random_state=1), y=Y)
+    np.testing.assert_array_equal(est.distribution_, ref.distribution)
+    assert est.estimate_ == ref.estimate
+    assert est.standard_error_ == ref.standard_error
+    ci = est.confidence_interval(method="percentile")
+    assert ci.low < est.estimate_ < ci.high
+    g = BootstrapStatistic("mean", resampler=GroupBootstrap(10, random_state=0)).fit(X1, groups=GROUPS)
+    assert g.distribution_.shape == (10,)
+    assert clone(est).get_params()["statistic"] == "mean"
+    assert est.n_features_in_ == 1
