@@ -13,6 +13,7 @@ import numpy as np
 
 __all__ = [
     "check_array_1d_labels",
+    "check_consistent_length",
     "check_int",
     "check_n_samples",
     "check_one_of",
@@ -72,16 +73,17 @@ def check_one_of(value: Any, name: str, owner: str, options: tuple[Any, ...]) ->
     return value
 
 
-def n_samples_of(X: Any) -> int:
+def n_samples_of(X: Any, name: str = "X", owner: str | None = None) -> int:
     """Number of rows of an array-like (pandas, numpy, list)."""
     if hasattr(X, "shape") and len(getattr(X, "shape", ())) >= 1:
         return int(X.shape[0])
     try:
         return len(X)
     except TypeError as exc:
+        of = f" of {owner}" if owner else ""
         raise ValueError(
-            "The 'X' parameter must be an array-like with a first axis of samples. "
-            f"Got {type(X).__name__} instead."
+            f"The '{name}' parameter{of} must be an array-like with a first axis of "
+            f"samples. Got {type(X).__name__} instead."
         ) from exc
 
 
@@ -89,13 +91,26 @@ def check_n_samples(X: Any, owner: str, *, minimum: int = 2) -> int:
     """Number of rows of ``X``, which must be at least ``minimum``."""
     if X is None:
         raise param_error("X", owner, "an array-like of samples", None)
-    n = n_samples_of(X)
+    n = n_samples_of(X, "X", owner)
     if n < minimum:
         raise ValueError(
             f"The 'X' parameter of {owner} must have at least {minimum} samples. "
             f"Got {n} instead."
         )
     return n
+
+
+def check_consistent_length(values: Any, name: str, owner: str, n_samples: int) -> None:
+    """Check that ``values`` (``y`` or ``groups``), when given, has one entry per
+    row of ``X``, as scikit-learn's splitters do."""
+    if values is None:
+        return
+    m = n_samples_of(values, name, owner)
+    if m != n_samples:
+        raise ValueError(
+            f"The '{name}' parameter of {owner} must have one entry per sample of X "
+            f"({n_samples}). Got {m} instead."
+        )
 
 
 def check_array_1d_labels(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABCMeta, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -21,7 +21,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import metadata_routing
 
 from skboot._random import RootKey, check_random_state, index_dtype
-from skboot._validation import check_int, check_n_samples
+from skboot._validation import check_consistent_length, check_int, check_n_samples
 
 __all__ = ["BaseResampler", "Replicate", "ResamplingPlan"]
 
@@ -151,7 +151,9 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
 
     # sklearn metadata routing: ``groups`` is accepted by split but unused, unless a
     # subclass requests it (GroupBootstrap).
-    __metadata_request__split = {"groups": metadata_routing.UNUSED}
+    __metadata_request__split: ClassVar[dict[str, Any]] = {
+        "groups": metadata_routing.UNUSED
+    }
 
     def __init__(self, n_resamples: int = 9999, *, random_state: Any = None) -> None:
         self.n_resamples = n_resamples
@@ -184,6 +186,8 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         """Validate everything and build a plan (no mutation of ``self``)."""
         self._check_params()
         n = check_n_samples(X, self._name)
+        check_consistent_length(y, "y", self._name, n)
+        check_consistent_length(groups, "groups", self._name, n)
         if key is None:
             key = self._resolve_key()
         return self._make_plan(key, n, X, y, groups)

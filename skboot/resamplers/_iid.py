@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numba import njit
@@ -448,7 +448,7 @@ class GroupBootstrap(BaseResampler):
     ([0, 1, 2, 3, 2, 3], [4])
     """
 
-    __metadata_request__split = {"groups": True}
+    __metadata_request__split: ClassVar[dict[str, Any]] = {"groups": True}
 
     def _make_plan(
         self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
