@@ -41,7 +41,13 @@ from skboot._kernels import (
 from skboot.resamplers._base import ResamplingPlan
 from skboot.resamplers._iid import IIDPlan
 
-__all__ = ["BUILTIN_STATISTICS", "cache_budget", "make_statistic", "run_bootstrap"]
+__all__ = [
+    "BUILTIN_STATISTICS",
+    "IndependentPlan",
+    "cache_budget",
+    "make_statistic",
+    "run_bootstrap",
+]
 
 BUILTIN_STATISTICS = (
     "corr",
@@ -460,30 +466,41 @@ class CallableStatistic(Statistic):
                     rows = [np.take(a, idx, axis=0) for a in arrays]
                     out[k] = self._call_one(b0 + k, *rows)
             return
-        m = plan.replicate_size
-        idx = scratch.get("idx")
-        if idx is None or idx.shape[0] < nb:
-            idx = scratch["idx"] = np.empty((nb, m), dtype=plan.index_dtype)
-        idx = idx[:nb]
-        plan.fill_indices_chunk(b0, idx)
+        # one index buffer per distinct plan: paired arrays share one, independent
+        # samples (IndependentPlan) have one each
+        plans = getattr(plan, "plans", None) or (plan,) * len(arrays)
+        idxs: list[np.ndarray] = []
+        for j, p in enumerate(plans):
+            if j > 0 and p is plans[j - 1]:
+                idxs.append(idxs[-1])
+                continue
+            m = p.replicate_size
+            idx = scratch.get(f"idx{j}")
+            if idx is None or idx.shape[0] < nb:
+                idx = scratch[f"idx{j}"] = np.empty((nb, m), dtype=p.index_dtype)
+            idx = idx[:nb]
+            p.fill_indices_chunk(b0, idx)
+            idxs.append(idx)
         if self.vectorized:
             batches = []
             for j, a in enumerate(arrays):
+                idx = idxs[j]
+                m = idx.shape[1]
                 key = f"vb{j}"
                 buf = scratch.get(key)
                 if a.ndim == 1:
-                    shape = (nb, m)
                     if buf is None or buf.shape[0] < nb:
-                        buf = scratch[key] = np.empty(shape, dtype=a.dtype)
+                        buf = scratch[key] = np.empty((nb, m), dtype=a.dtype)
                     v = buf[:nb]
                     np.take(a, idx, out=v)
                 else:
                     aT = scratch.get(f"T{j}")
                     if aT is None:
                         aT = scratch[f"T{j}"] = np.ascontiguousarray(a.T)
-                    shape2 = (a.shape[1], nb, m)
                     if buf is None or buf.shape[1] < nb:
-                        buf = scratch[key] = np.empty(shape2, dtype=a.dtype)
+                        buf = scratch[key] = np.empty(
+                            (a.shape[1], nb, m), dtype=a.dtype
+                        )
                     v = buf[:, :nb]
                     np.take(aT, idx, axis=1, out=v)
                     v = v.transpose(1, 0, 2)
@@ -491,11 +508,10 @@ class CallableStatistic(Statistic):
             try:
                 value = self.func(*batches, axis=-1)
                 arr = np.asarray(value, dtype=np.float64)
-                ok = (
-                    arr.shape in ((nb,), (nb, self.k))
-                    if self.k == 1
-                    else arr.shape == (nb, self.k)
-                )
+                if self.k == 1:
+                    ok = arr.shape in ((nb,), (nb, 1))
+                else:
+                    ok = arr.shape == (nb, self.k)
             except Exception:
                 ok = False
             if ok:
@@ -511,12 +527,35 @@ class CallableStatistic(Statistic):
             key = f"pb{j}"
             buf = scratch.get(key)
             if buf is None:
-                buf = scratch[key] = np.empty((m, *a.shape[1:]), dtype=a.dtype)
+                buf = scratch[key] = np.empty(
+                    (idxs[j].shape[1], *a.shape[1:]), dtype=a.dtype
+                )
             bufs.append(buf)
         for k in range(nb):
-            for a, buf in zip(arrays, bufs):
-                np.take(a, idx[k], axis=0, out=buf)
+            for j, (a, buf) in enumerate(zip(arrays, bufs)):
+                np.take(a, idxs[j][k], axis=0, out=buf)
             out[k] = self._call_one(b0 + k, *bufs)
+
+
+@dataclass(frozen=True, eq=False)
+class IndependentPlan(ResamplingPlan):
+    """Several samples, each resampled on its own (iid, its own length).
+
+    Sample ``j`` reads purpose slot ``PURPOSE["independent"] + j``, so its
+    replicate ``b`` is a pure function of (key, j, b).
+    """
+
+    plans: tuple[IIDPlan, ...] = ()
+
+    @property
+    def replicate_size(self) -> int:
+        return max(p.replicate_size for p in self.plans)
+
+    def indices(self, b: int) -> np.ndarray:
+        raise ValueError(
+            "Independent samples have one index array per sample; use "
+            "plan.plans[j].indices(b)."
+        )
 
 
 def _as_output(value: Any, k: int | None, where: str) -> np.ndarray:

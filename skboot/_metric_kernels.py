@@ -1234,3 +1234,258 @@ def metric_on_weights(
     prepared = METRICS[name].prepare(y_true, y_pred, **options)
     weights = _check_weights(w, prepared.n_samples)
     return float(prepared.kernel(*prepared.args, weights))
+
+
+# --------------------------------------------------------------------------- #
+# Packed form and chunk drivers                                                 #
+# --------------------------------------------------------------------------- #
+#
+# A numba function that receives a kernel as an argument is compiled anew in
+# every process (a dispatcher type does not hit numba's on-disk cache).  The
+# engine therefore calls the kernels through one driver that switches on a
+# kernel id: every metric is "packed" into the same tuple type
+#
+#     (kid, F0, F1, I0, I1, n0, n1, n2, x0)
+#
+# (int64, two float64 arrays, two int64 arrays, three int64 scalars, a float64),
+# so each driver has a single signature and is cached on disk.
+
+_EMPTY_F = np.empty(0, dtype=np.float64)
+_EMPTY_I = np.empty(0, dtype=np.int64)
+
+_KID_MEAN, _KID_RMS, _KID_R2, _KID_BACC, _KID_PRF, _KID_ROC, _KID_AP = range(7)
+_KERNEL_IDS: dict[Any, int] = {
+    _weighted_mean_kernel: _KID_MEAN,
+    _weighted_rms_kernel: _KID_RMS,
+    _r2_kernel: _KID_R2,
+    _balanced_accuracy_kernel: _KID_BACC,
+    _prf_kernel: _KID_PRF,
+    _roc_auc_kernel: _KID_ROC,
+    _average_precision_kernel: _KID_AP,
+}
+
+
+def pack_arrays(
+    prepared: PreparedMetric,
+) -> tuple[tuple[np.ndarray, ...], tuple[int, int, int, int, float]]:
+    """Split a prepared metric into its packed arrays and scalars.
+
+    Returns
+    -------
+    arrays : tuple of 4 ndarrays
+        ``(F0, F1, I0, I1)``: float64, float64, int64, int64 (empty when unused).
+    scalars : tuple
+        ``(kid, n0, n1, n2, x0)``.
+
+    :func:`packed` joins them back into the tuple the drivers take.  They are
+    kept apart so the arrays can travel as top-level joblib arguments (memory-
+    mapped by loky) while the scalars stay on the statistic object.
+    """
+    kid = _KERNEL_IDS[prepared.kernel]
+    a = prepared.args
+    F0, F1, I0, I1 = _EMPTY_F, _EMPTY_F, _EMPTY_I, _EMPTY_I
+    n0 = n1 = n2 = 0
+    x0 = 0.0
+    if kid in (_KID_MEAN, _KID_RMS):
+        (F0,) = a
+    elif kid == _KID_R2:
+        F0, F1, n0 = a[0], a[1], int(bool(a[2]))
+    elif kid == _KID_BACC:
+        I0, F0, n0 = a[0], a[1], int(a[2])
+    elif kid == _KID_PRF:
+        I0, I1 = a[0], a[1]
+        n0, n1, n2, x0 = int(a[2]), int(a[3]), int(a[4]), float(a[5])
+    else:  # ranking: (order, y_sorted, group_starts)
+        I0, F0, I1 = a
+    return (F0, F1, I0, I1), (kid, n0, n1, n2, x0)
+
+
+def packed(
+    arrays: tuple[np.ndarray, ...], scalars: tuple[int, int, int, int, float]
+) -> tuple[Any, ...]:
+    """The driver tuple ``(kid, F0, F1, I0, I1, n0, n1, n2, x0)``."""
+    kid, n0, n1, n2, x0 = scalars
+    F0, F1, I0, I1 = arrays
+    return (int(kid), F0, F1, I0, I1, int(n0), int(n1), int(n2), float(x0))
+
+
+def pack(prepared: PreparedMetric) -> tuple[Any, ...]:
+    """``packed(*pack_arrays(prepared))``."""
+    return packed(*pack_arrays(prepared))
+
+
+@njit(cache=True, nogil=True)
+def eval_packed(p, w):  # pragma: no cover - compiled
+    """``kernel(*args, w)`` of the packed metric ``p``."""
+    kid = p[0]
+    if kid == 0:
+        return _weighted_mean_kernel(p[1], w)
+    if kid == 1:
+        return _weighted_rms_kernel(p[1], w)
+    if kid == 2:
+        return _r2_kernel(p[1], p[2], p[5] != 0, w)
+    if kid == 3:
+        return _balanced_accuracy_kernel(p[3], p[1], p[5], w)
+    if kid == 4:
+        return _prf_kernel(p[3], p[4], p[5], p[6], p[7], p[8], w)
+    if kid == 5:
+        return _roc_auc_kernel(p[3], p[1], p[4], w)
+    return _average_precision_kernel(p[3], p[1], p[4], w)
+
+
+@njit(cache=True, nogil=True)
+def metric_chunk(pa, pb, two, sw, weighted, W, out):  # pragma: no cover - compiled
+    """One chunk of replicates: ``out[r, 0] = m_a(w_r) [- m_b(w_r)]``.
+
+    ``W`` holds the resampling counts (or weights) of the chunk's replicates,
+    one row each; it is multiplied in place by the sample weights ``sw`` when
+    ``weighted``.  ``two`` selects the paired difference of two metrics
+    evaluated on the same weights (model comparison).
+    """
+    for r in range(W.shape[0]):
+        row = W[r]
+        if weighted:
+            for i in range(row.shape[0]):
+                row[i] *= sw[i]
+        v = eval_packed(pa, row)
+        if two:
+            v = v - eval_packed(pb, row)
+        out[r, 0] = v
+
+
+@njit(cache=True, nogil=True)
+def _loo_generic(p, sw, full, out):  # pragma: no cover - compiled
+    w = sw.copy()
+    for i in range(w.shape[0]):
+        if sw[i] == 0.0:
+            out[i] = full
+            continue
+        w[i] = 0.0
+        out[i] = eval_packed(p, w)
+        w[i] = sw[i]
+
+
+@njit(cache=True, nogil=True)
+def _loo_mean(values, sw, full, rms, out):  # pragma: no cover - compiled
+    total = 0.0
+    acc = 0.0
+    for i in range(values.shape[0]):
+        total += sw[i]
+        acc += sw[i] * values[i]
+    for i in range(values.shape[0]):
+        wi = sw[i]
+        if wi == 0.0:
+            out[i] = full
+            continue
+        t = total - wi
+        if t <= 0.0:
+            out[i] = np.nan
+            continue
+        v = max(acc - wi * values[i], 0.0) if rms else acc - wi * values[i]
+        out[i] = math.sqrt(v / t) if rms else v / t
+
+
+@njit(cache=True, nogil=True)
+def _loo_prf_binary(codes_true, codes_pred, which, zero_division, sw, full, out):
+    # pragma: no cover - compiled
+    tp = 0.0
+    pred_sum = 0.0
+    true_sum = 0.0
+    for i in range(sw.shape[0]):
+        wi = sw[i]
+        t = codes_true[i]
+        q = codes_pred[i]
+        true_sum += wi * t
+        pred_sum += wi * q
+        tp += wi * (t * q)
+    for i in range(sw.shape[0]):
+        wi = sw[i]
+        if wi == 0.0:
+            out[i] = full
+            continue
+        t = codes_true[i]
+        q = codes_pred[i]
+        out[i] = _prf_value(
+            tp - wi * (t * q),
+            pred_sum - wi * q,
+            true_sum - wi * t,
+            which,
+            zero_division,
+        )
+
+
+@njit(cache=True, nogil=True)
+def _loo_roc_auc(order, y_sorted, group_starts, sw, full, out):  # pragma: no cover
+    n_groups = group_starts.shape[0] - 1
+    pos_g = np.zeros(n_groups)
+    neg_g = np.zeros(n_groups)
+    tp = 0.0
+    fp = 0.0
+    area = 0.0
+    for g in range(n_groups):
+        total = 0.0
+        pos = 0.0
+        for k in range(group_starts[g], group_starts[g + 1]):
+            wi = sw[order[k]]
+            total += wi
+            pos += wi * y_sorted[k]
+        neg = total - pos
+        pos_g[g] = pos
+        neg_g[g] = neg
+        area += neg * (tp + 0.5 * pos)
+        tp += pos
+        fp += neg
+    tp_before = 0.0
+    fp_before = 0.0
+    for g in range(n_groups):
+        neg_below = fp - fp_before - neg_g[g]
+        for k in range(group_starts[g], group_starts[g + 1]):
+            i = order[k]
+            wi = sw[i]
+            if wi == 0.0:
+                out[i] = full
+                continue
+            if y_sorted[k] == 1.0:
+                a = area - wi * (neg_below + 0.5 * neg_g[g])
+                p_left = tp - wi
+                n_left = fp
+            else:
+                a = area - wi * (tp_before + 0.5 * pos_g[g])
+                p_left = tp
+                n_left = fp - wi
+            if p_left <= 0.0 or n_left <= 0.0:
+                out[i] = np.nan
+            else:
+                out[i] = a / (p_left * n_left)
+        tp_before += pos_g[g]
+        fp_before += neg_g[g]
+
+
+@njit(cache=True, nogil=True)
+def _loo_one(p, sw, out):  # pragma: no cover - compiled
+    full = eval_packed(p, sw)
+    kid = p[0]
+    if kid == 0 or kid == 1:
+        _loo_mean(p[1], sw, full, kid == 1, out)
+    elif kid == 4 and p[6] == 0:
+        _loo_prf_binary(p[3], p[4], p[7], p[8], sw, full, out)
+    elif kid == 5:
+        _loo_roc_auc(p[3], p[1], p[4], sw, full, out)
+    else:
+        _loo_generic(p, sw, full, out)
+
+
+@njit(cache=True, nogil=True)
+def metric_loo(pa, pb, two, sw, out):  # pragma: no cover - compiled
+    """Leave-one-out values: ``out[i]`` is the metric with ``sw[i]`` set to 0.
+
+    Closed forms in O(n) for the weighted-mean metrics (accuracy, log_loss,
+    brier_score, the regression errors), binary precision/recall/F1 and ROC
+    AUC; other metrics make one O(n) kernel call per row (O(n^2) in all).
+    """
+    _loo_one(pa, sw, out)
+    if two:
+        tmp = np.empty(out.shape[0])
+        _loo_one(pb, sw, tmp)
+        for i in range(out.shape[0]):
+            out[i] -= tmp[i]

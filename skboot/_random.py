@@ -85,6 +85,8 @@ PURPOSE = {
     "block_starts": 4,
     "block_lengths": 5,
     "nested": 6,
+    # sample j of independent samples reads slot 16 + j
+    "independent": 16,
 }
 
 

@@ -15,6 +15,7 @@ from skboot import intervals as _iv
 from skboot._engine import (
     BuiltinStatistic,
     CallableStatistic,
+    IndependentPlan,
     Statistic,
     make_statistic,
     run_bootstrap,
@@ -44,7 +45,7 @@ class _Data:
     kind: str = "numpy"  # "numpy", "series", "frame"
 
 
-def _prepare_data(data: Any, owner: str) -> _Data:
+def _prepare_data(data: Any, owner: str, paired: bool = True) -> _Data:
     """One array, a tuple of arrays (paired, resampled jointly), or pandas."""
     try:
         import pandas as pd
@@ -65,6 +66,14 @@ def _prepare_data(data: Any, owner: str) -> _Data:
             labels, kind = data.columns, "frame"
         arrays = (_to_array(data, owner),)
     lengths = {a.shape[0] for a in arrays}
+    if not paired:
+        short = [a.shape[0] for a in arrays if a.shape[0] < 2]
+        if short:
+            raise ValueError(
+                f"The 'data' parameter of {owner} must have at least 2 observations "
+                f"in every sample. Got a sample of {short[0]} sample(s) instead."
+            )
+        return _Data(arrays, arrays[0].shape[0], labels, kind)
     if len(lengths) != 1:
         raise ValueError(
             f"The 'data' parameter of {owner} must hold arrays of one length (paired "
@@ -266,6 +275,8 @@ def _jackknife(ctx: _Context) -> np.ndarray:
     """Leave-one-out values, or delete-one-group values when the plan says the
     resampling units are groups or blocks (``plan.jackknife_groups``)."""
     stat, plan = ctx.stat, ctx.plan
+    if isinstance(plan, IndependentPlan):
+        return _independent_jackknife(ctx)
     codes = getattr(plan, "jackknife_groups", None)
     if codes is None:
         return stat.jackknife()
@@ -274,6 +285,30 @@ def _jackknife(ctx: _Context) -> np.ndarray:
     for g in range(G):
         out[g] = stat.subset(np.flatnonzero(codes != g)).estimate()
     return out
+
+
+def _independent_jackknife(ctx: _Context) -> np.ndarray:
+    """Multi-sample jackknife, scaled so the one-sample acceleration formula gives
+    the multi-sample one (Efron & Tibshirani 1993, sec. 14.3; scipy's convention):
+    sample ``j``'s leave-one-out values are centred on their own mean and scaled by
+    ``(n_j - 1) / n_j``, then concatenated."""
+    stat = ctx.stat
+    assert isinstance(stat, CallableStatistic)
+    arrays = stat.arrays
+    parts = []
+    for j, a in enumerate(arrays):
+        n_j = a.shape[0]
+        vals = np.empty((n_j, stat.k))
+        base = np.arange(n_j)
+        for i in range(n_j):
+            sub = list(arrays)
+            sub[j] = np.take(a, np.delete(base, i), axis=0)
+            one = CallableStatistic(
+                func=stat.func, vectorized=stat.vectorized, arrays=tuple(sub), k=stat.k
+            )
+            vals[i] = one.estimate()
+        parts.append((vals - vals.mean(axis=0)) * ((n_j - 1) / n_j))
+    return np.concatenate(parts, axis=0)
 
 
 def _restat(ctx: _Context, arrays: tuple[np.ndarray, ...]) -> Statistic:
@@ -460,6 +495,7 @@ def _run(
     n_jobs: Any,
     chunk_size: Any,
     owner: str,
+    paired: bool = True,
 ) -> BootstrapResult:
     if n_jobs is not None:
         check_int(n_jobs, "n_jobs", owner)
@@ -472,6 +508,8 @@ def _run(
     key = check_random_state(random_state, owner=type(resampler).__name__)
     resampler = clone(resampler)._fit_with_key(key, first, y, groups)
     plan = resampler.plan_
+    if not paired and len(data.arrays) > 1:
+        plan = _independent_plan(resampler, plan, data, statistic, owner)
     if isinstance(statistic, Statistic):
         stat = statistic
     else:
@@ -543,6 +581,39 @@ def _run(
     )
 
 
+def _independent_plan(
+    resampler: BaseResampler,
+    plan: ResamplingPlan,
+    data: _Data,
+    statistic: Any,
+    owner: str,
+) -> IndependentPlan:
+    from skboot._random import PURPOSE
+    from skboot.resamplers._iid import IIDPlan
+
+    if type(resampler) is not Bootstrap or resampler.sample_size is not None:
+        raise ValueError(
+            f"The 'paired' parameter of {owner} is False (independent samples), which "
+            "needs resampler=None or Bootstrap() without sample_size. Got "
+            f"{resampler!r} instead."
+        )
+    if isinstance(statistic, str):
+        raise ValueError(
+            f"Independent samples (paired=False) need a callable statistic taking "
+            f"one argument per sample. Got the built-in {statistic!r} instead."
+        )
+    plans = tuple(
+        IIDPlan(
+            plan.key,
+            a.shape[0],
+            sample_size=a.shape[0],
+            purpose=PURPOSE["independent"] + j,
+        )
+        for j, a in enumerate(data.arrays)
+    )
+    return IndependentPlan(plan.key, plan.n_samples, plans=plans)
+
+
 def _is_vector_output(stat: Statistic, data: _Data) -> bool:
     """True when the statistic's output is a vector even if it has length 1."""
     if isinstance(stat, BuiltinStatistic):
@@ -567,6 +638,7 @@ def bootstrap(
     groups: Any = None,
     n_jobs: int | None = None,
     chunk_size: int | None = None,
+    paired: bool = True,
 ) -> BootstrapResult:
     """Bootstrap distribution of a statistic, streamed in cache-sized chunks.
 
@@ -618,6 +690,11 @@ def bootstrap(
     chunk_size : int, default=None
         Replicates per chunk; None sizes chunks from the cache.  Never changes
         results.
+    paired : bool, default=True
+        With a tuple of arrays: True resamples rows jointly (one index array for
+        all); False resamples each sample on its own, iid, with its own length
+        (independent samples, as arch's IndependentSamplesBootstrap and scipy's
+        ``paired=False``); sample ``j`` reads its own purpose slot of the stream.
 
     Returns
     -------
@@ -635,7 +712,9 @@ def bootstrap(
     owner = "bootstrap"
     check_int(n_resamples, "n_resamples", owner, min_value=1)
     res, source = _resolve_resampler(resampler, n_resamples, random_state, owner)
-    d = _prepare_data(data, owner)
+    if not isinstance(paired, (bool, np.bool_)):
+        raise param_error("paired", owner, "True or False", paired)
+    d = _prepare_data(data, owner, paired=bool(paired))
     return _run(
         d,
         statistic,
@@ -648,6 +727,7 @@ def bootstrap(
         n_jobs=n_jobs,
         chunk_size=chunk_size,
         owner=owner,
+        paired=bool(paired),
     )
 
 

@@ -138,13 +138,16 @@ class IIDPlan(ResamplingPlan):
     "indices"), draw ``i`` at position ``i``."""
 
     sample_size: int = 0
+    #: purpose slot; independent sample ``j`` of a multi-sample run uses
+    #: ``PURPOSE["independent"] + j``
+    purpose: int = PURPOSE["indices"]
 
     @property
     def replicate_size(self) -> int:
         return self.sample_size
 
     def _seed(self) -> tuple[np.uint64, np.uint64]:
-        return self.key.stream(PURPOSE["indices"])
+        return self.key.stream(self.purpose)
 
     def indices(self, b: int) -> np.ndarray:
         out = np.empty(self.sample_size, dtype=self.index_dtype)
