@@ -11,9 +11,14 @@ from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import (
     BayesianBootstrap,
     Bootstrap,
+    CircularBlockBootstrap,
     GroupBootstrap,
+    MovingBlockBootstrap,
+    NonOverlappingBlockBootstrap,
     PoissonBootstrap,
+    StationaryBootstrap,
     StratifiedBootstrap,
+    TaperedBlockBootstrap,
 )
 from skboot.statistic import BootstrapResult, BootstrapStatistic, bootstrap
 
@@ -25,13 +30,18 @@ __all__ = [
     "Bootstrap",
     "BootstrapResult",
     "BootstrapStatistic",
+    "CircularBlockBootstrap",
     "ConfidenceInterval",
     "DegenerateDistributionWarning",
     "GroupBootstrap",
+    "MovingBlockBootstrap",
+    "NonOverlappingBlockBootstrap",
     "OptimalBlockLength",
     "PoissonBootstrap",
+    "StationaryBootstrap",
     "StatisticError",
     "StratifiedBootstrap",
+    "TaperedBlockBootstrap",
     "UndefinedStatisticWarning",
     "bootstrap",
     "optimal_block_length",

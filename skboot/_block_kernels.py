@@ -25,11 +25,11 @@ import numpy as np
 from numba import njit
 
 from skboot._random import (
-    bounded,
+    draw_block,
     fill_indices_kernel,
     lemire_threshold,
+    mix64,
     replicate_counter,
-    uniform01,
 )
 
 __all__ = [
@@ -178,14 +178,25 @@ def fixed_moments(X, seed, gamma, b0, L, n_starts, stride, want2, out1, out2, ou
 # ---------------------------------------------------------------------------
 # stationary bootstrap: geometric lengths, circular wrap
 # ---------------------------------------------------------------------------
+#: Blocks generated per batch by :func:`stationary_blocks`; only the granularity of
+#: the (vectorized) generation, the stream does not depend on it.
+SB_BATCH = 64
+_U1 = np.uint64(1)
+_U11 = np.uint64(11)
+_TWO53_INV = 1.0 / 9007199254740992.0
+
+
 @njit(cache=True, nogil=True)
-def stationary_blocks(seed_s, seed_l, gamma, b, n, log_q, starts, lens):
+def stationary_blocks(seed_s, seed_l, gamma, b, n, p, log_q, starts, lens):
     """Blocks of replicate ``b``; returns their number ``J``.
 
-    Block ``j``: start ``bounded(n)`` (j-th draw of the "block_starts" stream) and
-    length ``1 + floor(log1p(-u_j) / log_q)`` with ``u_j`` the j-th uniform double
-    of the "block_lengths" stream and ``log_q = log1p(-p)``, capped at n; the last
-    block is cut so that the lengths sum to n.  ``starts`` and ``lens`` need n slots.
+    Block ``j`` starts at draw ``j`` of ``bounded(n)`` on the "block_starts" stream
+    and has length ``1 + floor(log(1 - u_j) / log_q)``, capped at n, where ``u_j``
+    is uniform ``j`` of the "block_lengths" stream (SplitMix64 output
+    ``b * 2**32 + j`` shifted right by 11, times ``2**-53``: what ``uniform01``
+    returns) and ``log_q = log1p(-p)``.  ``1 - u_j`` is exact, so no log1p is
+    needed.  The last block is cut so that the lengths sum to n.  Draws are made
+    in batches (vectorized); ``starts`` and ``lens`` need n slots.
     """
     un = np.uint64(n)
     thresh = lemire_threshold(un)
@@ -193,31 +204,39 @@ def stationary_blocks(seed_s, seed_l, gamma, b, n, log_q, starts, lens):
     cs = c0
     hs = False
     ls = np.uint64(0)
-    cl = c0
-    hl = False
-    ll = np.uint64(0)
+    sbuf = np.empty(SB_BATCH, dtype=np.int64)
+    lbuf = np.empty(SB_BATCH, dtype=np.int64)
     t = 0
     j = 0
     while t < n:
-        v, cs, hs, ls = bounded(seed_s, gamma, cs, hs, ls, un, thresh)
-        u, cl, hl, ll = uniform01(seed_l, gamma, cl, hl, ll)
-        g = np.log1p(-u) / log_q
-        ln = n if g >= n else 1 + np.int64(g)
-        if ln > n - t:
-            ln = n - t
-        starts[j] = np.int64(v)
-        lens[j] = ln
-        t += ln
-        j += 1
+        # expected remaining blocks plus slack, even (keeps draw_block vectorized)
+        c = min(SB_BATCH, 4 + np.int64((n - t) * p))
+        c += c & 1
+        cs, hs, ls = draw_block(seed_s, gamma, cs, hs, ls, un, thresh, sbuf, c)
+        for q in range(c):
+            z = mix64(seed_l + (c0 + np.uint64(j + q) + _U1) * gamma)
+            u = np.float64(z >> _U11) * _TWO53_INV
+            g = np.log(1.0 - u) / log_q
+            lbuf[q] = n if g >= n else 1 + np.int64(g)
+        for q in range(c):
+            ln = min(lbuf[q], n - t)
+            starts[j] = sbuf[q]
+            lens[j] = ln
+            t += ln
+            j += 1
+            if t >= n:
+                break
     return j
 
 
 @njit(cache=True, nogil=True)
-def stationary_indices_chunk(seed_s, seed_l, gamma, b0, n, log_q, out):
+def stationary_indices_chunk(seed_s, seed_l, gamma, b0, n, p, log_q, out):
     starts = np.empty(n, dtype=np.int64)
     lens = np.empty(n, dtype=np.int64)
     for k in range(out.shape[0]):
-        nbk = stationary_blocks(seed_s, seed_l, gamma, b0 + k, n, log_q, starts, lens)
+        nbk = stationary_blocks(
+            seed_s, seed_l, gamma, b0 + k, n, p, log_q, starts, lens
+        )
         row = out[k]
         t = 0
         for j in range(nbk):
@@ -231,12 +250,14 @@ def stationary_indices_chunk(seed_s, seed_l, gamma, b0, n, log_q, out):
 
 
 @njit(cache=True, nogil=True)
-def stationary_counts_chunk(seed_s, seed_l, gamma, b0, n, log_q, out):
+def stationary_counts_chunk(seed_s, seed_l, gamma, b0, n, p, log_q, out):
     starts = np.empty(n, dtype=np.int64)
     lens = np.empty(n, dtype=np.int64)
     diff = np.empty(n + 1)
     for k in range(out.shape[0]):
-        nbk = stationary_blocks(seed_s, seed_l, gamma, b0 + k, n, log_q, starts, lens)
+        nbk = stationary_blocks(
+            seed_s, seed_l, gamma, b0 + k, n, p, log_q, starts, lens
+        )
         diff[:] = 0.0
         for j in range(nbk):
             _add_run(diff, starts[j], starts[j] + lens[j], n)
@@ -244,13 +265,17 @@ def stationary_counts_chunk(seed_s, seed_l, gamma, b0, n, log_q, out):
 
 
 @njit(cache=True, nogil=True)
-def stationary_moments(X, seed_s, seed_l, gamma, b0, log_q, want2, out1, out2, outw):
+def stationary_moments(
+    X, seed_s, seed_l, gamma, b0, p, log_q, want2, out1, out2, outw
+):
     n = X.shape[0]
     P1, P2 = prefix_sums(X, want2)
     starts = np.empty(n, dtype=np.int64)
     lens = np.empty(n, dtype=np.int64)
     for k in range(out1.shape[0]):
-        nbk = stationary_blocks(seed_s, seed_l, gamma, b0 + k, n, log_q, starts, lens)
+        nbk = stationary_blocks(
+            seed_s, seed_l, gamma, b0 + k, n, p, log_q, starts, lens
+        )
         a1 = out1[k]
         a2 = out2[k]
         a1[:] = 0.0

@@ -32,8 +32,9 @@ from skboot._exceptions import StatisticError
 from skboot._kernels import (
     iid_corr,
     iid_moments,
-    iid_moments_1d,
     iid_order_stats,
+    iid_sum_1d,
+    iid_sumsq_1d,
     weighted_corr,
     weighted_moments,
     weighted_order_stats,
@@ -359,8 +360,10 @@ class BuiltinStatistic(Statistic):
         if fused is not None:
             sw = np.empty(nb)
             fused(X, b0, want2, s1, s2, sw)
+        elif iid and self.d == 1 and want2:
+            iid_sumsq_1d(X[:, 0], seed, gamma, b0, m, s1[:, 0], s2[:, 0])
         elif iid and self.d == 1:
-            iid_moments_1d(X[:, 0], seed, gamma, b0, m, want2, s1[:, 0], s2[:, 0])
+            iid_sum_1d(X[:, 0], seed, gamma, b0, m, s1[:, 0])
         elif iid:
             iid_moments(X, seed, gamma, b0, m, want2, s1, s2)
         else:

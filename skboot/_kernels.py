@@ -19,13 +19,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from skboot._random import FAST_BLOCK, draw_block, lemire_threshold, replicate_counter
+from skboot._random import (
+    FAST_BLOCK,
+    NO_HAVE,
+    draw_block,
+    lemire_threshold,
+    replicate_counter,
+)
 
 __all__ = [
     "iid_corr",
     "iid_moments",
-    "iid_moments_1d",
     "iid_order_stats",
+    "iid_sum_1d",
+    "iid_sumsq_1d",
     "lerp",
     "weighted_corr",
     "weighted_moments",
@@ -34,21 +41,21 @@ __all__ = [
 
 
 @njit(cache=True, nogil=True)
-def iid_moments_1d(x, seed, gamma, b0, m, want2, out1, out2):
-    """Per replicate ``b0 + k``: sum of the drawn values (and of their squares).
+def iid_sum_1d(x, seed, gamma, b0, m, out):
+    """Per replicate ``b0 + k``: the sum of the drawn values, into ``out[k]``.
 
-    ``x`` is a contiguous 1-D float64 array; ``out1``/``out2`` are (nb,).  Draw ``j``
-    goes to accumulator ``j % 8``; the eight are combined pairwise.
+    ``x`` is a contiguous 1-D float64 array.  Draw ``j`` goes to accumulator
+    ``j % 8`` while whole groups of eight remain; the at most seven draws of the
+    last partial group are summed in order into a ninth.  The result is
+    ``((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)) + tail``.
     """
     n = x.shape[0]
     un = np.uint64(n)
     thresh = lemire_threshold(un)
     buf = np.empty(FAST_BLOCK, dtype=np.int64)
-    acc = np.empty(8)
-    acc2 = np.empty(8)
-    for k in range(out1.shape[0]):
+    for k in range(out.shape[0]):
         ctr = replicate_counter(b0 + k)
-        have = False
+        have = NO_HAVE
         lo = np.uint64(0)
         done = 0
         s0 = 0.0
@@ -59,94 +66,73 @@ def iid_moments_1d(x, seed, gamma, b0, m, want2, out1, out2):
         s5 = 0.0
         s6 = 0.0
         s7 = 0.0
-        q0 = 0.0
-        q1 = 0.0
-        q2 = 0.0
-        q3 = 0.0
-        q4 = 0.0
-        q5 = 0.0
-        q6 = 0.0
-        q7 = 0.0
+        tail = 0.0
         while done < m:
             c = min(FAST_BLOCK, m - done)
             ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
             c8 = c - (c & 7)
-            if want2:
-                for t in range(0, c8, 8):
-                    v0 = x[buf[t]]
-                    v1 = x[buf[t + 1]]
-                    v2 = x[buf[t + 2]]
-                    v3 = x[buf[t + 3]]
-                    v4 = x[buf[t + 4]]
-                    v5 = x[buf[t + 5]]
-                    v6 = x[buf[t + 6]]
-                    v7 = x[buf[t + 7]]
-                    s0 += v0
-                    s1 += v1
-                    s2 += v2
-                    s3 += v3
-                    s4 += v4
-                    s5 += v5
-                    s6 += v6
-                    s7 += v7
-                    q0 += v0 * v0
-                    q1 += v1 * v1
-                    q2 += v2 * v2
-                    q3 += v3 * v3
-                    q4 += v4 * v4
-                    q5 += v5 * v5
-                    q6 += v6 * v6
-                    q7 += v7 * v7
-            else:
-                for t in range(0, c8, 8):
-                    s0 += x[buf[t]]
-                    s1 += x[buf[t + 1]]
-                    s2 += x[buf[t + 2]]
-                    s3 += x[buf[t + 3]]
-                    s4 += x[buf[t + 4]]
-                    s5 += x[buf[t + 5]]
-                    s6 += x[buf[t + 6]]
-                    s7 += x[buf[t + 7]]
-            if c8 < c:  # the tail of the last block: accumulator = position mod 8
-                acc[0] = s0
-                acc[1] = s1
-                acc[2] = s2
-                acc[3] = s3
-                acc[4] = s4
-                acc[5] = s5
-                acc[6] = s6
-                acc[7] = s7
-                acc2[0] = q0
-                acc2[1] = q1
-                acc2[2] = q2
-                acc2[3] = q3
-                acc2[4] = q4
-                acc2[5] = q5
-                acc2[6] = q6
-                acc2[7] = q7
-                for t in range(c8, c):
-                    v = x[buf[t]]
-                    acc[t & 7] += v
-                    acc2[t & 7] += v * v
-                s0 = acc[0]
-                s1 = acc[1]
-                s2 = acc[2]
-                s3 = acc[3]
-                s4 = acc[4]
-                s5 = acc[5]
-                s6 = acc[6]
-                s7 = acc[7]
-                q0 = acc2[0]
-                q1 = acc2[1]
-                q2 = acc2[2]
-                q3 = acc2[3]
-                q4 = acc2[4]
-                q5 = acc2[5]
-                q6 = acc2[6]
-                q7 = acc2[7]
+            for t in range(0, c8, 8):
+                s0 += x[buf[t]]
+                s1 += x[buf[t + 1]]
+                s2 += x[buf[t + 2]]
+                s3 += x[buf[t + 3]]
+                s4 += x[buf[t + 4]]
+                s5 += x[buf[t + 5]]
+                s6 += x[buf[t + 6]]
+                s7 += x[buf[t + 7]]
+            for t in range(c8, c):
+                tail += x[buf[t]]
             done += c
-        out1[k] = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
-        out2[k] = ((q0 + q1) + (q2 + q3)) + ((q4 + q5) + (q6 + q7))
+        out[k] = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)) + tail
+
+
+@njit(cache=True, nogil=True)
+def iid_sumsq_1d(x, seed, gamma, b0, m, out1, out2):
+    """As :func:`iid_sum_1d`, plus the sum of squares into ``out2[k]`` (four
+    accumulators each, same rule: position mod 4, in-order tail)."""
+    n = x.shape[0]
+    un = np.uint64(n)
+    thresh = lemire_threshold(un)
+    buf = np.empty(FAST_BLOCK, dtype=np.int64)
+    for k in range(out1.shape[0]):
+        ctr = replicate_counter(b0 + k)
+        have = NO_HAVE
+        lo = np.uint64(0)
+        done = 0
+        s0 = 0.0
+        s1 = 0.0
+        s2 = 0.0
+        s3 = 0.0
+        q0 = 0.0
+        q1 = 0.0
+        q2 = 0.0
+        q3 = 0.0
+        ts = 0.0
+        tq = 0.0
+        while done < m:
+            c = min(FAST_BLOCK, m - done)
+            ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
+            c4 = c - (c & 3)
+            for t in range(0, c4, 4):
+                v0 = x[buf[t]]
+                v1 = x[buf[t + 1]]
+                v2 = x[buf[t + 2]]
+                v3 = x[buf[t + 3]]
+                s0 += v0
+                s1 += v1
+                s2 += v2
+                s3 += v3
+                q0 += v0 * v0
+                q1 += v1 * v1
+                q2 += v2 * v2
+                q3 += v3 * v3
+            for t in range(c4, c):
+                v = x[buf[t]]
+                ts += v
+                tq += v * v
+            done += c
+        out1[k] = ((s0 + s1) + (s2 + s3)) + ts
+        out2[k] = ((q0 + q1) + (q2 + q3)) + tq
 
 
 @njit(cache=True, nogil=True)
@@ -165,7 +151,7 @@ def iid_moments(X, seed, gamma, b0, m, want2, out1, out2):
     acc2 = np.zeros((8, d))
     for k in range(out1.shape[0]):
         ctr = replicate_counter(b0 + k)
-        have = False
+        have = NO_HAVE
         lo = np.uint64(0)
         done = 0
         acc[:, :] = 0.0
@@ -204,7 +190,7 @@ def iid_corr(xy, seed, gamma, b0, m, out):
     buf = np.empty(FAST_BLOCK, dtype=np.int64)
     for k in range(out.shape[0]):
         ctr = replicate_counter(b0 + k)
-        have = False
+        have = NO_HAVE
         lo = np.uint64(0)
         done = 0
         sx = 0.0
@@ -274,7 +260,7 @@ def iid_order_stats(X, order, seed, gamma, b0, m, positions, out):
     for k in range(out.shape[0]):
         cnt[:] = 0.0
         ctr = replicate_counter(b0 + k)
-        have = False
+        have = NO_HAVE
         lo = np.uint64(0)
         done = 0
         while done < m:

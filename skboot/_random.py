@@ -74,6 +74,11 @@ _U11 = np.uint64(11)
 _U1 = np.uint64(1)
 _U0 = np.uint64(0)
 _TWO53_INV = 1.0 / 9007199254740992.0
+# Typed (non-literal) constants: passing a bare ``False`` or ``0`` to a numba
+# function makes numba compile an extra Literal-typed specialization of it.
+NO_HAVE = np.bool_(False)
+_I0 = np.int64(0)
+_I1 = np.int64(1)
 
 #: Purpose slots.  Each kind of randomness reads its own stream, so adding a
 #: purpose never shifts the draws of another.
@@ -116,9 +121,9 @@ def _next_word(seed, gamma, ctr, have, lo):
     low half is buffered, and that low half.
     """
     if have:
-        return lo, ctr, False, lo
+        return lo, ctr, NO_HAVE, lo
     z = mix64(seed + (ctr + _U1) * gamma)
-    return z >> _U32, ctr + _U1, True, z & _MASK32
+    return z >> _U32, ctr + _U1, not NO_HAVE, z & _MASK32
 
 
 @njit(cache=True, inline="always")
@@ -208,18 +213,18 @@ def slow_fill(seed, gamma, ctr, have, lo, un, thresh, buf, start, count):
 def _fast_pairs(seed, gamma, ctr, un, thresh, buf, h):
     """Fill ``buf[:2h]`` from outputs ``ctr .. ctr + h - 1``, both halves, assuming
     no word is rejected; returns False if one was (the caller then redoes it)."""
-    bad = 0
+    low = _MASK32
     for t in range(h):
         z = mix64(seed + (ctr + np.uint64(t) + _U1) * gamma)
         m0 = (z >> _U32) * un
         m1 = (z & _MASK32) * un
         buf[2 * t] = m0 >> _U32
         buf[2 * t + 1] = m1 >> _U32
-        bad |= ((m0 & _MASK32) < thresh) | ((m1 & _MASK32) < thresh)
-    return bad == 0
+        low = min(low, min(m0 & _MASK32, m1 & _MASK32))
+    return low >= thresh
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, count):
     """Write the next ``count`` bounded draws into ``buf[:count]``.
 
@@ -232,10 +237,12 @@ def draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, count):
     :data:`FAST_BLOCK` draws.  Returns ``(ctr, have, lo)``.
     """
     if un > _MASK32:
-        return slow_fill(seed, gamma, ctr, have, lo, un, thresh, buf, 0, count)
-    start = 0
+        return slow_fill(seed, gamma, ctr, have, lo, un, thresh, buf, _I0, count)
+    start = _I0
     while have and start < count:
-        ctr, have, lo = slow_fill(seed, gamma, ctr, have, lo, un, thresh, buf, start, 1)
+        ctr, have, lo = slow_fill(
+            seed, gamma, ctr, have, lo, un, thresh, buf, start, _I1
+        )
         start += 1
     rem = count - start
     h = rem >> 1
@@ -243,10 +250,10 @@ def draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, count):
         ctr = ctr + np.uint64(h)
         if rem & 1:
             return slow_fill(
-                seed, gamma, ctr, False, lo, un, thresh, buf, start + 2 * h, 1
+                seed, gamma, ctr, NO_HAVE, lo, un, thresh, buf, start + 2 * h, _I1
             )
-        return ctr, False, lo
-    return slow_fill(seed, gamma, ctr, False, lo, un, thresh, buf, start, rem)
+        return ctr, NO_HAVE, lo
+    return slow_fill(seed, gamma, ctr, NO_HAVE, lo, un, thresh, buf, start, rem)
 
 
 @njit(cache=True, nogil=True)
@@ -254,7 +261,7 @@ def _fill_row(seed, gamma, b, un, thresh, out):
     """All draws of replicate ``b`` into the 1-D ``out``, block by block."""
     buf = np.empty(FAST_BLOCK, dtype=np.int64)
     ctr = replicate_counter(b)
-    have = False
+    have = NO_HAVE
     lo = _U0
     m = out.shape[0]
     done = 0
@@ -290,7 +297,7 @@ def fill_pool_indices(seed, gamma, b, codes, pools, offsets, sizes, out):
     Words are consumed in row order, one bounded draw per row.
     """
     ctr = replicate_counter(b)
-    have = False
+    have = NO_HAVE
     lo = _U0
     for i in range(codes.shape[0]):
         s = codes[i]
@@ -310,7 +317,7 @@ _EXP_MINUS_1 = 0.36787944117144233
 def fill_poisson_counts(seed, gamma, b, out):
     """``out[i]`` ~ Poisson(1) by inversion of one uniform double per row."""
     ctr = replicate_counter(b)
-    have = False
+    have = NO_HAVE
     lo = _U0
     p0 = _EXP_MINUS_1
     for i in range(out.shape[0]):
@@ -332,7 +339,7 @@ def fill_dirichlet_weights(seed, gamma, b, out):
     ``out[i] = -log1p(-u_i)`` (Exp(1)), then normalized; Rubin (1981).
     """
     ctr = replicate_counter(b)
-    have = False
+    have = NO_HAVE
     lo = _U0
     total = 0.0
     for i in range(out.shape[0]):
@@ -487,7 +494,8 @@ def reference_words(key: RootKey, purpose: int, b: int, count: int) -> np.ndarra
     """The first ``count`` 32-bit words of replicate ``b``'s stream, in numpy."""
     seed = int(key.purpose_seed(purpose))
     n_out = (count + 1) // 2
-    t = np.arange(n_out, dtype=np.uint64) + np.uint64(b << 32)
+    # the counter is a uint64, as in the kernels (b >= 2**32 wraps around)
+    t = np.arange(n_out, dtype=np.uint64) + np.uint64((b << 32) & 0xFFFFFFFFFFFFFFFF)
     with np.errstate(over="ignore"):
         z = np.uint64(seed) + (t + np.uint64(1)) * np.uint64(key.gamma)
         z = (z ^ (z >> np.uint64(30))) * _M1

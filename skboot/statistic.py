@@ -26,7 +26,6 @@ from skboot._validation import check_int, check_one_of, param_error
 from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import Bootstrap
 from skboot.resamplers._base import BaseResampler, ResamplingPlan
-from skboot.resamplers._iid import GroupPlan
 
 __all__ = ["BootstrapResult", "BootstrapStatistic", "ConfidenceInterval", "bootstrap"]
 

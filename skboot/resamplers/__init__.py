@@ -1,6 +1,13 @@
 """Bootstrap resamplers: scikit-learn splitters over derived random streams."""
 
 from skboot.resamplers._base import BaseResampler, Replicate, ResamplingPlan
+from skboot.resamplers._block import (
+    CircularBlockBootstrap,
+    MovingBlockBootstrap,
+    NonOverlappingBlockBootstrap,
+    StationaryBootstrap,
+    TaperedBlockBootstrap,
+)
 from skboot.resamplers._iid import (
     BayesianBootstrap,
     Bootstrap,
@@ -13,9 +20,14 @@ __all__ = [
     "BaseResampler",
     "BayesianBootstrap",
     "Bootstrap",
+    "CircularBlockBootstrap",
     "GroupBootstrap",
+    "MovingBlockBootstrap",
+    "NonOverlappingBlockBootstrap",
     "PoissonBootstrap",
     "Replicate",
     "ResamplingPlan",
+    "StationaryBootstrap",
     "StratifiedBootstrap",
+    "TaperedBlockBootstrap",
 ]

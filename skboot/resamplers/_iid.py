@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from skboot._random import (
+    NO_HAVE,
     PURPOSE,
     RootKey,
     draw_block,
@@ -48,7 +49,7 @@ def _iid_counts_chunk(seed, gamma, b0, n, m, out):
         row = out[k]
         row[:] = 0.0
         ctr = replicate_counter(b0 + k)
-        have = False
+        have = NO_HAVE
         lo = np.uint64(0)
         done = 0
         while done < m:

@@ -1,0 +1,308 @@
+"""Timing, formatting and machine facts shared by every benchmark section.
+
+Timing rules (the machine is shared, so absolute times drift while ratios from
+one run hold):
+
+* every implementation of a workload runs once as a warm-up (JIT compilation,
+  numba cache loading, lazy imports, first-touch page faults), untimed;
+* then ``reps`` rounds; in each round every implementation runs once, in an order
+  rotated by one each round (A B C, B C A, C A B, ...), so a burst of load from
+  another process hits all of them alike;
+* we report medians, the min-max spread, and the ratio peer/skboot computed from
+  the medians, with the min-max of the per-round (paired) ratios beside it.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Any
+
+__all__ = [
+    "NA",
+    "Floor",
+    "Group",
+    "Row",
+    "fmt_bytes",
+    "fmt_time",
+    "load_average",
+    "machine_facts",
+    "measure_interleaved",
+    "median",
+]
+
+
+@dataclass(frozen=True)
+class NA:
+    """A cell that cannot be measured, with the reason printed in its place."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Floor:
+    """A required speed-up of skboot over one peer column (ratio peer/skboot)."""
+
+    column: str
+    min_ratio: float
+    source: str
+
+    def describe(self) -> str:
+        if self.min_ratio == 1.0:
+            return f"faster than {self.column} ({self.source})"
+        return f">= {self.min_ratio:g}x {self.column} ({self.source})"
+
+
+@dataclass
+class Row:
+    """One line of the speed table.
+
+    ``skboot`` and every value of ``peers`` name an implementation of the group
+    (a key of ``Group.impls``) or are an :class:`NA`.  ``extra`` names a second
+    implementation shown in brackets inside a peer's cell (e.g. tsbootstrap pinned
+    to one thread); ``notes`` is text appended to a cell.
+    """
+
+    name: str
+    label: str
+    skboot: str | NA
+    peers: dict[str, str | NA]
+    floors: list[Floor] = field(default_factory=list)
+    notes: dict[str, str] = field(default_factory=dict)
+    extra: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+
+@dataclass
+class Group:
+    """Implementations measured together (interleaved) and the rows they feed."""
+
+    name: str
+    impls: dict[str, Callable[[], Any]]
+    rows: list[Row]
+    params: dict[str, Any] = field(default_factory=dict)
+    descriptions: dict[str, str] = field(default_factory=dict)
+
+
+def median(values: list[float]) -> float:
+    s = sorted(values)
+    m = len(s) // 2
+    return s[m] if len(s) % 2 else 0.5 * (s[m - 1] + s[m])
+
+
+def measure_interleaved(
+    impls: dict[str, Callable[[], Any]],
+    reps: int,
+    *,
+    warmup: int = 1,
+    log: Callable[[str], None] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Time every implementation ``reps`` times, interleaved; see module docstring.
+
+    Returns ``{name: {"times": [...], "warmup": [...]}}`` in seconds.  An
+    implementation that raises is recorded with ``"error"`` and dropped from the
+    remaining rounds.
+    """
+    names = list(impls)
+    out: dict[str, dict[str, Any]] = {k: {"times": [], "warmup": []} for k in names}
+    alive = list(names)
+    for _ in range(warmup):
+        for k in list(alive):
+            gc.collect()
+            t0 = time.perf_counter()
+            try:
+                impls[k]()
+            except Exception as exc:  # a peer failing must not stop the run
+                out[k]["error"] = f"{type(exc).__name__}: {exc}"[:300]
+                alive.remove(k)
+                continue
+            out[k]["warmup"].append(time.perf_counter() - t0)
+    for r in range(reps):
+        if not alive:
+            break
+        shift = r % len(alive)
+        order = alive[shift:] + alive[:shift]
+        for k in order:
+            gc.collect()
+            t0 = time.perf_counter()
+            try:
+                impls[k]()
+            except Exception as exc:
+                out[k]["error"] = f"{type(exc).__name__}: {exc}"[:300]
+                alive.remove(k)
+                continue
+            out[k]["times"].append(time.perf_counter() - t0)
+        if log is not None:
+            log(".")
+    return out
+
+
+def fmt_time(seconds: float) -> str:
+    if seconds != seconds:  # NaN
+        return "nan"
+    if seconds >= 1.0:
+        return f"{seconds:.2f} s"
+    if seconds >= 1e-3:
+        ms = seconds * 1e3
+        return f"{ms:.1f} ms" if ms < 100 else f"{ms:.0f} ms"
+    return f"{seconds * 1e6:.0f} µs"
+
+
+def fmt_range(values: list[float]) -> str:
+    """``lo–hi unit`` with both ends in the unit of the high end."""
+    lo, hi = min(values), max(values)
+    if hi >= 1.0:
+        return f"{lo:.2f}–{hi:.2f} s"
+    if hi >= 1e-3:
+        return f"{lo * 1e3:.3g}–{hi * 1e3:.3g} ms"
+    return f"{lo * 1e6:.3g}–{hi * 1e6:.3g} µs"
+
+
+def fmt_bytes(n: float) -> str:
+    mib = n / 2**20
+    if abs(mib) >= 1024:
+        return f"{mib / 1024:.2f} GiB"
+    return f"{mib:.1f} MiB"
+
+
+def load_average() -> list[float]:
+    try:
+        return [round(v, 2) for v in os.getloadavg()]
+    except OSError:  # pragma: no cover - not on Linux
+        return []
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _lscpu() -> dict[str, str]:
+    try:
+        text = subprocess.run(
+            ["lscpu"], capture_output=True, text=True, timeout=10, check=False
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    facts = {}
+    for line in text.splitlines():
+        if ":" in line:
+            key, _, value = line.partition(":")
+            facts[key.strip()] = value.strip()
+    return facts
+
+
+def _sysfs_caches() -> list[dict[str, str]]:
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    caches = []
+    try:
+        entries = sorted(e for e in os.listdir(base) if e.startswith("index"))
+    except OSError:
+        return caches
+    for entry in entries:
+        info = {}
+        for key in ("level", "type", "size", "coherency_line_size", "shared_cpu_list"):
+            try:
+                with open(os.path.join(base, entry, key)) as fh:
+                    info[key] = fh.read().strip()
+            except OSError:
+                pass
+        caches.append(info)
+    return caches
+
+
+def _meminfo_total() -> int | None:
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemTotal:"):
+                    return int(re.findall(r"\d+", line)[0]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def machine_facts() -> dict[str, Any]:
+    """CPU, cores, caches, memory, OS and library versions."""
+    lscpu = _lscpu()
+    facts: dict[str, Any] = {
+        "cpu_model": lscpu.get("Model name") or platform.processor() or "unknown",
+        "logical_cpus": os.cpu_count(),
+        "cores_per_socket": lscpu.get("Core(s) per socket"),
+        "threads_per_core": lscpu.get("Thread(s) per core"),
+        "hypervisor": lscpu.get("Hypervisor vendor"),
+        "caches_lscpu": {
+            k: lscpu[k]
+            for k in ("L1d cache", "L1i cache", "L2 cache", "L3 cache")
+            if k in lscpu
+        },
+        "caches_sysfs_cpu0": _sysfs_caches(),
+        "memory_total_bytes": _meminfo_total(),
+        "platform": platform.platform(),
+        "python": sys.version.split()[0],
+        "versions": {
+            name: _version(name)
+            for name in (
+                "skboot",
+                "numpy",
+                "numba",
+                "scipy",
+                "arch",
+                "tsbootstrap",
+                "scikit-learn",
+                "joblib",
+                "psutil",
+            )
+        },
+        "env": {
+            k: os.environ[k]
+            for k in (
+                "NUMBA_NUM_THREADS",
+                "NUMBA_CACHE_DIR",
+                "OMP_NUM_THREADS",
+                "SKBOOT_CACHE_BYTES",
+            )
+            if k in os.environ
+        },
+    }
+    try:
+        import numba
+
+        facts["numba_threads"] = numba.get_num_threads()
+    except ImportError:  # pragma: no cover
+        pass
+    try:
+        from skboot._engine import cache_budget
+
+        facts["skboot_cache_budget_bytes"] = cache_budget()
+    except ImportError:  # pragma: no cover
+        pass
+    return facts
+
+
+def facts_lines(facts: dict[str, Any]) -> list[str]:
+    """Human-readable machine facts (markdown bullet lines)."""
+    caches = ", ".join(f"{k.split()[0]} {v}" for k, v in facts["caches_lscpu"].items())
+    mem = facts.get("memory_total_bytes")
+    v = facts["versions"]
+    lines = [
+        f"- CPU: {facts['cpu_model']}, {facts['logical_cpus']} logical CPUs "
+        f"({facts.get('cores_per_socket')} cores x {facts.get('threads_per_core')} "
+        f"thread), hypervisor {facts.get('hypervisor') or 'none'}",
+        f"- Caches: {caches}; skboot chunk budget "
+        f"{fmt_bytes(facts.get('skboot_cache_budget_bytes', 0))} per core",
+        f"- Memory: {fmt_bytes(mem) if mem else 'unknown'}; {facts['platform']}",
+        f"- Python {facts['python']}, "
+        + ", ".join(f"{k} {v[k]}" for k in v if v[k] is not None)
+        + f"; numba threads {facts.get('numba_threads')}",
+    ]
+    return lines

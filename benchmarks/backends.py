@@ -1,0 +1,85 @@
+"""Parallel backends (issue 8): n_jobs=2 under loky and threading vs n_jobs=1.
+
+Two workloads, each timed interleaved with the serial run:
+
+* large: mean, n=100,000, B=20,000 (quick: B=2,000), where dispatch is noise;
+* tiny: mean, n=1,000, B=64, where dispatch is everything.
+
+skboot's engine cuts ``[0, B)`` into ``min(B, 4 * n_workers)`` joblib tasks (see
+``skboot._engine.run_bootstrap``), so with 2 workers there are 8 tasks, 4 per
+worker.  The overhead per task is estimated as the time above perfect scaling,
+``(T_parallel - T_serial / n_workers) * n_workers / n_tasks``.  The run also
+checks that every backend returns the bit-identical distribution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from benchmarks._harness import measure_interleaved, median
+
+__all__ = ["run_backends"]
+
+N_WORKERS = 2
+
+
+def _impls(x: np.ndarray, B: int) -> dict[str, Callable[[], Any]]:
+    import joblib
+
+    import skboot
+
+    def serial() -> Any:
+        return skboot.bootstrap(x, "mean", n_resamples=B, random_state=0, n_jobs=1)
+
+    def under(backend: str) -> Callable[[], Any]:
+        def run() -> Any:
+            with joblib.parallel_config(backend=backend):
+                return skboot.bootstrap(
+                    x, "mean", n_resamples=B, random_state=0, n_jobs=N_WORKERS
+                )
+
+        return run
+
+    return {"n_jobs=1": serial, "loky": under("loky"), "threading": under("threading")}
+
+
+def run_backends(quick: bool, reps: int, log: Callable[[str], None]) -> dict[str, Any]:
+    out: dict[str, Any] = {"n_workers": N_WORKERS, "workloads": []}
+    rng = np.random.default_rng(12345)
+    for label, n, B in (
+        ("large", 100_000, 2_000 if quick else 20_000),
+        ("tiny", 1_000, 64),
+    ):
+        x = rng.normal(size=n)
+        impls = _impls(x, B)
+        dists = {k: np.asarray(f().distribution) for k, f in impls.items()}
+        identical = all(np.array_equal(dists["n_jobs=1"], d) for d in dists.values())
+        log(f"  backends {label} n={n:,} B={B:,} ")
+        timings = measure_interleaved(impls, reps, warmup=1, log=log)
+        log("\n")
+        n_tasks = min(B, 4 * N_WORKERS)
+        t_ser = median(timings["n_jobs=1"]["times"])
+        summary = {}
+        for k in ("loky", "threading"):
+            t_par = median(timings[k]["times"])
+            summary[k] = {
+                "median_s": t_par,
+                "speedup": t_ser / t_par,
+                "overhead_per_task_s": (t_par - t_ser / N_WORKERS) * N_WORKERS / n_tasks,
+            }
+        out["workloads"].append(
+            {
+                "label": label,
+                "n": n,
+                "B": B,
+                "n_tasks": n_tasks,
+                "serial_median_s": t_ser,
+                "bit_identical": bool(identical),
+                "timings": timings,
+                "summary": summary,
+            }
+        )
+    return out

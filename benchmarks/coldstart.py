@@ -1,0 +1,100 @@
+"""Cold start: a fresh interpreter to the first ``bootstrap(x, "mean")`` result.
+
+Each run is a new process.  "empty cache" points ``NUMBA_CACHE_DIR`` at a new
+empty directory, so every kernel the first call needs is compiled; "warm cache"
+reuses a directory that an earlier run filled.  The clock starts in the parent
+just before the process is spawned (``time.time()``) and stops in the child when
+the result exists, so interpreter start-up and imports are included.  The child
+also reports ``import skboot`` and the first call on their own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["CHILD_CODE", "run_cold_start"]
+
+CHILD_CODE = """
+import time
+t0 = time.perf_counter()
+import skboot
+t_import = time.perf_counter() - t0
+import json
+import numpy as np
+x = np.random.default_rng(0).normal(size=10_000)
+t1 = time.perf_counter()
+res = skboot.bootstrap(x, "mean", n_resamples=2_000, random_state=0)
+t_first = time.perf_counter() - t1
+t_done = time.time()
+assert res.distribution.shape == (2_000,)
+print(json.dumps({"import_s": t_import, "first_call_s": t_first, "done": t_done}))
+"""
+
+BARE_CODE = "import time; print(time.time())"
+
+
+def _spawn(code: str, env_extra: dict[str, str]) -> tuple[float, str]:
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    env.update(env_extra)
+    t_spawn = time.time()
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tempfile.gettempdir(),
+        env=env,
+        timeout=600,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr.strip().splitlines()[-1][:300])
+    return t_spawn, proc.stdout.strip().splitlines()[-1]
+
+
+def _one(cache_dir: str) -> dict[str, Any]:
+    t_spawn, line = _spawn(CHILD_CODE, {"NUMBA_CACHE_DIR": cache_dir})
+    rec = json.loads(line)
+    rec["total_s"] = rec.pop("done") - t_spawn
+    return rec
+
+
+def run_cold_start(quick: bool, log: Callable[[str], None]) -> dict[str, Any]:
+    reps = 1 if quick else 3
+    empty: list[dict[str, Any]] = []
+    warm: list[dict[str, Any]] = []
+    bare: list[float] = []
+    warm_dir = tempfile.mkdtemp(prefix="skboot-bench-warm-")
+    try:
+        log("  cold start: filling a warm numba cache\n")
+        _one(warm_dir)
+        for r in range(reps):
+            tmp = tempfile.mkdtemp(prefix="skboot-bench-empty-")
+            try:
+                log(f"  cold start {r + 1}/{reps}: empty cache\n")
+                empty.append(_one(tmp))
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+            log(f"  cold start {r + 1}/{reps}: warm cache\n")
+            warm.append(_one(warm_dir))
+            t_spawn, line = _spawn(BARE_CODE, {})
+            bare.append(float(line) - t_spawn)
+    finally:
+        shutil.rmtree(warm_dir, ignore_errors=True)
+    return {
+        "n": 10_000,
+        "B": 2_000,
+        "statistic": "mean",
+        "empty_cache": empty,
+        "warm_cache": warm,
+        "bare_interpreter_s": bare,
+    }

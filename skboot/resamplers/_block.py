@@ -1,0 +1,844 @@
+"""Block bootstraps for dependent data: moving, circular, stationary,
+non-overlapping and tapered.
+
+Stream definition (part of :data:`skboot.STREAM_VERSION`)
+--------------------------------------------------------
+``n`` is the number of rows, ``L`` the block length.  "Draw ``j`` of purpose ``p``"
+means the j-th call, in order, of :func:`skboot._random.bounded` (Lemire's method)
+or :func:`skboot._random.uniform01` on the stream of purpose ``p`` started at
+replicate counter ``b * 2**32``, so every draw is a pure function of
+``(key, p, b, j)``.
+
+* Fixed-length blocks (moving, circular, non-overlapping, tapered).  Replicate
+  ``b`` has ``k = ceil(n / L)`` blocks; block ``j`` starts at
+  ``stride * u_j`` with ``u_j`` = draw ``j`` of ``bounded(n_starts)`` on purpose
+  ``"block_starts"``:
+
+  =================  ===============  ========  ==================================
+  scheme             ``n_starts``     stride    rows of block ``j``
+  =================  ===============  ========  ==================================
+  moving (Künsch)    ``n - L + 1``    1         ``s_j, ..., s_j + L - 1``
+  circular (P & R)   ``n``            1         ``s_j + m`` mod ``n``
+  non-overlapping    ``n // L``       ``L``     ``s_j, ..., s_j + L - 1``
+  tapered (P & P)    ``n - L + 1``    1         as moving, tapered by weights
+  =================  ===============  ========  ==================================
+
+  The blocks are concatenated in draw order and the replicate is cut after ``n``
+  rows: the last block keeps its first ``r = n - (k - 1) L`` rows
+  (``1 <= r <= L``; ``r = L`` when ``L`` divides ``n``).  These are arch's
+  conventions for the moving and circular schemes.  For the non-overlapping
+  scheme (Carlstein 1986) the series is cut into ``n // L`` full blocks; the
+  ``n mod L`` trailing rows belong to no block, are never drawn and are always
+  out-of-bag.
+
+* Stationary (Politis & Romano 1994).  Blocks are generated until ``n`` rows are
+  filled: block ``j`` starts at draw ``j`` of ``bounded(n)`` on purpose
+  ``"block_starts"`` and has length ``1 + floor(log(1 - u_j) / log1p(-p))``
+  (capped at ``n``) with ``u_j`` draw ``j`` of ``uniform01`` on purpose
+  ``"block_lengths"`` and ``p = 1 / block_length``: a geometric law on
+  ``{1, 2, ...}`` with mean ``block_length``, by inversion (``1 - u_j`` is exact
+  for a 53-bit ``u_j``; ``p = 1`` gives length 1).  Rows wrap circularly and the
+  last block is cut so that the replicate has exactly ``n`` rows; the cut keeps
+  the law of the rows equal to arch's per-row formulation ("continue the block
+  with probability 1 - p").
+
+Out-of-bag rows are the rows no drawn block covers.  They are not independent of
+the in-bag rows: a row just outside a drawn block is correlated with its in-bag
+neighbours, so out-of-bag error estimates are optimistic under dependence (leave a
+gap of about one block, or use time-series cross-validation, when that matters).
+
+Every block plan exposes ``jackknife_groups``: row ``i`` is in block
+``min(i // L, n // L - 1)`` (the ``n // L`` non-overlapping blocks, the trailing
+``n mod L`` rows merged into the last one; ``L = ceil(block_length)`` for the
+stationary scheme).  ``BootstrapResult.confidence_interval(method="bca")`` therefore
+uses the delete-one-block jackknife (Künsch 1989) for the acceleration, not the
+delete-one-row jackknife, which is not valid for dependent data.
+
+References
+----------
+.. [1] H. R. Künsch, "The jackknife and the bootstrap for general stationary
+       observations", Annals of Statistics 17(3), 1989.
+.. [2] D. N. Politis and J. P. Romano, "A circular block-resampling procedure for
+       stationary data", in Exploring the Limits of Bootstrap, Wiley, 1992.
+.. [3] D. N. Politis and J. P. Romano, "The stationary bootstrap", JASA 89(428),
+       1994.
+.. [4] E. Carlstein, "The use of subseries values for estimating the variance of a
+       general statistic from a stationary sequence", Annals of Statistics 14(3),
+       1986.
+.. [5] E. Paparoditis and D. N. Politis, "Tapered block bootstrap", Biometrika
+       88(4), 2001.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from skboot._block_kernels import (
+    fixed_counts_chunk,
+    fixed_indices_chunk,
+    fixed_moments,
+    stationary_counts_chunk,
+    stationary_indices_chunk,
+    stationary_moments,
+    tapered_moments,
+    tapered_weights_chunk,
+)
+from skboot._random import PURPOSE, RootKey
+from skboot._validation import param_error
+from skboot.block_length import optimal_block_length
+from skboot.resamplers._base import BaseResampler, ResamplingPlan
+
+__all__ = [
+    "CircularBlockBootstrap",
+    "MovingBlockBootstrap",
+    "NonOverlappingBlockBootstrap",
+    "StationaryBootstrap",
+    "TaperedBlockBootstrap",
+    "trapezoid_taper",
+]
+
+
+# ---------------------------------------------------------------------------
+# plans
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class BlockPlan(ResamplingPlan):
+    """Common part of the block plans.
+
+    Attributes
+    ----------
+    block_length : int or float
+        The block length used (mean length for the stationary scheme); the value
+        chosen by ``optimal_block_length`` when ``block_length="auto"``.
+    auto : bool
+        Whether ``block_length`` was estimated from the data.
+    """
+
+    block_length: Any = 1
+    auto: bool = False
+
+    @property
+    def _unit(self) -> int:
+        """Length of the delete-one-block jackknife units."""
+        return int(math.ceil(self.block_length))
+
+    @property
+    def jackknife_groups(self) -> np.ndarray:
+        """Delete-one-block jackknife units: row ``i`` is in block
+        ``min(i // L, n // L - 1)`` (int64, length n)."""
+        L = self._unit
+        n = self.n_samples
+        return np.minimum(np.arange(n, dtype=np.int64) // L, n // L - 1)
+
+    def indices(self, b: int) -> np.ndarray:
+        out = np.empty((1, self.n_samples), dtype=self.index_dtype)
+        self.fill_indices_chunk(b, out)
+        return out[0]
+
+
+@dataclass(frozen=True, eq=False)
+class FixedBlockPlan(BlockPlan):
+    """Fixed-length blocks: ``k = ceil(n / L)`` starts ``stride * bounded(n_starts)``
+    on purpose "block_starts", rows ``start + m`` (mod n), cut at n rows."""
+
+    n_starts: int = 1
+    stride: int = 1
+
+    def _seed(self) -> tuple[np.uint64, np.uint64]:
+        return self.key.stream(PURPOSE["block_starts"])
+
+    def fill_indices_chunk(self, b0: int, out: np.ndarray) -> None:
+        seed, gamma = self._seed()
+        fixed_indices_chunk(
+            seed,
+            gamma,
+            int(b0),
+            self.n_samples,
+            int(self.block_length),
+            self.n_starts,
+            self.stride,
+            out,
+        )
+
+    def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
+        seed, gamma = self._seed()
+        fixed_counts_chunk(
+            seed,
+            gamma,
+            int(b0),
+            self.n_samples,
+            int(self.block_length),
+            self.n_starts,
+            self.stride,
+            out,
+        )
+
+    def fused_moments(
+        self,
+        X: np.ndarray,
+        b0: int,
+        want2: bool,
+        out1: np.ndarray,
+        out2: np.ndarray,
+        outw: np.ndarray,
+    ) -> None:
+        """Column sums (``out1``), sums of squares (``out2``, if ``want2``) and row
+        count (``outw`` = n) of replicates ``b0, b0 + 1, ...`` from prefix sums:
+        O(n d) once, then O(n / L * d) per replicate."""
+        seed, gamma = self._seed()
+        fixed_moments(
+            X,
+            seed,
+            gamma,
+            int(b0),
+            int(self.block_length),
+            self.n_starts,
+            self.stride,
+            bool(want2),
+            out1,
+            out2,
+            outw,
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class StationaryPlan(BlockPlan):
+    """Geometric block lengths (mean ``block_length``), circular wrap."""
+
+    @property
+    def _p_log_q(self) -> tuple[float, float]:
+        p = 1.0 / float(self.block_length)
+        return p, (-math.inf if p >= 1.0 else math.log1p(-p))
+
+    def _seeds(self) -> tuple[np.uint64, np.uint64, np.uint64]:
+        seed_s, gamma = self.key.stream(PURPOSE["block_starts"])
+        seed_l, _ = self.key.stream(PURPOSE["block_lengths"])
+        return seed_s, seed_l, gamma
+
+    def fill_indices_chunk(self, b0: int, out: np.ndarray) -> None:
+        seed_s, seed_l, gamma = self._seeds()
+        stationary_indices_chunk(
+            seed_s, seed_l, gamma, int(b0), self.n_samples, *self._p_log_q, out
+        )
+
+    def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
+        seed_s, seed_l, gamma = self._seeds()
+        stationary_counts_chunk(
+            seed_s, seed_l, gamma, int(b0), self.n_samples, *self._p_log_q, out
+        )
+
+    def fused_moments(
+        self,
+        X: np.ndarray,
+        b0: int,
+        want2: bool,
+        out1: np.ndarray,
+        out2: np.ndarray,
+        outw: np.ndarray,
+    ) -> None:
+        """As :meth:`FixedBlockPlan.fused_moments`; O(number of blocks * d) per
+        replicate."""
+        seed_s, seed_l, gamma = self._seeds()
+        stationary_moments(
+            X,
+            seed_s,
+            seed_l,
+            gamma,
+            int(b0),
+            *self._p_log_q,
+            bool(want2),
+            out1,
+            out2,
+            outw,
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class TaperedPlan(FixedBlockPlan):
+    """Moving blocks whose positions carry the taper; replicates are weights.
+
+    ``W_i = base + cscale * sum over the positions t holding row i of
+    taper[t mod L]``; see :class:`TaperedBlockBootstrap`.
+    """
+
+    taper: np.ndarray = field(default_factory=lambda: np.ones(1))
+    cscale: float = 1.0
+    base: float = 0.0
+    layout: str = field(default="weights", init=False)
+
+    def weights(self, b: int) -> np.ndarray:
+        out = np.empty((1, self.n_samples))
+        self.fill_weights_chunk(b, out)
+        return out[0]
+
+    def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
+        seed, gamma = self._seed()
+        tapered_weights_chunk(
+            seed,
+            gamma,
+            int(b0),
+            self.n_samples,
+            int(self.block_length),
+            self.n_starts,
+            self.taper,
+            self.cscale,
+            self.base,
+            out,
+        )
+
+    def fused_moments(
+        self,
+        X: np.ndarray,
+        b0: int,
+        want2: bool,
+        out1: np.ndarray,
+        out2: np.ndarray,
+        outw: np.ndarray,
+    ) -> None:
+        """``sum_i W_i X_i``, ``sum_i W_i X_i**2`` and ``sum_i W_i = n``.
+
+        Tapered block sums for every start are computed once per call
+        (O(n L d)); a replicate then costs O(n / L * d).
+        """
+        seed, gamma = self._seed()
+        tapered_moments(
+            X,
+            seed,
+            gamma,
+            int(b0),
+            int(self.block_length),
+            self.n_starts,
+            self.taper,
+            self.cscale,
+            self.base,
+            bool(want2),
+            out1,
+            out2,
+            outw,
+        )
+
+
+def trapezoid_taper(block_length: int, c: float = 0.43) -> np.ndarray:
+    """The trapezoidal taper of Paparoditis & Politis (2001) on one block.
+
+    ``w[m] = h((m + 0.5) / L)``, ``m = 0 .. L - 1``, with
+    ``h(t) = min(1, min(t, 1 - t) / c)`` on ``[0, 1]``: a linear ramp over the
+    first and last fraction ``c`` of the block and 1 in between (``c = 0.5`` is
+    the triangular, Bartlett, window).
+
+    Parameters
+    ----------
+    block_length : int
+        Block length ``L >= 1``.
+    c : float, default=0.43
+        Ramp fraction in ``(0, 0.5]``; 0.43 is the value recommended by
+        Paparoditis & Politis (2001).
+
+    Returns
+    -------
+    ndarray of shape (block_length,)
+    """
+    t = (np.arange(block_length, dtype=np.float64) + 0.5) / block_length
+    return np.minimum(1.0, np.minimum(t, 1.0 - t) / c)
+
+
+# ---------------------------------------------------------------------------
+# resamplers
+# ---------------------------------------------------------------------------
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, (bool, np.bool_))
+
+
+def _is_auto(value: Any) -> bool:
+    return isinstance(value, str) and value == "auto"
+
+
+class _BlockResampler(BaseResampler):
+    """Shared parameters, validation and ``block_length="auto"`` of the block
+    bootstraps.  Subclasses set ``_real_length`` and implement ``_block_plan``."""
+
+    #: True when block_length is a (real) mean length (stationary scheme).
+    _real_length = False
+    #: Which optimal_block_length value "auto" uses.
+    _auto_kind = "circular"
+
+    def __init__(
+        self,
+        n_resamples: int = 9999,
+        *,
+        block_length: int | float | str = "auto",
+        random_state: Any = None,
+    ) -> None:
+        super().__init__(n_resamples, random_state=random_state)
+        self.block_length = block_length
+
+    # -- validation -------------------------------------------------------------
+    def _allowed(self, n: int | None = None) -> str:
+        kind = "a real number" if self._real_length else "an int"
+        if n is None:
+            bound = "n_samples / 2" if self._real_length else "n_samples // 2"
+            return f"'auto' or {kind} in [1, {bound}]"
+        top = f"{n / 2:g}" if self._real_length else f"{n // 2}"
+        return (
+            f"'auto' or {kind} in [1, {top}] (at most half the {n} samples, so "
+            "that at least 2 blocks fit)"
+        )
+
+    def _check_params(self) -> None:
+        super()._check_params()
+        value = self.block_length
+        if _is_auto(value):
+            return
+        ok = False
+        if self._real_length:
+            if isinstance(value, (numbers.Real, np.floating, np.integer)) and not (
+                _is_bool(value)
+            ):
+                v = float(value)
+                ok = math.isfinite(v) and v >= 1.0
+        elif isinstance(value, (numbers.Integral, np.integer)) and not _is_bool(value):
+            ok = int(value) >= 1
+        if not ok:
+            raise param_error("block_length", self._name, self._allowed(), value)
+
+    def _auto_block_length(self, X: Any, n: int) -> float:
+        """The optimal_block_length estimate on X (max over columns)."""
+        name = self._name
+        raw = X.to_numpy() if hasattr(X, "to_numpy") else X
+        try:
+            values = np.asarray(raw, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"The 'X' parameter of {name} must be numeric when "
+                "block_length='auto' (the block length is estimated from the data "
+                "with optimal_block_length). Got non-numeric data of type "
+                f"{type(X).__name__} instead; pass an int block_length."
+            ) from exc
+        if values.ndim not in (1, 2):
+            raise ValueError(
+                f"The 'X' parameter of {name} must be 1-D or 2-D when "
+                f"block_length='auto'. Got shape {values.shape} instead; pass an "
+                "explicit block_length."
+            )
+        bad = int(values.size - np.isfinite(values).sum())
+        if bad:
+            raise ValueError(
+                f"The 'X' parameter of {name} must contain only finite values when "
+                "block_length='auto' (the block length is estimated from the data). "
+                f"Got {bad} NaN or infinite value(s) instead."
+            )
+        try:
+            est = optimal_block_length(values)
+        except ValueError as exc:
+            raise ValueError(
+                f"The 'block_length' parameter of {name} is 'auto', which estimates "
+                f"it from X with optimal_block_length; that failed: {exc} Pass an "
+                "explicit block_length instead."
+            ) from exc
+        return float(np.max(np.atleast_1d(getattr(est, self._auto_kind))))
+
+    def _resolve_block_length(self, X: Any, n: int) -> tuple[int | float, bool]:
+        """The block length to use on n rows, and whether it was estimated."""
+        value = self.block_length
+        if _is_auto(value):
+            raw = self._auto_block_length(X, n)
+            if self._real_length:
+                return min(max(1.0, raw), n / 2), True
+            return min(max(1, math.ceil(raw)), n // 2), True
+        length: int | float = float(value) if self._real_length else int(value)
+        if length > n:
+            raise param_error("block_length", self._name, self._allowed(n), value)
+        if 2 * length > n:
+            raise ValueError(
+                f"The 'X' parameter of {self._name} must hold at least 2 blocks of "
+                f"block_length={value!r}, i.e. at least "
+                f"{math.ceil(2 * length)} samples. Got {n} samples instead."
+            )
+        return length, False
+
+    # -- plan -------------------------------------------------------------------
+    def _make_plan(
+        self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
+    ) -> ResamplingPlan:
+        length, auto = self._resolve_block_length(X, n_samples)
+        return self._block_plan(key, n_samples, length, auto)
+
+    def _block_plan(
+        self, key: RootKey, n: int, length: Any, auto: bool
+    ) -> ResamplingPlan:
+        raise NotImplementedError
+
+    def fit(self, X: Any, y: Any = None, groups: Any = None) -> _BlockResampler:
+        """Fix the random key and the block length.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples,) or (n_samples, n_features)
+            The series, rows in time order.  Its values are read only when
+            ``block_length="auto"``.
+        y, groups : object
+            Ignored.
+
+        Returns
+        -------
+        self : object
+            With ``block_length_``, ``key_``, ``seed_entropy_``, ``n_samples_``.
+        """
+        super().fit(X, y, groups)
+        self.block_length_ = self.plan_.block_length
+        return self
+
+
+_PARAMS_DOC = """
+    Parameters
+    ----------
+    n_resamples : int, default=9999
+        Number of bootstrap replicates.
+    block_length : {block_doc}
+    random_state : None, int, SeedSequence, Generator or RandomState, default=None
+        Root of the random streams.
+
+    Attributes
+    ----------
+    block_length_ : {attr_doc}
+        The block length used by the fitted resampler (the estimate when
+        ``block_length="auto"``).
+    key_ : RootKey
+        The root key fixed by :meth:`fit`.
+    seed_entropy_ : int or SeedSequence
+        Pass as ``random_state`` to repeat a run made with ``random_state=None``.
+    n_samples_ : int
+        Number of rows seen in :meth:`fit`.
+"""
+
+_FIXED_DOC = """int or "auto", default="auto"
+        Length ``L`` of every block, an int in ``[1, n_samples // 2]`` (at least
+        two blocks must fit).  ``"auto"`` estimates it from ``X`` at ``fit`` /
+        ``split`` time: the circular-bootstrap value of
+        :func:`skboot.optimal_block_length` (Politis & White 2004, Patton et al.
+        2009), the largest over columns for 2-D ``X``, rounded up to an int
+        ``>= 1``."""
+
+
+class MovingBlockBootstrap(_BlockResampler):
+    __doc__ = (
+        """Moving block bootstrap (Künsch 1989): overlapping blocks of fixed length.
+
+    Replicate ``b`` concatenates ``ceil(n / L)`` blocks of ``L`` consecutive rows
+    whose starts are uniform on ``[0, n - L]`` and keeps the first ``n`` rows (the
+    last block is cut when ``L`` does not divide ``n``).  Rows near the ends of the
+    series are drawn less often than central rows (arch's convention).  Generating
+    a replicate costs O(n); the fused built-in statistics ("mean", "sum", "var",
+    "std", "proportion") cost O(n / L) per replicate from prefix sums.
+"""
+        + _PARAMS_DOC.format(block_doc=_FIXED_DOC, attr_doc="int")
+        + """
+    See Also
+    --------
+    CircularBlockBootstrap, StationaryBootstrap, NonOverlappingBlockBootstrap,
+    TaperedBlockBootstrap, skboot.optimal_block_length
+
+    Notes
+    -----
+    The exact stream and the conventions for the last block, out-of-bag rows and
+    the BCa jackknife are documented in :mod:`skboot.resamplers._block`.
+    With ``block_length="auto"`` the values of ``X`` must be finite; with an
+    explicit ``block_length`` only the length of ``X`` is used (as by every
+    scikit-learn splitter), while :func:`skboot.bootstrap` still rejects NaN for
+    built-in statistics.
+
+    References
+    ----------
+    .. [1] H. R. Künsch, "The jackknife and the bootstrap for general stationary
+           observations", Annals of Statistics 17(3), 1989.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import MovingBlockBootstrap
+    >>> X = np.arange(10)
+    >>> mbb = MovingBlockBootstrap(2, block_length=3, random_state=0)
+    >>> [train.tolist() for train, test in mbb.split(X)]
+    [[0, 1, 2, 5, 6, 7, 1, 2, 3, 7], [3, 4, 5, 4, 5, 6, 0, 1, 2, 1]]
+    """
+    )
+
+    def _block_plan(self, key: RootKey, n: int, length: Any, auto: bool):
+        return FixedBlockPlan(
+            key, n, block_length=length, auto=auto, n_starts=n - length + 1, stride=1
+        )
+
+
+class CircularBlockBootstrap(_BlockResampler):
+    __doc__ = (
+        """Circular block bootstrap (Politis & Romano 1992): blocks wrap around.
+
+    The series is laid on a circle; replicate ``b`` concatenates ``ceil(n / L)``
+    blocks of ``L`` consecutive rows (mod ``n``) whose starts are uniform on
+    ``[0, n)`` and keeps the first ``n`` rows.  Every row has the same chance of
+    being drawn, so the replicate mean is unbiased for the sample mean.
+"""
+        + _PARAMS_DOC.format(block_doc=_FIXED_DOC, attr_doc="int")
+        + """
+    See Also
+    --------
+    MovingBlockBootstrap, StationaryBootstrap
+
+    Notes
+    -----
+    Conventions (last block, out-of-bag rows, BCa) are documented in
+    :mod:`skboot.resamplers._block`.
+
+    References
+    ----------
+    .. [1] D. N. Politis and J. P. Romano, "A circular block-resampling procedure
+           for stationary data", in Exploring the Limits of Bootstrap, Wiley, 1992.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import CircularBlockBootstrap
+    >>> cbb = CircularBlockBootstrap(1, block_length=4, random_state=0).fit(np.zeros(10))
+    >>> cbb.replicate(0).indices.tolist()
+    [0, 1, 2, 3, 7, 8, 9, 0, 2, 3]
+    """
+    )
+
+    def _block_plan(self, key: RootKey, n: int, length: Any, auto: bool):
+        return FixedBlockPlan(
+            key, n, block_length=length, auto=auto, n_starts=n, stride=1
+        )
+
+
+class NonOverlappingBlockBootstrap(_BlockResampler):
+    __doc__ = (
+        """Non-overlapping block bootstrap (Carlstein 1986).
+
+    The series is cut into the ``n // L`` disjoint blocks ``[qL, (q + 1)L)``;
+    replicate ``b`` draws ``ceil(n / L)`` of them uniformly with replacement,
+    concatenates them and keeps the first ``n`` rows.  When ``L`` does not divide
+    ``n``, the ``n mod L`` trailing rows belong to no block: they are never drawn
+    and always out-of-bag.
+"""
+        + _PARAMS_DOC.format(block_doc=_FIXED_DOC, attr_doc="int")
+        + """
+    See Also
+    --------
+    MovingBlockBootstrap, CircularBlockBootstrap
+
+    References
+    ----------
+    .. [1] E. Carlstein, "The use of subseries values for estimating the variance
+           of a general statistic from a stationary sequence", Annals of
+           Statistics 14(3), 1986.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import NonOverlappingBlockBootstrap
+    >>> nbb = NonOverlappingBlockBootstrap(1, block_length=3, random_state=0)
+    >>> train, test = next(nbb.split(np.zeros(10)))
+    >>> train.tolist(), test.tolist()
+    ([0, 1, 2, 6, 7, 8, 0, 1, 2, 6], [3, 4, 5, 9])
+    """
+    )
+
+    def _block_plan(self, key: RootKey, n: int, length: Any, auto: bool):
+        return FixedBlockPlan(
+            key, n, block_length=length, auto=auto, n_starts=n // length, stride=length
+        )
+
+
+class StationaryBootstrap(_BlockResampler):
+    __doc__ = (
+        """Stationary bootstrap (Politis & Romano 1994): geometric block lengths.
+
+    Replicate ``b`` is built from blocks with uniform starts on ``[0, n)``,
+    circular wrap, and independent geometric lengths on ``{1, 2, ...}`` with mean
+    ``block_length`` (``p = 1 / block_length``), drawn by inversion of a uniform;
+    blocks are added until ``n`` rows are filled and the last one is cut.  The
+    resampled series is stationary conditionally on the data; the law of the
+    replicates equals arch's ``StationaryBootstrap``.
+"""
+        + _PARAMS_DOC.format(
+            block_doc="""float, int or "auto", default="auto"
+        Mean block length ``1 / p``, a real number in ``[1, n_samples / 2]``
+        (``1`` gives the iid bootstrap).  ``"auto"`` uses the stationary-bootstrap
+        value of :func:`skboot.optimal_block_length` on ``X`` at ``fit`` /
+        ``split`` time (the largest over columns, at least 1), unrounded.""",
+            attr_doc="float",
+        )
+        + """
+    See Also
+    --------
+    CircularBlockBootstrap, skboot.optimal_block_length
+
+    Notes
+    -----
+    The delete-one-block jackknife used for BCa takes blocks of
+    ``ceil(block_length)`` rows.  Stream definition: :mod:`skboot.resamplers._block`.
+
+    References
+    ----------
+    .. [1] D. N. Politis and J. P. Romano, "The stationary bootstrap", Journal of
+           the American Statistical Association 89(428), 1994.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import StationaryBootstrap
+    >>> sb = StationaryBootstrap(1, block_length=3.0, random_state=0).fit(np.zeros(10))
+    >>> sb.replicate(0).indices.tolist()
+    [0, 1, 2, 3, 4, 3, 4, 5, 2, 3]
+    """
+    )
+
+    _real_length = True
+    _auto_kind = "stationary"
+
+    def _block_plan(self, key: RootKey, n: int, length: Any, auto: bool):
+        return StationaryPlan(key, n, block_length=float(length), auto=auto)
+
+
+class TaperedBlockBootstrap(_BlockResampler):
+    """Tapered block bootstrap (Paparoditis & Politis 2001).
+
+    The moving block bootstrap with a taper that down-weights the ends of every
+    block, which removes the leading bias term of the block-bootstrap variance
+    (bias O(1/L**2) instead of O(1/L)).  Blocks are those of
+    :class:`MovingBlockBootstrap` with the same ``random_state``; position ``t`` of
+    a replicate (``t < n``) carries the taper value ``w[t mod L]`` of the
+    trapezoidal window :func:`trapezoid_taper` with ramp fraction ``taper_c``.
+
+    How the taper reaches the statistic.  Paparoditis & Politis build the
+    pseudo-series ``Y*_t = mean + cscale * w[t mod L] * (X*_t - mean)`` with
+    ``cscale = sqrt(n / sum_t w[t mod L]**2)`` (the taper has mean square 1 over
+    the replicate; their ``sqrt(L) / ||w||_2`` when ``L`` divides ``n``), and
+    apply a smooth function of means to it, tapering ``h(X_t)`` for each mean of
+    ``h``.  Every such statistic equals the same statistic computed with the
+    per-row weights ::
+
+        W_i = (1 - kappa) + cscale * A_i,   kappa = cscale * sum_t w[t mod L] / n,
+
+    where ``A_i`` sums the taper values of the positions that hold row ``i``.  The
+    weights are non-negative (Cauchy-Schwarz gives ``kappa <= 1``) and sum to
+    ``n``.  So replicates are weight vectors (layout ``"weights"``):
+
+    * built-in "mean", "sum", "var", "std", "proportion" and "corr" are the
+      tapered-block-bootstrap statistics, fused for the moments (tapered block
+      sums for every start once, O(n L d), then O(n / L) per replicate);
+    * a callable must accept ``weights=`` (or ``sample_weight=``) and compute a
+      weighted statistic, e.g. ``np.average(x, weights=weights)``;
+    * "median"/"quantile" are refused: the tapered bootstrap of Paparoditis &
+      Politis (2001) is defined for smooth functions of means.
+
+    :meth:`split` raises (scikit-learn's ``cv=`` cannot pass weights; use
+    :class:`MovingBlockBootstrap` there).  ``replicate(b).weights`` gives the
+    weights; ``replicate(b).indices`` / ``.counts`` / ``.oob`` describe the drawn
+    blocks before tapering.
+
+    Parameters
+    ----------
+    n_resamples : int, default=9999
+        Number of bootstrap replicates.
+    block_length : int or "auto", default="auto"
+        Block length ``L``, an int in ``[1, n_samples // 2]``.  ``"auto"`` uses the
+        circular-bootstrap value of :func:`skboot.optimal_block_length` on ``X``
+        (largest over columns) rounded up, as a proxy: the tapered optimum has
+        the smaller bias, so this choice is conservative.
+    taper_c : float, default=0.43
+        Ramp fraction ``c`` of the trapezoid, in ``(0, 0.5]``: the taper rises
+        linearly over the first ``c L`` positions of a block, is 1 in the middle
+        and falls over the last ``c L``.  0.43 is Paparoditis & Politis'
+        recommendation; 0.5 gives the triangular (Bartlett) window.
+    random_state : None, int, SeedSequence, Generator or RandomState, default=None
+        Root of the random streams.
+
+    Attributes
+    ----------
+    block_length_ : int
+        Block length of the fitted resampler.
+    key_ : RootKey
+    seed_entropy_ : int or SeedSequence
+    n_samples_ : int
+
+    See Also
+    --------
+    MovingBlockBootstrap, trapezoid_taper
+
+    References
+    ----------
+    .. [1] E. Paparoditis and D. N. Politis, "Tapered block bootstrap",
+           Biometrika 88(4), 1105-1119, 2001.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import TaperedBlockBootstrap
+    >>> tbb = TaperedBlockBootstrap(1, block_length=4, random_state=0)
+    >>> w = tbb.fit(np.zeros(8)).replicate(0).weights
+    >>> np.round(w, 3).tolist()
+    [0.068, 0.684, 0.684, 0.068, 0.068, 1.3, 2.532, 2.532]
+    >>> float(w.sum())
+    8.0
+    """
+
+    def __init__(
+        self,
+        n_resamples: int = 9999,
+        *,
+        block_length: int | str = "auto",
+        taper_c: float = 0.43,
+        random_state: Any = None,
+    ) -> None:
+        super().__init__(
+            n_resamples, block_length=block_length, random_state=random_state
+        )
+        self.taper_c = taper_c
+
+    def _check_params(self) -> None:
+        super()._check_params()
+        c = self.taper_c
+        ok = (
+            isinstance(c, (numbers.Real, np.floating))
+            and not _is_bool(c)
+            and 0.0 < float(c) <= 0.5
+        )
+        if not ok:
+            raise param_error("taper_c", self._name, "a real number in (0, 0.5]", c)
+
+    def _check_split_layout(self, plan: ResamplingPlan) -> None:
+        raise ValueError(
+            f"{self._name}.split() is not available: the taper acts through "
+            "per-row weights, which scikit-learn's cv= cannot pass to an estimator, "
+            "so plain indices would silently give an untapered moving block "
+            "bootstrap. Use MovingBlockBootstrap as cv=, or pass this resampler to "
+            "skboot.bootstrap / BootstrapStatistic (replicate(b).weights gives the "
+            "weights)."
+        )
+
+    def _block_plan(self, key: RootKey, n: int, length: Any, auto: bool):
+        L = int(length)
+        w = trapezoid_taper(L, float(self.taper_c))
+        k = -(-n // L)
+        r = n - (k - 1) * L
+        sq = (k - 1) * float(np.sum(w * w)) + float(np.sum(w[:r] * w[:r]))
+        s1 = (k - 1) * float(np.sum(w)) + float(np.sum(w[:r]))
+        cscale = math.sqrt(n / sq)
+        base = max(0.0, 1.0 - cscale * s1 / n)
+        return TaperedPlan(
+            key,
+            n,
+            block_length=L,
+            auto=auto,
+            n_starts=n - L + 1,
+            stride=1,
+            taper=w,
+            cscale=cscale,
+            base=base,
+        )
