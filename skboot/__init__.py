@@ -8,6 +8,14 @@ from skboot._exceptions import (
 from skboot._random import STREAM_VERSION
 from skboot.block_length import OptimalBlockLength, optimal_block_length
 from skboot.intervals import ConfidenceInterval
+from skboot.metrics import (
+    BootstrapScore,
+    MetricCI,
+    MetricComparison,
+    bootstrap_score,
+    compare_metrics,
+    metric_ci,
+)
 from skboot.resamplers import (
     BayesianBootstrap,
     Bootstrap,
@@ -29,11 +37,14 @@ __all__ = [
     "BayesianBootstrap",
     "Bootstrap",
     "BootstrapResult",
+    "BootstrapScore",
     "BootstrapStatistic",
     "CircularBlockBootstrap",
     "ConfidenceInterval",
     "DegenerateDistributionWarning",
     "GroupBootstrap",
+    "MetricCI",
+    "MetricComparison",
     "MovingBlockBootstrap",
     "NonOverlappingBlockBootstrap",
     "OptimalBlockLength",
@@ -44,5 +55,8 @@ __all__ = [
     "TaperedBlockBootstrap",
     "UndefinedStatisticWarning",
     "bootstrap",
+    "bootstrap_score",
+    "compare_metrics",
+    "metric_ci",
     "optimal_block_length",
 ]

@@ -206,6 +206,7 @@ def stationary_blocks(seed_s, seed_l, gamma, b, n, p, log_q, starts, lens):
     ls = np.uint64(0)
     sbuf = np.empty(SB_BATCH, dtype=np.int64)
     lbuf = np.empty(SB_BATCH, dtype=np.int64)
+    ubuf = np.empty(SB_BATCH)
     t = 0
     j = 0
     while t < n:
@@ -213,10 +214,14 @@ def stationary_blocks(seed_s, seed_l, gamma, b, n, p, log_q, starts, lens):
         c = min(SB_BATCH, 4 + np.int64((n - t) * p))
         c += c & 1
         cs, hs, ls = draw_block(seed_s, gamma, cs, hs, ls, un, thresh, sbuf, c)
+        # three simple loops (words, logs, lengths) pipeline better than one
         for q in range(c):
             z = mix64(seed_l + (c0 + np.uint64(j + q) + _U1) * gamma)
-            u = np.float64(z >> _U11) * _TWO53_INV
-            g = np.log(1.0 - u) / log_q
+            ubuf[q] = np.float64(z >> _U11) * _TWO53_INV
+        for q in range(c):
+            ubuf[q] = np.log(1.0 - ubuf[q])
+        for q in range(c):
+            g = ubuf[q] / log_q
             lbuf[q] = n if g >= n else 1 + np.int64(g)
         for q in range(c):
             ln = min(lbuf[q], n - t)

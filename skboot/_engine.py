@@ -18,8 +18,10 @@ callables (one call per replicate on a reused buffer), and, in metrics, refits.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
+import itertools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -769,21 +771,64 @@ def _chunk_size(stat: Statistic, plan: ResamplingPlan, chunk_size: int | None) -
     return int(max(1, min(4096, cache_budget() // per)))
 
 
+def _detach(plan: ResamplingPlan) -> tuple[ResamplingPlan, tuple[str, ...], list]:
+    """Move a plan's large array fields out of it, so that joblib ships them as
+    top-level arguments (memory-mapped by loky, scattered once by Dask) instead of
+    pickling them inside the plan with every task."""
+    names: list[str] = []
+    values: list[np.ndarray] = []
+    for f in dataclasses.fields(plan):
+        value = getattr(plan, f.name)
+        if f.init and isinstance(value, np.ndarray) and value.nbytes > 1024:
+            names.append(f.name)
+            values.append(value)
+    if not names:
+        return plan, (), []
+    skeleton = dataclasses.replace(plan, **{name: None for name in names})
+    return skeleton, tuple(names), values
+
+
 def _run_range(
     stat: Statistic,
     plan: ResamplingPlan,
     b0: int,
     b1: int,
     chunk: int,
+    n_data: int,
+    plan_fields: tuple[str, ...],
     *arrays: np.ndarray,
 ) -> np.ndarray:
-    """Replicates ``[b0, b1)`` in chunks of ``chunk``; returns (b1 - b0, k)."""
+    """Replicates ``[b0, b1)`` in chunks of ``chunk``; returns (b1 - b0, k).
+
+    ``arrays`` holds the statistic's ``n_data`` arrays followed by the plan's
+    detached array fields named in ``plan_fields``.
+    """
+    data = arrays[:n_data]
+    if plan_fields:
+        plan = dataclasses.replace(
+            plan, **dict(zip(plan_fields, arrays[n_data:], strict=True))
+        )
     out = np.empty((b1 - b0, stat.k))
     scratch: dict[str, Any] = {}
     for start in range(b0, b1, chunk):
         stop = min(b1, start + chunk)
-        stat.run_chunk(arrays, plan, start, out[start - b0 : stop - b0], scratch)
+        stat.run_chunk(data, plan, start, out[start - b0 : stop - b0], scratch)
     return out
+
+
+#: Below this many expected draws a fused built-in runs in-process even when
+#: ``n_jobs > 1``: dispatch would cost more than the work (loky ~11 ms per call,
+#: Dask ~30 ms).  Never changes results.
+MIN_PARALLEL_DRAWS = 4_000_000
+
+
+def plan_tasks(n_resamples: int, n_workers: int) -> np.ndarray:
+    """Task boundaries: four tasks per worker (load balancing), deterministic.
+
+    Boundaries only decide which worker computes a replicate, never its value.
+    """
+    n_tasks = int(min(n_resamples, 4 * n_workers))
+    return np.linspace(0, n_resamples, n_tasks + 1).round().astype(np.int64)
 
 
 def run_bootstrap(
@@ -794,18 +839,36 @@ def run_bootstrap(
     n_jobs: int | None = None,
     chunk_size: int | None = None,
 ) -> np.ndarray:
-    """The bootstrap distribution, shape (n_resamples, k)."""
+    """The bootstrap distribution, shape (n_resamples, k).
+
+    ``n_jobs`` and any ``joblib.parallel_config`` the caller set decide the backend
+    (loky, threading, Dask, ...); nothing here names a backend.
+    """
     chunk = _chunk_size(stat, plan, chunk_size)
     n_workers = effective_n_jobs(n_jobs)
-    arrays = stat.arrays
+    data = stat.arrays
     light = stat.without_arrays()
-    if n_workers == 1 or n_resamples < 2:
-        return _run_range(light, plan, 0, n_resamples, chunk, *arrays)
-    n_tasks = int(min(n_resamples, 4 * n_workers))
-    bounds = np.linspace(0, n_resamples, n_tasks + 1).round().astype(int)
+    small = (
+        isinstance(stat, BuiltinStatistic)
+        and n_resamples * max(1, plan.replicate_size) < MIN_PARALLEL_DRAWS
+    )
+    if n_workers == 1 or n_resamples < 2 or small:
+        return _run_range(light, plan, 0, n_resamples, chunk, len(data), (), *data)
+    skeleton, names, plan_arrays = _detach(plan)
+    bounds = plan_tasks(n_resamples, n_workers)
     parts = Parallel(n_jobs=n_jobs)(
-        delayed(_run_range)(light, plan, int(lo), int(hi), chunk, *arrays)
-        for lo, hi in zip(bounds[:-1], bounds[1:])
+        delayed(_run_range)(
+            light,
+            skeleton,
+            int(lo),
+            int(hi),
+            chunk,
+            len(data),
+            names,
+            *data,
+            *plan_arrays,
+        )
+        for lo, hi in itertools.pairwise(bounds)
         if hi > lo
     )
     return np.concatenate(parts, axis=0)

@@ -158,9 +158,7 @@ def test_mix64_fixed_values() -> None:
 @pytest.mark.parametrize("b", [0, 1, 2**31 + 5])
 def test_reference_words_follow_the_documented_definition(seed, purpose, b) -> None:
     key = check_random_state(seed)
-    assert reference_words(key, purpose, b, 9).tolist() == py_words(
-        key, purpose, b, 9
-    )
+    assert reference_words(key, purpose, b, 9).tolist() == py_words(key, purpose, b, 9)
 
 
 def test_root_key_derivation_is_documented() -> None:
@@ -540,11 +538,25 @@ def test_none_draws_fresh_entropy_and_records_it() -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    [-1, -(2**70), 1.0, 1.5, "0", "seed", True, False, np.bool_(True), [1, 2], object()],
+    [
+        -1,
+        -(2**70),
+        1.0,
+        1.5,
+        "0",
+        "seed",
+        True,
+        False,
+        np.bool_(True),
+        [1, 2],
+        object(),
+    ],
     ids=repr,
 )
 def test_bad_random_state_raises(bad) -> None:
-    with pytest.raises(ValueError, match=r"'random_state' parameter of MyOwner must be"):
+    with pytest.raises(
+        ValueError, match=r"'random_state' parameter of MyOwner must be"
+    ):
         check_random_state(bad, owner="MyOwner")
     with pytest.raises(
         ValueError,

@@ -32,18 +32,25 @@ from sklearn.model_selection import (
     learning_curve,
 )
 
-from skboot import (
+from skboot.resamplers import (
+    BaseResampler,
     BayesianBootstrap,
     Bootstrap,
+    CircularBlockBootstrap,
     GroupBootstrap,
+    MovingBlockBootstrap,
+    NonOverlappingBlockBootstrap,
     PoissonBootstrap,
+    Replicate,
+    StationaryBootstrap,
     StratifiedBootstrap,
+    TaperedBlockBootstrap,
 )
-from skboot.resamplers import BaseResampler, Replicate
 
 REPO = Path(__file__).resolve().parents[1]
 
-#: Every resampler that yields in-bag indices, as (class, extra constructor kwargs).
+#: Every resampler whose split() yields in-bag indices, as (class, extra
+#: constructor kwargs).
 INDEX_RESAMPLERS = [
     (Bootstrap, {}),
     (Bootstrap, {"sample_size": 25}),
@@ -51,10 +58,34 @@ INDEX_RESAMPLERS = [
     (StratifiedBootstrap, {}),
     (GroupBootstrap, {}),
     (PoissonBootstrap, {}),
+    (MovingBlockBootstrap, {"block_length": 5}),
+    (MovingBlockBootstrap, {}),  # block_length="auto": estimated from X
+    (CircularBlockBootstrap, {"block_length": 5}),
+    (NonOverlappingBlockBootstrap, {"block_length": 7}),
+    (StationaryBootstrap, {"block_length": 4.5}),
 ]
-#: Resamplers whose replicates are weights only.
-WEIGHT_RESAMPLERS = [(BayesianBootstrap, {})]
+#: Resamplers whose replicates are weight vectors (split() raises).
+WEIGHT_RESAMPLERS = [
+    (BayesianBootstrap, {}),
+    (TaperedBlockBootstrap, {"block_length": 5}),
+]
 ALL_RESAMPLERS = INDEX_RESAMPLERS + WEIGHT_RESAMPLERS
+BLOCK_CLASSES = (
+    MovingBlockBootstrap,
+    CircularBlockBootstrap,
+    NonOverlappingBlockBootstrap,
+    StationaryBootstrap,
+    TaperedBlockBootstrap,
+)
+
+
+def _weights_only(cls) -> bool:
+    return any(cls is c for c, _ in WEIGHT_RESAMPLERS)
+
+
+def _first_spec(cls):
+    """The first listed spec of a class (explicit block lengths for blocks)."""
+    return next(spec for spec in ALL_RESAMPLERS if spec[0] is cls)
 
 
 def _id(spec) -> str:
@@ -165,23 +196,25 @@ def test_generator_seed_fitted_split_and_replicate_agree(spec, labelled_data) ->
         assert_array_equal(rs.replicate(b).oob, test)
     # the recorded entropy repeats the run
     again = make(spec, n_resamples=3, random_state=rs.seed_entropy_)
-    for (a, _), (c, _) in zip(_splits(rs, labelled_data), _splits(again, labelled_data)):
+    for (a, _), (c, _) in zip(
+        _splits(rs, labelled_data), _splits(again, labelled_data)
+    ):
         assert_array_equal(a, c)
 
 
 _SUBPROCESS = """
 import json, sys
 import numpy as np
-import skboot
+import skboot.resamplers
 spec = json.loads(sys.argv[1])
 rows = []
-for name, kw, seed in spec["cases"]:
-    cls = getattr(skboot, name)
+for name, kw, seed, weights_only in spec["cases"]:
+    cls = getattr(skboot.resamplers, name)
     X = np.asarray(spec["X"])
     y = np.asarray(spec["y"])
     groups = np.asarray(spec["groups"])
     rs = cls(n_resamples=3, random_state=seed, **kw)
-    if cls is skboot.BayesianBootstrap:
+    if weights_only:
         rs.fit(X, y, groups)
         rows.append([rs.replicate(b).weights.tolist() for b in range(3)])
     else:
@@ -192,13 +225,13 @@ print(json.dumps(rows))
 
 def _in_process_rows(cases, data):
     X, y, groups = data
-    import skboot
+    import skboot.resamplers
 
     rows = []
-    for name, kw, seed in cases:
-        cls = getattr(skboot, name)
+    for name, kw, seed, weights_only in cases:
+        cls = getattr(skboot.resamplers, name)
         rs = cls(n_resamples=3, random_state=seed, **kw)
-        if cls is BayesianBootstrap:
+        if weights_only:
             rs.fit(X, y, groups)
             rows.append([rs.replicate(b).weights.tolist() for b in range(3)])
         else:
@@ -212,12 +245,14 @@ def test_same_seed_same_indices_in_a_fresh_process(labelled_data) -> None:
     """An int seed, and the entropy recorded by a random_state=None fit, give the
     same replicates in another interpreter."""
     X, y, groups = labelled_data
-    cases = [(cls.__name__, kw, 12345) for cls, kw in ALL_RESAMPLERS]
+    cases = [
+        (cls.__name__, kw, 12345, _weights_only(cls)) for cls, kw in ALL_RESAMPLERS
+    ]
     # entropy recorded by fitting with random_state=None, replayed elsewhere
     for cls, kw in ALL_RESAMPLERS:
         fitted = cls(n_resamples=3, random_state=None, **kw).fit(X, y, groups)
         assert isinstance(fitted.seed_entropy_, int)
-        cases.append((cls.__name__, kw, fitted.seed_entropy_))
+        cases.append((cls.__name__, kw, fitted.seed_entropy_, _weights_only(cls)))
     spec = {
         "cases": cases,
         "X": X.tolist(),
@@ -301,7 +336,7 @@ def test_replicate_sizes(spec, labelled_data) -> None:
         expected = {None: n, 25: 25, 0.5: 30}[kw.get("sample_size")]
         assert sizes == [expected] * 10
         assert rs.plan_.replicate_size == expected
-    elif cls is StratifiedBootstrap:
+    elif cls is StratifiedBootstrap or cls in BLOCK_CLASSES:
         assert sizes == [n] * 10
     else:  # group sizes differ / Poisson counts vary around n
         assert len(set(sizes)) > 1
@@ -333,12 +368,23 @@ def test_plan_chunk_paths_agree_with_replicate(spec, labelled_data) -> None:
     "rs, expected",
     [
         (Bootstrap(), "Bootstrap()"),
-        (Bootstrap(n_resamples=3, random_state=0), "Bootstrap(n_resamples=3, random_state=0)"),
+        (
+            Bootstrap(n_resamples=3, random_state=0),
+            "Bootstrap(n_resamples=3, random_state=0)",
+        ),
         (Bootstrap(sample_size=0.5), "Bootstrap(sample_size=0.5)"),
         (StratifiedBootstrap(100), "StratifiedBootstrap(n_resamples=100)"),
         (GroupBootstrap(random_state=1), "GroupBootstrap(random_state=1)"),
-        (PoissonBootstrap(5, random_state=2), "PoissonBootstrap(n_resamples=5, random_state=2)"),
+        (
+            PoissonBootstrap(5, random_state=2),
+            "PoissonBootstrap(n_resamples=5, random_state=2)",
+        ),
         (BayesianBootstrap(), "BayesianBootstrap()"),
+        (MovingBlockBootstrap(block_length=5), "MovingBlockBootstrap(block_length=5)"),
+        (
+            TaperedBlockBootstrap(3, block_length=4, taper_c=0.5),
+            "TaperedBlockBootstrap(block_length=4, n_resamples=3, taper_c=0.5)",
+        ),
     ],
 )
 def test_repr(rs, expected) -> None:
@@ -350,9 +396,12 @@ def test_get_params_set_params(spec, labelled_data) -> None:
     cls, kw = spec
     rs = make(spec, n_resamples=4, random_state=0)
     params = rs.get_params()
-    expected = {"n_resamples": 4, "random_state": 0}
-    if cls is Bootstrap:
-        expected["sample_size"] = kw.get("sample_size")
+    defaults = {
+        name: p.default
+        for name, p in inspect.signature(cls.__init__).parameters.items()
+        if name != "self"
+    }
+    expected = {**defaults, **kw, "n_resamples": 4, "random_state": 0}
     assert params == expected
     assert rs.set_params(n_resamples=6, random_state=1) is rs
     assert rs.get_n_splits() == 6
@@ -374,7 +423,7 @@ def test_init_stores_parameters_verbatim(spec) -> None:
 
 def _outputs(rs, data):
     X, y, groups = data
-    if isinstance(rs, BayesianBootstrap):
+    if _weights_only(type(rs)):
         fitted = rs.fit(X, y, groups) if not hasattr(rs, "plan_") else rs
         return [fitted.replicate(b).weights for b in range(rs.n_resamples)]
     return [a for pair in _splits(rs, data) for a in pair]
@@ -406,7 +455,7 @@ def test_split_and_replicate_do_not_mutate(spec, fitted, labelled_data) -> None:
         rs.fit(X, y, groups)
     before = dict(rs.__dict__)
     before_pickle = pickle.dumps(rs)
-    if isinstance(rs, BayesianBootstrap):
+    if _weights_only(type(rs)):
         with pytest.raises(ValueError):
             rs.split(X, y, groups)
     else:
@@ -480,20 +529,22 @@ def _call(rs, call, kwargs):
 
 
 XY = {"X": X60, "y": Y60, "groups": G60}
+#: Each resampler class once.
+CLASSES = list(dict.fromkeys(cls for cls, _ in ALL_RESAMPLERS))
 
 # (resampler, call, kwargs, exception, match)
 ERROR_CASES = [
     # n_resamples: non-positive, non-integer, bool, float, None
     *[
         (
-            cls(n_resamples=bad),
+            make(_first_spec(cls), n_resamples=bad),
             call,
             XY,
             ValueError,
             rf"^The 'n_resamples' parameter of {cls.__name__} {_NR}\. Got "
             rf"{pat} instead\.$",
         )
-        for cls in (Bootstrap, StratifiedBootstrap, GroupBootstrap, PoissonBootstrap)
+        for cls in CLASSES
         for call in ("split", "fit", "get_n_splits")
         for bad, pat in [
             (0, "0"),
@@ -505,34 +556,20 @@ ERROR_CASES = [
             (None, "None"),
         ]
     ],
-    (
-        BayesianBootstrap(n_resamples=0),
-        "fit",
-        XY,
-        ValueError,
-        rf"^The 'n_resamples' parameter of BayesianBootstrap {_NR}\. Got 0 instead\.$",
-    ),
     # random_state
     *[
         (
-            cls(random_state=bad),
+            make(_first_spec(cls), random_state=bad),
             call,
             XY,
             ValueError,
             rf"^The 'random_state' parameter of {cls.__name__} {_RS} Got {pat} "
             r"instead\.$",
         )
-        for cls in (Bootstrap, StratifiedBootstrap, GroupBootstrap, PoissonBootstrap)
+        for cls in CLASSES
         for call in ("split", "fit")
         for bad, pat in [(-1, "-1"), (1.5, r"1\.5"), ("seed", "'seed'"), (True, "True")]
     ],
-    (
-        BayesianBootstrap(random_state=-1),
-        "fit",
-        XY,
-        ValueError,
-        rf"'random_state' parameter of BayesianBootstrap {_RS} Got -1 instead\.$",
-    ),
     # sample_size out of range / wrong type
     *[
         (
@@ -560,17 +597,16 @@ ERROR_CASES = [
     # fewer than 2 samples; X missing or not array-like
     *[
         (
-            cls(),
+            make(_first_spec(cls)),
             call,
             {"X": X60[:k], "y": Y60[:k], "groups": G60[:k]},
             ValueError,
             rf"^The 'X' parameter of {cls.__name__} must have at least 2 samples\. "
             rf"Got {k} instead\.$",
         )
-        for cls, _ in ALL_RESAMPLERS
+        for cls in CLASSES
         for call in ("split", "fit")
         for k in (0, 1)
-        if cls is not BayesianBootstrap or call == "fit"
     ],
     (
         Bootstrap(),
@@ -591,17 +627,16 @@ ERROR_CASES = [
     # y / groups length mismatch (all resamplers, as scikit-learn splitters)
     *[
         (
-            cls(),
+            make(_first_spec(cls)),
             call,
             {**XY, name: XY[name][:-1]},
             ValueError,
             rf"^The '{name}' parameter of {cls.__name__} must have one entry per "
             r"sample of X \(60\)\. Got 59 instead\.$",
         )
-        for cls, _ in ALL_RESAMPLERS
+        for cls in CLASSES
         for call in ("split", "fit")
         for name in ("y", "groups")
-        if cls is not BayesianBootstrap or call == "fit"
     ],
     (
         Bootstrap(),
@@ -715,14 +750,14 @@ ERROR_CASES = [
     ),
     *[
         (
-            cls(n_resamples=3, random_state=0),
+            make(_first_spec(cls), n_resamples=3, random_state=0),
             "replicate",
             {**XY, "b": bad},
             ValueError,
             rf"^The 'b' parameter of {cls.__name__}\.replicate must be an int in "
             rf"\[0, 2\]\. Got {pat} instead\.$",
         )
-        for cls, _ in ALL_RESAMPLERS
+        for cls in CLASSES
         for bad, pat in [(3, "3"), (-1, "-1"), (1.0, r"1\.0"), (True, "True")]
     ],
     # BayesianBootstrap has weights only
@@ -770,13 +805,22 @@ def test_error_messages(rs, call, kwargs, exc, match) -> None:
 
 
 def test_error_table_covers_every_resampler() -> None:
-    assert {type(c[0]) for c in ERROR_CASES} == {cls for cls, _ in ALL_RESAMPLERS}
+    assert {type(c[0]) for c in ERROR_CASES} == set(CLASSES)
 
 
 @pytest.mark.parametrize(
     "sample_size, expected",
-    [(1, 1), (60, 60), (25, 25), (np.int64(7), 7), (1.0, 60), (0.5, 30), (0.001, 1),
-     (np.float32(0.25), 15), (None, 60)],
+    [
+        (1, 1),
+        (60, 60),
+        (25, 25),
+        (np.int64(7), 7),
+        (1.0, 60),
+        (0.5, 30),
+        (0.001, 1),
+        (np.float32(0.25), 15),
+        (None, 60),
+    ],
 )
 def test_valid_sample_sizes(sample_size, expected) -> None:
     rs = Bootstrap(n_resamples=2, sample_size=sample_size, random_state=0)
@@ -800,7 +844,10 @@ def test_pandas_inputs(labelled_data) -> None:
     df = pd.DataFrame(X, index=np.arange(100, 160))
     ys = pd.Series(y, index=df.index)
     gs = pd.Series([f"g{g}" for g in groups], index=df.index)
-    for rs in (StratifiedBootstrap(3, random_state=0), GroupBootstrap(3, random_state=0)):
+    for rs in (
+        StratifiedBootstrap(3, random_state=0),
+        GroupBootstrap(3, random_state=0),
+    ):
         a = list(rs.split(df, ys, gs))
         b = list(rs.split(X, y, np.array([f"g{g}" for g in groups])))
         for (tr1, te1), (tr2, te2) in zip(a, b):
@@ -912,7 +959,9 @@ def test_group_bootstrap_takes_whole_groups(labelled_data) -> None:
         # in draw order, each drawn group's rows form a contiguous block
         g_seq = codes[train]
         runs = g_seq[np.r_[True, g_seq[1:] != g_seq[:-1]]]
-        block_lengths = np.diff(np.r_[np.flatnonzero(np.r_[True, g_seq[1:] != g_seq[:-1]]), len(g_seq)])
+        block_lengths = np.diff(
+            np.r_[np.flatnonzero(np.r_[True, g_seq[1:] != g_seq[:-1]]), len(g_seq)]
+        )
         assert (block_lengths % sizes[runs] == 0).all()
         assert_array_equal(rs.replicate(b).counts, counts)
 
@@ -1027,7 +1076,9 @@ def test_search_cv(spec, search, labelled_data) -> None:
     if search == "grid":
         cv = GridSearchCV(RidgeClassifier(), grid, cv=rs)
     else:
-        cv = RandomizedSearchCV(RidgeClassifier(), grid, n_iter=2, cv=rs, random_state=0)
+        cv = RandomizedSearchCV(
+            RidgeClassifier(), grid, n_iter=2, cv=rs, random_state=0
+        )
     cv.fit(X, y, groups=groups)
     assert cv.n_splits_ == 3
     for i, params in enumerate(cv.cv_results_["params"]):
@@ -1051,7 +1102,9 @@ def test_learning_curve(spec, labelled_data) -> None:
 
 def test_group_bootstrap_without_groups_fails_in_sklearn(labelled_data) -> None:
     X, y, _ = labelled_data
-    with pytest.raises(ValueError, match="'groups' parameter of GroupBootstrap is required"):
+    with pytest.raises(
+        ValueError, match="'groups' parameter of GroupBootstrap is required"
+    ):
         cross_validate(RidgeClassifier(), X, y, cv=GroupBootstrap(n_resamples=3))
 
 
