@@ -74,7 +74,7 @@ from skboot._metric_kernels import (
     pack_arrays,
     packed,
 )
-from skboot._random import STREAM_VERSION
+from skboot._random import STREAM_VERSION, check_random_state
 from skboot._validation import check_int, check_one_of, param_error
 from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import GroupBootstrap, StratifiedBootstrap
@@ -318,7 +318,8 @@ def _metric_resampler(
     n_resamples: Any,
     random_state: Any,
     owner: str,
-) -> BaseResampler:
+) -> tuple[BaseResampler, Any]:
+    """The resampler to run and the object its key is drawn from."""
     if not isinstance(stratify, bool | np.bool_):
         raise param_error("stratify", owner, "a bool", stratify)
     check_int(n_resamples, "n_resamples", owner, min_value=1)
@@ -342,10 +343,13 @@ def _metric_resampler(
 
 
 def _fit_resampler(
-    resampler: BaseResampler, X: Any, y: Any, groups: Any
+    resampler: BaseResampler, source: Any, X: Any, y: Any, groups: Any
 ) -> tuple[BaseResampler, ResamplingPlan]:
+    """Validate, draw the root key from ``source`` (so a Generator passed by the
+    user advances once per call) and fit a clone."""
     resampler._check_params()
-    fitted = clone(resampler).fit(X, y, groups)
+    key = check_random_state(source, owner=type(resampler).__name__)
+    fitted = clone(resampler)._fit_with_key(key, X, y, groups)
     return fitted, fitted.plan_
 
 
@@ -1053,11 +1057,11 @@ def metric_ci(
     level = _check_common(method, level, undefined, n_jobs, owner)
     yt, (yp,), sw = _check_inputs(y_true, {"y_pred": y_pred}, sample_weight, owner)
     resolved = _resolve_metric(metric, metric_options, owner)
-    res = _metric_resampler(
+    res, source = _metric_resampler(
         resampler, stratify, groups, n_resamples, random_state, owner
     )
     stat = _build_statistic(resolved, yt, [yp], sw, owner)
-    fitted, plan = _fit_resampler(res, yt, yt, groups)
+    fitted, plan = _fit_resampler(res, source, yt, yt, groups)
     _check_layout(stat, plan, owner)
     run = _run_metric(
         stat,
@@ -1180,11 +1184,11 @@ def compare_metrics(
         y_true, {"y_pred_a": y_pred_a, "y_pred_b": y_pred_b}, sample_weight, owner
     )
     resolved = _resolve_metric(metric, metric_options, owner)
-    res = _metric_resampler(
+    res, source = _metric_resampler(
         resampler, stratify, groups, n_resamples, random_state, owner
     )
     stat = _build_statistic(resolved, yt, preds, sw, owner)
-    fitted, plan = _fit_resampler(res, yt, yt, groups)
+    fitted, plan = _fit_resampler(res, source, yt, yt, groups)
     _check_layout(stat, plan, owner)
     est_a, est_b = stat.each_estimate()  # type: ignore[attr-defined]
     diff_name = f"{resolved.name}(a) - {resolved.name}(b)"
@@ -1811,7 +1815,7 @@ def bootstrap_score(
         from skboot.resamplers import Bootstrap
 
         resampler = Bootstrap()
-    res = _resolve_resampler(resampler, 9999, random_state, owner)
+    res, source = _resolve_resampler(resampler, 9999, random_state, owner)
     res.set_params(n_resamples=n_resamples)
     if scoring is None:
         raise param_error("scoring", owner, "a scorer name or a callable scorer", None)
@@ -1824,7 +1828,7 @@ def bootstrap_score(
             f"({n}). Got shape {y_arr.shape} instead."
         )
     use_sw = _check_refit_mode(estimator, None, False, owner)
-    fitted, plan = _fit_resampler(res, X, y, groups)
+    fitted, plan = _fit_resampler(res, source, X, y, groups)
     if plan.layout == "weights":
         raise ValueError(
             f"The resampler of {owner} gives continuous weights (BayesianBootstrap), "

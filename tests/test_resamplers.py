@@ -151,7 +151,9 @@ def test_replicate_matches_split(spec, order, random_state, labelled_data) -> No
         assert rep.counts.dtype == np.int64
         assert rep.weights.dtype == np.float64
     # a second pass over the fitted resampler gives the same splits
-    for (a_tr, a_te), (b_tr, b_te) in zip(splits, _splits(rs, labelled_data)):
+    for (a_tr, a_te), (b_tr, b_te) in zip(
+        splits, _splits(rs, labelled_data), strict=True
+    ):
         assert_array_equal(a_tr, b_tr)
         assert_array_equal(a_te, b_te)
 
@@ -167,7 +169,9 @@ def test_int_seed_is_the_same_fitted_or_not(spec, labelled_data) -> None:
         assert_array_equal(train, again[b][0])
         assert_array_equal(train, fitted.replicate(b).indices)
         assert_array_equal(test, fitted.replicate(b).oob)
-    assert any(not np.array_equal(u[0], o[0]) for u, o in zip(unfitted, other))
+    assert any(
+        not np.array_equal(u[0], o[0]) for u, o in zip(unfitted, other, strict=True)
+    )
 
 
 @index_resamplers
@@ -197,7 +201,7 @@ def test_generator_seed_fitted_split_and_replicate_agree(spec, labelled_data) ->
     # the recorded entropy repeats the run
     again = make(spec, n_resamples=3, random_state=rs.seed_entropy_)
     for (a, _), (c, _) in zip(
-        _splits(rs, labelled_data), _splits(again, labelled_data)
+        _splits(rs, labelled_data), _splits(again, labelled_data), strict=True
     ):
         assert_array_equal(a, c)
 
@@ -408,7 +412,7 @@ def test_get_params_set_params(spec, labelled_data) -> None:
     assert rs.get_params()["random_state"] == 1
     assert repr(cls(**rs.get_params())) == repr(rs)
     with pytest.raises(ValueError, match="Invalid parameter"):
-        rs.set_params(block_length=3)
+        rs.set_params(not_a_parameter=3)
 
 
 @all_resamplers
@@ -436,13 +440,15 @@ def test_clone_and_pickle_give_identical_replicates(spec, labelled_data) -> None
     ref = _outputs(rs, labelled_data)
     for other in (clone(rs), pickle.loads(pickle.dumps(rs))):
         assert repr(other) == repr(rs)
-        for a, b in zip(ref, _outputs(other, labelled_data)):
+        for a, b in zip(ref, _outputs(other, labelled_data), strict=True):
             assert_array_equal(a, b)
     # a resampler fitted with random_state=None pickles with its key
     fitted = make(spec, n_resamples=4, random_state=None).fit(X, y, groups)
     loaded = pickle.loads(pickle.dumps(fitted))
     assert loaded.key_ == fitted.key_
-    for a, b in zip(_outputs(fitted, labelled_data), _outputs(loaded, labelled_data)):
+    for a, b in zip(
+        _outputs(fitted, labelled_data), _outputs(loaded, labelled_data), strict=True
+    ):
         assert_array_equal(a, b)
 
 
@@ -473,7 +479,7 @@ def test_split_and_replicate_do_not_mutate(spec, fitted, labelled_data) -> None:
 
 
 def test_fit_records_the_key_and_data_layout(labelled_data) -> None:
-    X, y, groups = labelled_data
+    X, _, _ = labelled_data
     rs = Bootstrap(n_resamples=3, random_state=None)
     assert rs.fit(X) is rs
     assert rs.n_samples_ == 60
@@ -785,7 +791,7 @@ ERROR_CASES = [
 
 
 def _case_id(case) -> str:
-    rs, call, kwargs, _, match = case
+    rs, call, _, _, match = case
     return f"{type(rs).__name__}-{call}-{match[:60]}"
 
 
@@ -850,7 +856,7 @@ def test_pandas_inputs(labelled_data) -> None:
     ):
         a = list(rs.split(df, ys, gs))
         b = list(rs.split(X, y, np.array([f"g{g}" for g in groups])))
-        for (tr1, te1), (tr2, te2) in zip(a, b):
+        for (tr1, te1), (tr2, te2) in zip(a, b, strict=True):
             assert_array_equal(tr1, tr2)
             assert_array_equal(te1, te2)
 
@@ -883,7 +889,7 @@ def test_bootstrap_oob_fraction_matches_theory() -> None:
     assert abs(oob.mean() - mean) < 5.3 * se
     assert abs(oob.mean() / n - (1 - 1 / n) ** n) < 5.3 * se / n
     # split agrees with the weights path on a few replicates
-    for b, (_, test) in zip(range(5), rs.split(np.zeros(n))):
+    for b, (_, test) in zip(range(5), rs.split(np.zeros(n)), strict=False):
         assert len(test) == oob[b]
 
 
@@ -1055,7 +1061,10 @@ def test_cross_validate(spec, labelled_data) -> None:
     )
     assert len(res["test_score"]) == 3
     for (train, test), tr, te in zip(
-        rs.split(X, y, groups), res["indices"]["train"], res["indices"]["test"]
+        rs.split(X, y, groups),
+        res["indices"]["train"],
+        res["indices"]["test"],
+        strict=True,
     ):
         assert_array_equal(tr, train)
         assert_array_equal(te, test)
@@ -1131,7 +1140,7 @@ def test_group_bootstrap_with_metadata_routing(labelled_data) -> None:
         return_indices=True,
     )
     for (train, test), tr, te in zip(
-        expected, res["indices"]["train"], res["indices"]["test"]
+        expected, res["indices"]["train"], res["indices"]["test"], strict=True
     ):
         assert_array_equal(tr, train)
         assert_array_equal(te, test)
