@@ -270,9 +270,7 @@ def stationary_counts_chunk(seed_s, seed_l, gamma, b0, n, p, log_q, out):
 
 
 @njit(cache=True, nogil=True)
-def stationary_moments(
-    X, seed_s, seed_l, gamma, b0, p, log_q, want2, out1, out2, outw
-):
+def stationary_moments(X, seed_s, seed_l, gamma, b0, p, log_q, want2, out1, out2, outw):
     n = X.shape[0]
     P1, P2 = prefix_sums(X, want2)
     starts = np.empty(n, dtype=np.int64)

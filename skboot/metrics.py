@@ -174,6 +174,8 @@ def _fused_options(registry: str, options: dict[str, Any]) -> dict[str, Any] | N
             continue
         if key not in METRICS[registry].options:
             return None
+        if key == "average" and value not in ("binary", "micro", "macro"):
+            return None  # e.g. "weighted", None: scikit-learn's own code
         out[key] = value
     return out
 

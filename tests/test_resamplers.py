@@ -180,8 +180,8 @@ def test_unfitted_non_int_seed_draws_a_fresh_key_per_split(
     spec, random_state, labelled_data
 ) -> None:
     """Like scikit-learn's splitters with random_state=None: two calls of split on
-    an unfitted resampler differ (with 60 rows, equal replicates have probability
-    far below 1e-20)."""
+    an unfitted resampler differ (equal first replicates have probability below
+    1e-12 here: 12 groups give 12**-12, 60 rows far less)."""
     if random_state == "generator":
         random_state = np.random.default_rng(0)
     rs = make(spec, n_resamples=2, random_state=random_state)
@@ -1031,6 +1031,8 @@ SK_RESAMPLERS = [
     (StratifiedBootstrap, {}),
     (GroupBootstrap, {}),
     (PoissonBootstrap, {}),
+    (MovingBlockBootstrap, {"block_length": 5}),
+    (StationaryBootstrap, {"block_length": 4.5}),
 ]
 sk_resamplers = pytest.mark.parametrize(
     "spec", SK_RESAMPLERS, ids=[_id(s) for s in SK_RESAMPLERS]
@@ -1120,7 +1122,11 @@ def test_group_bootstrap_without_groups_fails_in_sklearn(labelled_data) -> None:
 def test_group_bootstrap_requests_groups_for_split() -> None:
     routing = GroupBootstrap().get_metadata_routing()
     assert routing.split.requests == {"groups": True}
-    assert "split" not in Bootstrap().get_metadata_routing().serialize()
+    assert routing.consumes("split", ["groups"]) == {"groups"}
+    for cls in CLASSES:
+        if cls is not GroupBootstrap:
+            routing = make(_first_spec(cls)).get_metadata_routing()
+            assert routing.consumes("split", ["groups"]) == set(), cls
 
 
 @pytest.mark.usefixtures("metadata_routing")

@@ -125,7 +125,7 @@ class BlockPlan(ResamplingPlan):
     @property
     def _unit(self) -> int:
         """Length of the delete-one-block jackknife units."""
-        return int(math.ceil(self.block_length))
+        return math.ceil(self.block_length)
 
     @property
     def jackknife_groups(self) -> np.ndarray:
