@@ -2,7 +2,7 @@
 
 Each run is a new process.  "empty cache" points ``NUMBA_CACHE_DIR`` at a new
 empty directory, so every kernel the first call needs is compiled; "warm cache"
-reuses a directory that an earlier run filled.  The clock starts in the parent
+reuses the directory that the empty-cache run just filled.  The clock starts in the parent
 just before the process is spawned (``time.time()``) and stops in the child when
 the result exists, so interpreter start-up and imports are included.  The child
 also reports ``import skboot`` and the first call on their own.
@@ -73,23 +73,18 @@ def run_cold_start(quick: bool, log: Callable[[str], None]) -> dict[str, Any]:
     empty: list[dict[str, Any]] = []
     warm: list[dict[str, Any]] = []
     bare: list[float] = []
-    warm_dir = tempfile.mkdtemp(prefix="skboot-bench-warm-")
-    try:
-        log("  cold start: filling a warm numba cache\n")
-        _one(warm_dir)
-        for r in range(reps):
-            tmp = tempfile.mkdtemp(prefix="skboot-bench-empty-")
-            try:
-                log(f"  cold start {r + 1}/{reps}: empty cache\n")
-                empty.append(_one(tmp))
-            finally:
-                shutil.rmtree(tmp, ignore_errors=True)
-            log(f"  cold start {r + 1}/{reps}: warm cache\n")
-            warm.append(_one(warm_dir))
-            t_spawn, line = _spawn(BARE_CODE, {})
-            bare.append(float(line) - t_spawn)
-    finally:
-        shutil.rmtree(warm_dir, ignore_errors=True)
+    for r in range(reps):
+        # the empty-cache run fills its directory; the warm run reuses it
+        cache_dir = tempfile.mkdtemp(prefix="skboot-bench-numba-")
+        try:
+            log(f"  cold start {r + 1}/{reps}: empty numba cache\n")
+            empty.append(_one(cache_dir))
+            log(f"  cold start {r + 1}/{reps}: warm numba cache\n")
+            warm.append(_one(cache_dir))
+        finally:
+            shutil.rmtree(cache_dir, ignore_errors=True)
+        t_spawn, line = _spawn(BARE_CODE, {})
+        bare.append(float(line) - t_spawn)
     return {
         "n": 10_000,
         "B": 2_000,

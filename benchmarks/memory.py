@@ -69,20 +69,22 @@ def _child(impl: str, B: int, mode: str, env_extra: dict[str, str] | None) -> di
 def run_memory(quick: bool, log: Callable[[str], None]) -> dict[str, Any]:
     plan: list[tuple[str, int, str, str]] = []  # impl, B, mode, variant label
     Bs = (2_000, 50_000)
-    impls = ["skboot", "arch", "scipy_batch1000", "tsbootstrap"]
-    if not quick:
-        impls.insert(2, "scipy")
-    for B in Bs:
-        for impl in impls:
-            if quick and B == 50_000 and impl not in ("skboot", "arch"):
-                continue
-            plan.append((impl, B, "warm", ""))
-    for B in Bs:
-        plan.append(("skboot", B, "cold", ""))
-        if not quick:
-            plan.append(("arch", B, "cold", ""))
-            plan.append(("tsbootstrap", B, "cold", ""))
-    plan.append(("skboot", 50_000, "cold", "empty numba cache"))
+    if quick:  # the floor (skboot at B=50,000) and one peer
+        plan = [
+            ("skboot", 2_000, "warm", ""),
+            ("skboot", 50_000, "warm", ""),
+            ("arch", 2_000, "warm", ""),
+            ("skboot", 50_000, "cold", ""),
+        ]
+    else:
+        impls = ["skboot", "arch", "scipy", "scipy_batch1000", "tsbootstrap"]
+        for B in Bs:
+            for impl in impls:
+                plan.append((impl, B, "warm", ""))
+        for B in Bs:
+            for impl in ("skboot", "arch", "tsbootstrap"):
+                plan.append((impl, B, "cold", ""))
+        plan.append(("skboot", 50_000, "cold", "empty numba cache"))
     results = []
     for impl, B, mode, variant in plan:
         if impl == "scipy" and B == 50_000:

@@ -160,10 +160,11 @@ def _iid_group(
             )
 
         impls["tsbootstrap"] = tsb_run
-        impls["tsbootstrap_1t"] = _one_thread(tsb_run)
         peers["tsbootstrap"] = "tsbootstrap"
         notes["tsbootstrap"] = TSB_NOTE
-        extra["tsbootstrap"] = ("1 thr", "tsbootstrap_1t")
+        if not cfg.quick:
+            impls["tsbootstrap_1t"] = _one_thread(tsb_run)
+            extra["tsbootstrap"] = ("1 thr", "tsbootstrap_1t")
     else:
         peers["tsbootstrap"] = NA(NOT_INSTALLED.format("tsbootstrap"))
     peers["loop"] = NA("—")
@@ -246,10 +247,11 @@ def group_colmeans_2d(cfg: Config) -> Group:
             )
 
         impls["tsbootstrap"] = tsb_run
-        impls["tsbootstrap_1t"] = _one_thread(tsb_run)
         peers["tsbootstrap"] = "tsbootstrap"
         notes["tsbootstrap"] = TSB_NOTE
-        extra["tsbootstrap"] = ("1 thr", "tsbootstrap_1t")
+        if not cfg.quick:
+            impls["tsbootstrap_1t"] = _one_thread(tsb_run)
+            extra["tsbootstrap"] = ("1 thr", "tsbootstrap_1t")
     else:
         peers["tsbootstrap"] = NA(NOT_INSTALLED.format("tsbootstrap"))
     peers["loop"] = NA("—")
@@ -271,7 +273,7 @@ def group_colmeans_2d(cfg: Config) -> Group:
 # np.median: plain callable (tier 3), auto-vectorized callable (tier 2), fused
 # ---------------------------------------------------------------------------
 def group_median(cfg: Config) -> Group:
-    n, B = _sizes(cfg, 10_000, 2_000, 500)
+    n, B = _sizes(cfg, 10_000, 2_000, 200)
     x = np.random.default_rng(12345).normal(size=n)
     sk, ab, sb, tsb = _skboot(), _arch(), _scipy_bootstrap(), _tsb()
     impls: dict[str, Callable[[], Any]] = {
@@ -341,7 +343,8 @@ def group_median(cfg: Config) -> Group:
             )
 
         impls["tsbootstrap_fused"] = tsb_fused_run
-        impls["tsbootstrap_fused_1t"] = _one_thread(tsb_fused_run)
+        if not cfg.quick:
+            impls["tsbootstrap_fused_1t"] = _one_thread(tsb_fused_run)
         tsb_plain, tsb_vec, tsb_fused = (
             "tsbootstrap_plain",
             "tsbootstrap_vectorized",
@@ -391,7 +394,7 @@ def group_median(cfg: Config) -> Group:
             },
             notes={"tsbootstrap": 'compiled ("quantile", 0.5), 2 numba threads'},
             extra={"tsbootstrap": ("1 thr", "tsbootstrap_fused_1t")}
-            if tsb is not None
+            if tsb is not None and not cfg.quick
             else {},
         ),
     ]
@@ -402,7 +405,8 @@ def group_median(cfg: Config) -> Group:
 # BCa interval
 # ---------------------------------------------------------------------------
 def group_bca(cfg: Config) -> Group:
-    n, B = _sizes(cfg, 10_000, 2_000, 2_000)
+    # quick: n=2,000, because scipy's jackknife is n x (n - 1)
+    n, B = (2_000, 2_000) if cfg.quick else (10_000, 2_000)
     x = np.random.default_rng(12345).normal(size=n)
     sk, ab, sb, tsb = _skboot(), _arch(), _scipy_bootstrap(), _tsb()
 
@@ -523,10 +527,11 @@ def _block_group(cfg: Config, name: str) -> Group:
             )
 
         impls["tsbootstrap"] = tsb_run
-        impls["tsbootstrap_1t"] = _one_thread(tsb_run)
         peers["tsbootstrap"] = "tsbootstrap"
         notes["tsbootstrap"] = f"{tsb_name}, " + TSB_NOTE
-        extra["tsbootstrap"] = ("1 thr", "tsbootstrap_1t")
+        if not cfg.quick:
+            impls["tsbootstrap_1t"] = _one_thread(tsb_run)
+            extra["tsbootstrap"] = ("1 thr", "tsbootstrap_1t")
     else:
         peers["tsbootstrap"] = NA(NOT_INSTALLED.format("tsbootstrap"))
     peers["loop"] = NA("—")
@@ -559,7 +564,7 @@ def group_block_stationary(cfg: Config) -> Group:
 # ROC AUC interval
 # ---------------------------------------------------------------------------
 def group_roc_auc(cfg: Config) -> Group:
-    n, B = _sizes(cfg, 5_000, 1_000, 100)
+    n, B = _sizes(cfg, 5_000, 1_000, 50)
     rng = np.random.default_rng(12345)
     y = (rng.random(n) < 0.3).astype(np.int64)
     score = 0.8 * y + rng.normal(size=n)

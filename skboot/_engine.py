@@ -788,6 +788,42 @@ def _detach(plan: ResamplingPlan) -> tuple[ResamplingPlan, tuple[str, ...], list
     return skeleton, tuple(names), values
 
 
+class Progress:
+    """A plain-text progress bar on stderr, updated at most ten times a second.
+
+    Only created when the user asks (``progress=True``); library code never prints
+    otherwise.
+    """
+
+    def __init__(self, total: int, stream: Any = None, width: int = 30) -> None:
+        import sys
+        import time
+
+        self.total = total
+        self.done = 0
+        self.stream = stream if stream is not None else sys.stderr
+        self.width = width
+        self._clock = time.monotonic
+        self._last = -1.0
+        self._start = self._clock()
+
+    def update(self, n: int) -> None:
+        self.done += n
+        now = self._clock()
+        if now - self._last >= 0.1 or self.done >= self.total:
+            self._last = now
+            frac = self.done / self.total if self.total else 1.0
+            bar = "#" * int(round(frac * self.width))
+            elapsed = now - self._start
+            self.stream.write(
+                f"\rskboot: {self.done}/{self.total} replicates "
+                f"[{bar:<{self.width}s}] {frac:4.0%} {elapsed:6.1f} s"
+            )
+            if self.done >= self.total:
+                self.stream.write("\n")
+            self.stream.flush()
+
+
 def _run_range(
     stat: Statistic,
     plan: ResamplingPlan,
@@ -797,6 +833,7 @@ def _run_range(
     n_data: int,
     plan_fields: tuple[str, ...],
     *arrays: np.ndarray,
+    progress: Progress | None = None,
 ) -> np.ndarray:
     """Replicates ``[b0, b1)`` in chunks of ``chunk``; returns (b1 - b0, k).
 
@@ -813,6 +850,8 @@ def _run_range(
     for start in range(b0, b1, chunk):
         stop = min(b1, start + chunk)
         stat.run_chunk(data, plan, start, out[start - b0 : stop - b0], scratch)
+        if progress is not None:
+            progress.update(stop - start)
     return out
 
 
@@ -838,6 +877,7 @@ def run_bootstrap(
     *,
     n_jobs: int | None = None,
     chunk_size: int | None = None,
+    progress: bool = False,
 ) -> np.ndarray:
     """The bootstrap distribution, shape (n_resamples, k).
 
@@ -852,11 +892,14 @@ def run_bootstrap(
         isinstance(stat, BuiltinStatistic)
         and n_resamples * max(1, plan.replicate_size) < MIN_PARALLEL_DRAWS
     )
+    bar = Progress(n_resamples) if progress else None
     if n_workers == 1 or n_resamples < 2 or small:
-        return _run_range(light, plan, 0, n_resamples, chunk, len(data), (), *data)
+        return _run_range(
+            light, plan, 0, n_resamples, chunk, len(data), (), *data, progress=bar
+        )
     skeleton, names, plan_arrays = _detach(plan)
     bounds = plan_tasks(n_resamples, n_workers)
-    parts = Parallel(n_jobs=n_jobs)(
+    tasks = (
         delayed(_run_range)(
             light,
             skeleton,
@@ -871,4 +914,11 @@ def run_bootstrap(
         for lo, hi in itertools.pairwise(bounds)
         if hi > lo
     )
+    if bar is None:
+        parts = Parallel(n_jobs=n_jobs)(tasks)
+    else:
+        parts = []
+        for part in Parallel(n_jobs=n_jobs, return_as="generator")(tasks):
+            parts.append(part)
+            bar.update(part.shape[0])
     return np.concatenate(parts, axis=0)

@@ -65,7 +65,10 @@ from sklearn.utils.validation import has_fit_parameter
 from skboot import intervals as _iv
 from skboot._engine import Statistic, run_bootstrap
 from skboot._exceptions import StatisticError, UndefinedStatisticWarning
+from skboot._kernels import iid_sum_1d
 from skboot._metric_kernels import (
+    _KID_MEAN,
+    _KID_RMS,
     METRICS,
     PreparedMetric,
     eval_packed,
@@ -79,6 +82,7 @@ from skboot._validation import check_int, check_one_of, param_error
 from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import GroupBootstrap, StratifiedBootstrap
 from skboot.resamplers._base import BaseResampler, ResamplingPlan
+from skboot.resamplers._iid import IIDPlan
 from skboot.statistic import BootstrapResult, _Context, _Data, _resolve_resampler
 
 __all__ = [
@@ -444,11 +448,42 @@ class MetricStatistic(Statistic):
             value -= eval_packed(pb, sw)
         return np.array([self.sign * value])
 
+    def _fused_iid(self, plan: ResamplingPlan) -> bool:
+        """Whether replicates are mean-type metrics on iid draws without weights:
+        then the draws are summed directly, without a weight row."""
+        return (
+            isinstance(plan, IIDPlan)
+            and not self._weighted
+            and self._scalars_a[0] in (_KID_MEAN, _KID_RMS)
+        )
+
     def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
-        return 8 * plan.n_samples
+        return 8 if self._fused_iid(plan) else 8 * plan.n_samples
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         nb = out.shape[0]
+        if self._fused_iid(plan):
+            # tier 1 without a weight row: iid_sum_1d draws the same indices as
+            # plan.fill_indices_chunk and sums values[idx] as it goes.
+            seed, gamma = plan._seed()
+            m = plan.sample_size
+            rms = self._scalars_a[0] == _KID_RMS
+            col = out[:, 0]
+            sums = np.empty(nb)
+            for j, values in enumerate((arrays[1], arrays[5] if self._two else None)):
+                if values is None:
+                    break
+                iid_sum_1d(values, seed, gamma, b0, m, sums)
+                part = sums / m
+                if rms:
+                    part = np.sqrt(np.maximum(part, 0.0))
+                if j == 0:
+                    col[:] = part
+                else:
+                    col -= part
+            if self.sign != 1.0:
+                out *= self.sign
+            return
         W = scratch.get("W")
         if W is None or W.shape[0] < nb:
             W = scratch["W"] = np.empty((nb, plan.n_samples))

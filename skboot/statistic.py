@@ -495,6 +495,7 @@ def _run(
     chunk_size: Any,
     owner: str,
     paired: bool = True,
+    progress: bool = False,
 ) -> BootstrapResult:
     if n_jobs is not None:
         check_int(n_jobs, "n_jobs", owner)
@@ -521,7 +522,11 @@ def _run(
             owner=owner,
         )
     B = int(resampler.n_resamples)
-    dist = run_bootstrap(stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size)
+    if not isinstance(progress, (bool, np.bool_)):
+        raise param_error("progress", owner, "True or False", progress)
+    dist = run_bootstrap(
+        stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size, progress=bool(progress)
+    )
     est = stat.estimate()
     finite = np.isfinite(dist).all(axis=1)
     n_undefined = int(B - finite.sum())
@@ -638,6 +643,7 @@ def bootstrap(
     n_jobs: int | None = None,
     chunk_size: int | None = None,
     paired: bool = True,
+    progress: bool = False,
 ) -> BootstrapResult:
     """Bootstrap distribution of a statistic, streamed in cache-sized chunks.
 
@@ -694,6 +700,8 @@ def bootstrap(
         all); False resamples each sample on its own, iid, with its own length
         (independent samples, as arch's IndependentSamplesBootstrap and scipy's
         ``paired=False``); sample ``j`` reads its own purpose slot of the stream.
+    progress : bool, default=False
+        Show a progress bar on stderr (per chunk, or per finished joblib task).
 
     Returns
     -------
@@ -727,6 +735,7 @@ def bootstrap(
         chunk_size=chunk_size,
         owner=owner,
         paired=bool(paired),
+        progress=progress,
     )
 
 
@@ -748,6 +757,8 @@ class BootstrapStatistic(BaseEstimator):
     vectorized : bool or None, default=None
     statistic_kwargs : dict, default=None
     chunk_size : int, default=None
+    progress : bool, default=False
+        Show a progress bar on stderr.
 
     Attributes
     ----------
@@ -779,6 +790,7 @@ class BootstrapStatistic(BaseEstimator):
         vectorized: bool | None = None,
         statistic_kwargs: dict[str, Any] | None = None,
         chunk_size: int | None = None,
+        progress: bool = False,
     ) -> None:
         self.statistic = statistic
         self.resampler = resampler
@@ -788,6 +800,7 @@ class BootstrapStatistic(BaseEstimator):
         self.vectorized = vectorized
         self.statistic_kwargs = statistic_kwargs
         self.chunk_size = chunk_size
+        self.progress = progress
 
     def fit(self, X: Any, y: Any = None, groups: Any = None) -> BootstrapStatistic:
         """Run the bootstrap on ``X``.
@@ -822,6 +835,7 @@ class BootstrapStatistic(BaseEstimator):
             n_jobs=self.n_jobs,
             chunk_size=self.chunk_size,
             owner=owner,
+            progress=self.progress,
         )
         first = d.arrays[0]
         self.n_features_in_ = 1 if first.ndim == 1 else int(first.shape[1])

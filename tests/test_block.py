@@ -721,8 +721,6 @@ BAD_INPUT = [
 def test_bad_input(cls, kwargs, X, message, entry):
     kw = {"n_resamples": 5, "random_state": 0, **kwargs}
     res = cls(**kw)
-    if entry == "bootstrap" and X.dtype.kind == "U":
-        pytest.skip("bootstrap() refuses text data before the resampler")
     with pytest.raises(ValueError, match=message):
         if entry == "split":
             res.split(X)  # fails at the call, not at the first next()

@@ -633,3 +633,18 @@ def test_independent_samples_errors():
         ValueError, match="'paired' parameter of bootstrap must be True or False"
     ):
         bootstrap((X1, X1), lambda a, b: 0.0, paired="no")
+
+
+def test_progress_bar_only_when_asked(capsys):
+    a = bootstrap(X1, "mean", n_resamples=50, random_state=0)
+    assert capsys.readouterr().err == ""
+    b = bootstrap(X1, "mean", n_resamples=50, random_state=0, progress=True)
+    err = capsys.readouterr().err
+    assert "50/50 replicates" in err and "100%" in err
+    np.testing.assert_array_equal(a.distribution, b.distribution)
+    BootstrapStatistic(n_resamples=20, random_state=0, progress=True).fit(X1)
+    assert "20/20 replicates" in capsys.readouterr().err
+    with pytest.raises(
+        ValueError, match="'progress' parameter of bootstrap must be True or False"
+    ):
+        bootstrap(X1, "mean", progress="yes")

@@ -564,7 +564,19 @@ class MovingBlockBootstrap(_BlockResampler):
     >>> X = np.arange(10)
     >>> mbb = MovingBlockBootstrap(2, block_length=3, random_state=0)
     >>> [train.tolist() for train, test in mbb.split(X)]
-    [[0, 1, 2, 5, 6, 7, 1, 2, 3, 7], [3, 4, 5, 4, 5, 6, 0, 1, 2, 1]]
+    [[1, 2, 3, 6, 7, 8, 4, 5, 6, 3], [7, 8, 9, 7, 8, 9, 7, 8, 9, 3]]
+
+    The standard error of the mean of an AR(1) series (coefficient 0.5; the
+    long-run value is 0.089), against the iid bootstrap's:
+
+    >>> from scipy.signal import lfilter
+    >>> from skboot import bootstrap
+    >>> x = lfilter([1.0], [1.0, -0.5], np.random.default_rng(0).normal(size=500))
+    >>> mbb = MovingBlockBootstrap(999, block_length=10, random_state=0)
+    >>> round(bootstrap(x, "mean", resampler=mbb).standard_error, 3)
+    0.085
+    >>> round(bootstrap(x, "mean", n_resamples=999, random_state=0).standard_error, 3)
+    0.052
     """
     )
 
@@ -605,7 +617,7 @@ class CircularBlockBootstrap(_BlockResampler):
     >>> from skboot import CircularBlockBootstrap
     >>> cbb = CircularBlockBootstrap(1, block_length=4, random_state=0).fit(np.zeros(10))
     >>> cbb.replicate(0).indices.tolist()
-    [0, 1, 2, 3, 7, 8, 9, 0, 2, 3]
+    [1, 2, 3, 4, 7, 8, 9, 0, 5, 6]
     """
     )
 
@@ -644,7 +656,7 @@ class NonOverlappingBlockBootstrap(_BlockResampler):
     >>> nbb = NonOverlappingBlockBootstrap(1, block_length=3, random_state=0)
     >>> train, test = next(nbb.split(np.zeros(10)))
     >>> train.tolist(), test.tolist()
-    ([0, 1, 2, 6, 7, 8, 0, 1, 2, 6], [3, 4, 5, 9])
+    ([0, 1, 2, 6, 7, 8, 3, 4, 5, 3], [9])
     """
     )
 
@@ -694,7 +706,14 @@ class StationaryBootstrap(_BlockResampler):
     >>> from skboot import StationaryBootstrap
     >>> sb = StationaryBootstrap(1, block_length=3.0, random_state=0).fit(np.zeros(10))
     >>> sb.replicate(0).indices.tolist()
-    [0, 1, 2, 3, 4, 3, 4, 5, 2, 3]
+    [1, 7, 8, 9, 0, 5, 6, 4, 1, 2]
+
+    With the automatic mean block length:
+
+    >>> from scipy.signal import lfilter
+    >>> x = lfilter([1.0], [1.0, -0.5], np.random.default_rng(0).normal(size=500))
+    >>> round(StationaryBootstrap(999, random_state=0).fit(x).block_length_, 2)
+    8.04
     """
     )
 
@@ -781,10 +800,12 @@ class TaperedBlockBootstrap(_BlockResampler):
     >>> import numpy as np
     >>> from skboot import TaperedBlockBootstrap
     >>> tbb = TaperedBlockBootstrap(1, block_length=4, random_state=0)
-    >>> w = tbb.fit(np.zeros(8)).replicate(0).weights
-    >>> np.round(w, 3).tolist()
-    [0.068, 0.684, 0.684, 0.068, 0.068, 1.3, 2.532, 2.532]
-    >>> float(w.sum())
+    >>> rep = tbb.fit(np.zeros(8)).replicate(0)
+    >>> rep.indices.tolist()  # blocks [0, 1, 2, 3] and [3, 4, 5, 6]
+    [0, 1, 2, 3, 3, 4, 5, 6]
+    >>> np.round(rep.weights, 3).tolist()
+    [0.553, 1.447, 1.447, 1.0, 1.447, 1.447, 0.553, 0.106]
+    >>> float(rep.weights.sum())
     8.0
     """
 

@@ -1,0 +1,81 @@
+"""Write ``docs/benchmarks.md`` from one run's markdown report."""
+
+from __future__ import annotations
+
+__all__ = ["write_docs"]
+
+INTRO = """\
+# Benchmarks
+
+skboot is compared, in the same process and on the same data, with the libraries a
+user would otherwise reach for: arch 8 (`IIDBootstrap`, the block bootstraps,
+`conf_int`), `scipy.stats.bootstrap`, and tsbootstrap 0.7 (its fused
+`bootstrap_reduce(..., backend="compiled")` path where it has one).  The suite lives
+in `benchmarks/` and is run with one command:
+
+```
+python -m benchmarks                 # full run, about 5-10 minutes
+python -m benchmarks --quick         # about a minute, indicative only
+python -m benchmarks --only iid_small block --quick   # selected sections
+python -m benchmarks --list          # section names
+python -m benchmarks --write-docs    # full run, then rewrite this page
+```
+
+The markdown report goes to stdout; every raw timing, the machine facts (CPU, caches,
+library versions, load average) and the floors go to
+`benchmarks/results/latest.json` (full runs; `quick.json` / `partial.json`
+otherwise, or `--json PATH`).
+
+## How to read the numbers
+
+* **Cells are medians.** Each workload's implementations are first run once,
+  untimed (numba compilation or cache loading, lazy imports, first-touch page
+  faults), then timed in 5 rounds (7 for the fast workloads).  Within a round every
+  implementation runs once, and the order rotates from round to round (A B C, B C A,
+  ...), so a burst of load from another process is shared by all of them.
+* **Ratios are peer / skboot**, from the medians: `12x` means skboot took a twelfth
+  of the peer's time.  The bracket beside a ratio is the min–max of the per-round
+  ratios (skboot and the peer measured seconds apart), which is the honest noise
+  band of the ratio itself.  The "spread" column gives the min–max of each
+  implementation's rounds.
+* **Absolute times drift; ratios hold.** The machine has 2 cores shared with other
+  work; the load average at the start and end of the run is printed with the table.
+  Compare absolute times only within one run.
+* **Threads.** skboot runs with its default `n_jobs=None` (one core).
+  tsbootstrap's compiled path is parallel (`numba.prange`) and uses both cores by
+  default; the cell gives its time pinned to one numba thread in brackets.
+  arch and scipy run in one thread.
+* **scipy materialises B x n.** For distribution-only workloads it runs with
+  `vectorized=True, method="percentile"`; where B x n x 8 bytes would exceed
+  1 GB the run uses `batch=` (the notes under the table say which).
+* **"n/a" cells** say why a library cannot run the workload (no block resampling,
+  no built-in statistic, feature not yet in skboot).  No peer is dropped.
+* **Floors** are the minimum speed-ups and limits promised in the project's issues
+  (issue 3: engine, issue 5: block resamplers, issue 6: metric intervals); each is
+  marked PASS or FAIL from this run.  A `--quick` run uses smaller B for the heavy
+  rows and 3 rounds, so its floor marks are indicative only.
+* **Memory** is the peak resident set (VmHWM, reset right before the call) above
+  the resident set just before the call, in a fresh process per cell; "after
+  warm-up" excludes numba compilation/cache loading (the floor's definition), the
+  "post-import" column and the empty-cache line include it.
+* **Cold start** is measured from just before the process is spawned to the first
+  result, with `NUMBA_CACHE_DIR` pointing at a new empty directory (everything the
+  first call needs is compiled) and then at the directory that run filled.
+
+"""
+
+
+def write_docs(path: str, report: str) -> None:
+    # the report's own title becomes a section of this page
+    lines = report.splitlines()
+    body = []
+    for line in lines:
+        if line.startswith("# "):
+            body.append("## Latest run: " + line[2:].replace("skboot benchmarks ", ""))
+        elif line.startswith("## "):
+            body.append("#" + line)
+        else:
+            body.append(line)
+    with open(path, "w") as fh:
+        fh.write(INTRO)
+        fh.write("\n".join(body).rstrip() + "\n")
