@@ -101,7 +101,9 @@ def _wait_for_load(max_load: float, max_wait: float) -> None:
         if not load or load[0] <= max_load:
             return
         if time.time() - t0 >= max_wait:
-            _log(f"load {load[0]} still above {max_load} after {max_wait:.0f} s; going on\n")
+            _log(
+                f"load {load[0]} still above {max_load} after {max_wait:.0f} s; going on\n"
+            )
             return
         _log(f"load {load[0]} > {max_load}; waiting...\n")
         time.sleep(15)
@@ -144,14 +146,22 @@ def _cell(timings: dict[str, Any], key: str | NA) -> str:
     return fmt_time(median(rec["times"]))
 
 
-def _ratio(timings: dict[str, Any], peer: str | NA, sk: str | NA) -> tuple[float | None, str]:
+def _ratio(
+    timings: dict[str, Any], peer: str | NA, sk: str | NA
+) -> tuple[float | None, str]:
     mp, ms = _med(timings, peer), _med(timings, sk)
     if mp is None or ms is None:
         return None, "—"
     assert isinstance(peer, str) and isinstance(sk, str)
-    paired = [a / b for a, b in zip(timings[peer]["times"], timings[sk]["times"])]
+    paired = [
+        a / b
+        for a, b in zip(timings[peer]["times"], timings[sk]["times"], strict=False)
+    ]
     ratio = mp / ms
-    return ratio, f"{_fmt_ratio(ratio)} ({_fmt_ratio(min(paired))}–{_fmt_ratio(max(paired))})"
+    return (
+        ratio,
+        f"{_fmt_ratio(ratio)} ({_fmt_ratio(min(paired))}-{_fmt_ratio(max(paired))})",
+    )
 
 
 def _fmt_ratio(r: float) -> str:
@@ -169,9 +179,7 @@ def _row_floors(row: Row, timings: dict[str, Any], quick: bool) -> list[dict[str
         if ratio is None:
             status = "n/a"
             why = (
-                row.skboot.reason
-                if isinstance(row.skboot, NA)
-                else "peer not measured"
+                row.skboot.reason if isinstance(row.skboot, NA) else "peer not measured"
             )
         else:
             status = "PASS" if ratio >= floor.min_ratio else "FAIL"
@@ -191,11 +199,13 @@ def _row_floors(row: Row, timings: dict[str, Any], quick: bool) -> list[dict[str
     return out
 
 
-def _speed_markdown(results: list[dict[str, Any]], quick: bool) -> tuple[list[str], list[dict[str, Any]]]:
+def _speed_markdown(
+    results: list[dict[str, Any]], quick: bool
+) -> tuple[list[str], list[dict[str, Any]]]:
     head = ["workload", "skboot"]
     for col, title in PEER_COLUMNS:
         head += [title, f"{SHORT[col]}/skboot"]
-    head += ["spread (min–max of rounds)", "floors"]
+    head += ["spread (min-max of rounds)", "floors"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     floors: list[dict[str, Any]] = []
     notes: list[str] = []
@@ -204,7 +214,9 @@ def _speed_markdown(results: list[dict[str, Any]], quick: bool) -> tuple[list[st
         for row in res["rows"]:
             cells = [f"`{row.name}` {row.label}", _cell(timings, row.skboot)]
             spread = []
-            if not isinstance(row.skboot, NA) and timings.get(row.skboot, {}).get("times"):
+            if not isinstance(row.skboot, NA) and timings.get(row.skboot, {}).get(
+                "times"
+            ):
                 spread.append(f"sk {fmt_range(timings[row.skboot]['times'])}")
             for col, _title in PEER_COLUMNS:
                 key = row.peers.get(col, NA("n/a"))
@@ -231,7 +243,7 @@ def _speed_markdown(results: list[dict[str, Any]], quick: bool) -> tuple[list[st
     lines.append("")
     lines.append(
         "Cells are medians over the timed rounds; `x/skboot` is median(peer) / "
-        "median(skboot) (above 1: skboot is faster), with the min–max of the "
+        "median(skboot) (above 1: skboot is faster), with the min-max of the "
         "per-round ratios in brackets. How each peer was called:"
     )
     lines.append("")
@@ -321,19 +333,31 @@ def _cold_markdown(cs: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]
         return fmt_time(median(values)), fmt_range(values)
 
     rows = [
-        ("process start → first result, empty numba cache", [r["total_s"] for r in cs["empty_cache"]]),
+        (
+            "process start → first result, empty numba cache",
+            [r["total_s"] for r in cs["empty_cache"]],
+        ),
         ("  import skboot (empty cache)", [r["import_s"] for r in cs["empty_cache"]]),
-        ("  first bootstrap call (empty cache: compiles)", [r["first_call_s"] for r in cs["empty_cache"]]),
-        ("process start → first result, warm numba cache", [r["total_s"] for r in cs["warm_cache"]]),
+        (
+            "  first bootstrap call (empty cache: compiles)",
+            [r["first_call_s"] for r in cs["empty_cache"]],
+        ),
+        (
+            "process start → first result, warm numba cache",
+            [r["total_s"] for r in cs["warm_cache"]],
+        ),
         ("  import skboot (warm cache)", [r["import_s"] for r in cs["warm_cache"]]),
-        ("  first bootstrap call (warm cache)", [r["first_call_s"] for r in cs["warm_cache"]]),
+        (
+            "  first bootstrap call (warm cache)",
+            [r["first_call_s"] for r in cs["warm_cache"]],
+        ),
         ("bare interpreter start (`python -c`)", cs["bare_interpreter_s"]),
     ]
     lines = [
         f'`bootstrap(x, "mean", n_resamples={cs["B"]:,})` with n={cs["n"]:,} in a '
         "fresh process.",
         "",
-        "| measure | median | min–max |",
+        "| measure | median | min-max |",
         "|---|---|---|",
     ]
     for label, values in rows:
@@ -360,7 +384,7 @@ def _cold_markdown(cs: dict[str, Any]) -> tuple[list[str], list[dict[str, Any]]]
 
 def _backends_markdown(bk: dict[str, Any]) -> list[str]:
     lines = [
-        f"`bootstrap(x, \"mean\", n_jobs={bk['n_workers']})` inside "
+        f'`bootstrap(x, "mean", n_jobs={bk["n_workers"]})` inside '
         "`joblib.parallel_config(backend=...)` vs `n_jobs=1`, interleaved.",
         "",
         "| workload | n_jobs=1 | loky | threading | speed-up loky / threading | "
@@ -379,7 +403,7 @@ def _backends_markdown(bk: dict[str, Any]) -> list[str]:
         )
     lines.append("")
     lines.append(
-        "Overhead per task = (T_parallel − T_serial / workers) × workers / tasks: the "
+        "Overhead per task = (T_parallel - T_serial / workers) x workers / tasks: the "
         "time above perfect scaling charged to each joblib task. On 2 shared cores it "
         "includes whatever the other tenants took; negative values mean noise."
     )
@@ -429,15 +453,49 @@ def build_parser() -> argparse.ArgumentParser:
         description="skboot head-to-head benchmarks against arch, scipy and tsbootstrap.",
     )
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--quick", action="store_true", help="about a minute: 3 rounds, smaller B for heavy rows")
-    mode.add_argument("--full", action="store_true", help="the default: every section, 5-7 rounds")
-    p.add_argument("--json", metavar="PATH", help="where to write raw results (default: benchmarks/results/)")
-    p.add_argument("--only", nargs="+", metavar="NAME", help="sections to run (names or prefixes); see --list")
+    mode.add_argument(
+        "--quick",
+        action="store_true",
+        help="about a minute: 3 rounds, smaller B for heavy rows",
+    )
+    mode.add_argument(
+        "--full", action="store_true", help="the default: every section, 5-7 rounds"
+    )
+    p.add_argument(
+        "--json",
+        metavar="PATH",
+        help="where to write raw results (default: benchmarks/results/)",
+    )
+    p.add_argument(
+        "--only",
+        nargs="+",
+        metavar="NAME",
+        help="sections to run (names or prefixes); see --list",
+    )
     p.add_argument("--list", action="store_true", help="list section names and exit")
-    p.add_argument("--reps", type=int, help="timed rounds per workload (default: 7 fast / 5 slow; quick 3)")
-    p.add_argument("--wait-load", type=float, metavar="L", help="wait until the 1-minute load average is <= L")
-    p.add_argument("--wait-max", type=float, default=300.0, metavar="S", help="give up waiting after S seconds")
-    p.add_argument("--write-docs", action="store_true", help=f"rewrite {os.path.relpath(DOCS, ROOT)} from this run")
+    p.add_argument(
+        "--reps",
+        type=int,
+        help="timed rounds per workload (default: 7 fast / 5 slow; quick 3)",
+    )
+    p.add_argument(
+        "--wait-load",
+        type=float,
+        metavar="L",
+        help="wait until the 1-minute load average is <= L",
+    )
+    p.add_argument(
+        "--wait-max",
+        type=float,
+        default=300.0,
+        metavar="S",
+        help="give up waiting after S seconds",
+    )
+    p.add_argument(
+        "--write-docs",
+        action="store_true",
+        help=f"rewrite {os.path.relpath(DOCS, ROOT)} from this run",
+    )
     return p
 
 
@@ -490,11 +548,11 @@ def main(argv: list[str] | None = None) -> int:
 
     out: list[str] = []
     floors: list[dict[str, Any]] = []
-    out.append(
-        f"# skboot benchmarks ({'quick, indicative only' if quick else 'full'})"
-    )
+    out.append(f"# skboot benchmarks ({'quick, indicative only' if quick else 'full'})")
     out.append("")
-    out.append(f"- Date: {started.strftime('%Y-%m-%d %H:%M %Z')}; wall time {elapsed:.0f} s")
+    out.append(
+        f"- Date: {started.strftime('%Y-%m-%d %H:%M %Z')}; wall time {elapsed:.0f} s"
+    )
     out.append(f"- Command: `{command}`")
     out.append(
         f"- Load average (1, 5, 15 min): {load_start} at start, {load_end} at end "
@@ -531,7 +589,9 @@ def main(argv: list[str] | None = None) -> int:
     if floors:
         n_pass = sum(f["status"].startswith("PASS") for f in floors)
         n_fail = sum(f["status"].startswith("FAIL") for f in floors)
-        out.append(f"## Floors: {n_pass} PASS, {n_fail} FAIL, {len(floors) - n_pass - n_fail} n/a")
+        out.append(
+            f"## Floors: {n_pass} PASS, {n_fail} FAIL, {len(floors) - n_pass - n_fail} n/a"
+        )
         out.append("")
         out.extend(_floors_markdown(floors))
         out.append("")

@@ -34,9 +34,9 @@ otherwise, or `--json PATH`).
   implementation runs once, and the order rotates from round to round (A B C, B C A,
   ...), so a burst of load from another process is shared by all of them.
 * **Ratios are peer / skboot**, from the medians: `12x` means skboot took a twelfth
-  of the peer's time.  The bracket beside a ratio is the min–max of the per-round
+  of the peer's time.  The bracket beside a ratio is the min-max of the per-round
   ratios (skboot and the peer measured seconds apart), which is the honest noise
-  band of the ratio itself.  The "spread" column gives the min–max of each
+  band of the ratio itself.  The "spread" column gives the min-max of each
   implementation's rounds.
 * **Absolute times drift; ratios hold.** The machine has 2 cores shared with other
   work; the load average at the start and end of the run is printed with the table.

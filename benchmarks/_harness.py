@@ -156,13 +156,13 @@ def fmt_time(seconds: float) -> str:
 
 
 def fmt_range(values: list[float]) -> str:
-    """``lo–hi unit`` with both ends in the unit of the high end."""
+    """``lo-hi unit`` with both ends in the unit of the high end."""
     lo, hi = min(values), max(values)
     if hi >= 1.0:
-        return f"{lo:.2f}–{hi:.2f} s"
+        return f"{lo:.2f}-{hi:.2f} s"
     if hi >= 1e-3:
-        return f"{lo * 1e3:.3g}–{hi * 1e3:.3g} ms"
-    return f"{lo * 1e6:.3g}–{hi * 1e6:.3g} µs"
+        return f"{lo * 1e3:.3g}-{hi * 1e3:.3g} ms"
+    return f"{lo * 1e6:.3g}-{hi * 1e6:.3g} µs"
 
 
 def fmt_bytes(n: float) -> str:

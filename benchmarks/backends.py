@@ -68,7 +68,9 @@ def run_backends(quick: bool, reps: int, log: Callable[[str], None]) -> dict[str
             summary[k] = {
                 "median_s": t_par,
                 "speedup": t_ser / t_par,
-                "overhead_per_task_s": (t_par - t_ser / N_WORKERS) * N_WORKERS / n_tasks,
+                "overhead_per_task_s": (t_par - t_ser / N_WORKERS)
+                * N_WORKERS
+                / n_tasks,
             }
         out["workloads"].append(
             {

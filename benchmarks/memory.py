@@ -40,7 +40,9 @@ def _available_bytes() -> int:
     return 0
 
 
-def _child(impl: str, B: int, mode: str, env_extra: dict[str, str] | None) -> dict[str, Any]:
+def _child(
+    impl: str, B: int, mode: str, env_extra: dict[str, str] | None
+) -> dict[str, Any]:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ)
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")

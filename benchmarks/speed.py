@@ -181,7 +181,9 @@ def _iid_group(
 
 
 def group_iid_10k(cfg: Config) -> Group:
-    return _iid_group(cfg, "iid_10k", 10_000, 2_000, 2_000, [Floor("arch", 10, "issue 3")])
+    return _iid_group(
+        cfg, "iid_10k", 10_000, 2_000, 2_000, [Floor("arch", 10, "issue 3")]
+    )
 
 
 def group_iid_small(cfg: Config) -> Group:
@@ -265,7 +267,10 @@ def group_colmeans_2d(cfg: Config) -> Group:
         extra=extra,
     )
     return Group(
-        "colmeans_2d", impls, [row], params={"n": n, "d": d, "B": B, "scipy_batch": batch}
+        "colmeans_2d",
+        impls,
+        [row],
+        params={"n": n, "d": d, "B": B, "scipy_batch": batch},
     )
 
 
@@ -283,7 +288,9 @@ def group_median(cfg: Config) -> Group:
         "skboot_vectorized": lambda: sk.bootstrap(
             x, np.median, n_resamples=B, random_state=0
         ),
-        "skboot_fused": lambda: sk.bootstrap(x, "median", n_resamples=B, random_state=0),
+        "skboot_fused": lambda: sk.bootstrap(
+            x, "median", n_resamples=B, random_state=0
+        ),
     }
     batch = _scipy_batch(B, n)
     impls["scipy_plain"] = lambda: sb(
@@ -358,7 +365,12 @@ def group_median(cfg: Config) -> Group:
             "median_callable",
             _label("np.median, plain callable (skboot vectorized=False)", n, B),
             "skboot_plain",
-            {"arch": arch_cell, "scipy": "scipy_plain", "tsbootstrap": tsb_plain, "loop": loop},
+            {
+                "arch": arch_cell,
+                "scipy": "scipy_plain",
+                "tsbootstrap": tsb_plain,
+                "loop": loop,
+            },
             floors=[Floor("arch", 1.5, "issue 3")],
             notes={
                 "arch": "apply(np.median)",
@@ -464,7 +476,12 @@ def group_bca(cfg: Config) -> Group:
 # ---------------------------------------------------------------------------
 _BLOCKS = {
     # name: (skboot class, arch class, tsbootstrap spec, tsbootstrap length kw)
-    "block_moving": ("MovingBlockBootstrap", "MovingBlockBootstrap", "MovingBlock", "block_length"),
+    "block_moving": (
+        "MovingBlockBootstrap",
+        "MovingBlockBootstrap",
+        "MovingBlock",
+        "block_length",
+    ),
     "block_circular": (
         "CircularBlockBootstrap",
         "CircularBlockBootstrap",

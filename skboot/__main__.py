@@ -235,10 +235,20 @@ def _ci(args: argparse.Namespace) -> int:
         )
     if args.plot:
         try:
-            res.plot  # noqa: B018
-        except AttributeError:
-            print("skboot ci: --plot is not available in this version", file=sys.stderr)
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            print(
+                "skboot ci: --plot needs matplotlib (pip install 'skboot[plot]')",
+                file=sys.stderr,
+            )
             return 2
+        ax = res.plot(method=args.method, level=args.level)
+        ax.figure.tight_layout()
+        ax.figure.savefig(args.plot, dpi=120)
+        plt.close(ax.figure)
     return 0
 
 

@@ -317,17 +317,33 @@ def tapered_weights_chunk(seed, gamma, b0, n, L, n_starts, taper, cscale, base, 
 
 
 @njit(cache=True, nogil=True)
-def _taper_sums(X, taper, length, n_starts, square):
-    """``T[s] = sum_{m < length} taper[m] * X[s + m]`` (or ``X**2``), s < n_starts."""
-    d = X.shape[1]
-    T = np.zeros((n_starts, d))
-    for s in range(n_starts):
-        for m in range(length):
+def _taper_sums(X, taper, r, n_starts, square):
+    """``T[s] = sum_{m < L} taper[m] * X[s + m]`` (or of ``X**2``) for every start
+    ``s < n_starts``, and ``Tr[s]``, the same sum over ``m < r`` (the cut last
+    block; ``Tr`` is ``T`` when ``r == L``).  Terms are added in ascending ``m``."""
+    n, d = X.shape
+    L = taper.shape[0]
+    T = np.empty((n_starts, d))
+    Tr = T if r == L else np.empty((n_starts, d))
+    x = np.empty(n)
+    acc = np.empty(n_starts)
+    for c in range(d):
+        for i in range(n):
+            v = X[i, c]
+            x[i] = v * v if square else v
+        acc[:] = 0.0
+        # m outer, s inner: a contiguous axpy the compiler vectorizes
+        for m in range(L):
+            if m == r:
+                for s in range(n_starts):
+                    Tr[s, c] = acc[s]
             w = taper[m]
-            for c in range(d):
-                v = X[s + m, c]
-                T[s, c] += w * (v * v if square else v)
-    return T
+            xm = x[m : m + n_starts]
+            for s in range(n_starts):
+                acc[s] += w * xm[s]
+        for s in range(n_starts):
+            T[s, c] = acc[s]
+    return T, Tr
 
 
 @njit(cache=True, nogil=True)
@@ -336,7 +352,8 @@ def tapered_moments(
 ):
     """``sum_i W_i X_i`` (and of ``X_i**2``) for the weights of
     :func:`tapered_weights_chunk`, from per-start tapered block sums
-    (precomputed once per call in O(n_starts * L * d))."""
+    (precomputed once per call in O(n_starts * L * d), vectorized); a replicate
+    then costs O(n / L * d)."""
     n, d = X.shape
     k_blocks = (n + L - 1) // L
     r = n - (k_blocks - 1) * L
@@ -348,11 +365,9 @@ def tapered_moments(
             tot1[c] += v
             if want2:
                 tot2[c] += v * v
-    T1 = _taper_sums(X, taper, L, n_starts, False)
-    T1r = _taper_sums(X, taper, r, n_starts, False) if r < L else T1
+    T1, T1r = _taper_sums(X, taper, r, n_starts, False)
     if want2:
-        T2 = _taper_sums(X, taper, L, n_starts, True)
-        T2r = _taper_sums(X, taper, r, n_starts, True) if r < L else T2
+        T2, T2r = _taper_sums(X, taper, r, n_starts, True)
     else:
         T2 = np.empty((1, d))
         T2r = T2

@@ -229,6 +229,16 @@ class BootstrapResult:
             res = _iv.studentized_interval(dist, est, se_hat, se_b, **kw)
         return ConfidenceInterval(_labelled(res.low, self), _labelled(res.high, self))
 
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Histogram of the distribution with the estimate and an interval marked.
+
+        See :func:`skboot.plotting.plot_distribution` for the keywords
+        (``column``, ``method``, ``level``, ``bins``); needs matplotlib.
+        """
+        from skboot.plotting import plot_distribution
+
+        return plot_distribution(self, ax=ax, **kwargs)
+
     def _studentized_inputs(self, standard_error: Any, n_inner: int | None):
         ctx = self._context
         if ctx is None:
