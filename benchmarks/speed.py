@@ -608,6 +608,19 @@ def group_roc_auc(cfg: Config) -> Group:
         return np.percentile(vals, [2.5, 97.5])
 
     impls["loop"] = loop
+    params: dict[str, Any] = {"n": n, "B": B}
+    if metric_ci is not None:
+        # same replicates? replicate b is a pure function of (seed, b), so the
+        # first 50 of a 50-replicate run are the loop's first 50
+        head = metric_ci(
+            y, score, "roc_auc", n_resamples=50, random_state=0, method="percentile"
+        )
+        dist = getattr(head, "distribution", None)
+        if dist is not None:
+            ref = np.array([roc_auc_score(y[i], score[i]) for i in indices[:50]])
+            params["same_replicates_max_abs_diff"] = float(
+                np.max(np.abs(np.asarray(dist, dtype=float) - ref))
+            )
     peers: dict[str, str | NA] = {"loop": "loop"}
     if ab is not None:
         impls["arch"] = lambda: ab.IIDBootstrap(y, score, seed=0).conf_int(
@@ -658,7 +671,7 @@ def group_roc_auc(cfg: Config) -> Group:
             "tsbootstrap": "numpy, per-replicate callable on (n, 2)",
         },
     )
-    return Group("roc_auc", impls, [row], params={"n": n, "B": B})
+    return Group("roc_auc", impls, [row], params=params)
 
 
 GROUPS: dict[str, Callable[[Config], Group]] = {

@@ -47,7 +47,7 @@ def _demo(args: argparse.Namespace) -> int:
     est = BootstrapStatistic("mean", n_resamples=B, random_state=seed).fit(
         X[["mean radius", "mean texture"]]
     )
-    ci = est.confidence_interval(method="bca")
+    ci: Any = est.confidence_interval(method="bca")
     for col in ["mean radius", "mean texture"]:
         rows.append(
             (

@@ -456,9 +456,10 @@ class CallableStatistic(Statistic):
                 W = scratch["W"] = np.empty((nb, plan.n_samples))
             plan.fill_weights_chunk(b0, W[:nb])
             views = self._vector_views(arrays) if self.vectorized else arrays
-            extra = {"axis": -1} if self.vectorized else {}
+            extra: dict[str, Any] = {"axis": -1} if self.vectorized else {}
+            wkw = str(self.weights_kw)
             for k in range(nb):
-                kw = {self.weights_kw: W[k], **extra}
+                kw: dict[str, Any] = {wkw: W[k], **extra}
                 out[k] = self._call_one(b0 + k, *views, **kw)
             return
         if plan.layout == "variable":
@@ -784,7 +785,8 @@ def _detach(plan: ResamplingPlan) -> tuple[ResamplingPlan, tuple[str, ...], list
             values.append(value)
     if not names:
         return plan, (), []
-    skeleton = dataclasses.replace(plan, **{name: None for name in names})
+    blanks: dict[str, Any] = dict.fromkeys(names)
+    skeleton = dataclasses.replace(plan, **blanks)
     return skeleton, tuple(names), values
 
 
@@ -842,9 +844,8 @@ def _run_range(
     """
     data = arrays[:n_data]
     if plan_fields:
-        plan = dataclasses.replace(
-            plan, **dict(zip(plan_fields, arrays[n_data:], strict=True))
-        )
+        fields: dict[str, Any] = dict(zip(plan_fields, arrays[n_data:], strict=True))
+        plan = dataclasses.replace(plan, **fields)
     out = np.empty((b1 - b0, stat.k))
     scratch: dict[str, Any] = {}
     for start in range(b0, b1, chunk):

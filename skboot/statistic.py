@@ -212,7 +212,7 @@ class BootstrapResult:
                 "statistic defined on every resample (or drop those replicates "
                 "yourself and call skboot.intervals directly)."
             )
-        kw = {"level": level, "alternative": alternative}
+        kw: dict[str, Any] = {"level": level, "alternative": alternative}
         if method == "percentile":
             res = _iv.percentile_interval(dist, **kw)
         elif method == "basic":
@@ -561,6 +561,10 @@ def _run(
         )
     )
     ctx = _Context(stat=stat, data=data, plan=plan, resampler=resampler, n_jobs=n_jobs)
+    estimate: Any
+    distribution: Any
+    se_o: Any
+    bias_o: Any
     if scalar:
         estimate, distribution, se_o, bias_o = (
             float(est[0]),
