@@ -25,12 +25,19 @@ import numpy as np
 from numba import njit
 
 from skboot._random import (
+    NO_HAVE,
     draw_block,
     fill_indices_kernel,
     lemire_threshold,
     mix64,
     replicate_counter,
 )
+
+# Typed (non-literal) constants, as in skboot._random: a bare ``True``/``1`` passed
+# to a numba function compiles an extra Literal-typed specialization of it.
+_YES = np.bool_(True)
+_NO = np.bool_(False)
+_I1 = np.int64(1)
 
 __all__ = [
     "fixed_counts_chunk",
@@ -202,7 +209,7 @@ def stationary_blocks(seed_s, seed_l, gamma, b, n, p, log_q, starts, lens):
     thresh = lemire_threshold(un)
     c0 = replicate_counter(b)
     cs = c0
-    hs = False
+    hs = NO_HAVE
     ls = np.uint64(0)
     sbuf = np.empty(SB_BATCH, dtype=np.int64)
     lbuf = np.empty(SB_BATCH, dtype=np.int64)
@@ -302,7 +309,7 @@ def tapered_weights_chunk(seed, gamma, b0, n, L, n_starts, taper, cscale, base, 
     k_blocks = (n + L - 1) // L
     starts = np.empty(k_blocks, dtype=np.int64)
     for k in range(out.shape[0]):
-        fixed_starts(seed, gamma, b0 + k, n_starts, 1, starts)
+        fixed_starts(seed, gamma, b0 + k, n_starts, _I1, starts)
         row = out[k]
         row[:] = 0.0
         t = 0
@@ -365,9 +372,9 @@ def tapered_moments(
             tot1[c] += v
             if want2:
                 tot2[c] += v * v
-    T1, T1r = _taper_sums(X, taper, r, n_starts, False)
+    T1, T1r = _taper_sums(X, taper, r, n_starts, _NO)
     if want2:
-        T2, T2r = _taper_sums(X, taper, r, n_starts, True)
+        T2, T2r = _taper_sums(X, taper, r, n_starts, _YES)
     else:
         T2 = np.empty((1, d))
         T2r = T2
@@ -375,7 +382,7 @@ def tapered_moments(
     acc1 = np.empty(d)
     acc2 = np.empty(d)
     for k in range(out1.shape[0]):
-        fixed_starts(seed, gamma, b0 + k, n_starts, 1, starts)
+        fixed_starts(seed, gamma, b0 + k, n_starts, _I1, starts)
         acc1[:] = 0.0
         acc2[:] = 0.0
         for j in range(k_blocks - 1):

@@ -264,10 +264,20 @@ def _as_array(value: Any, param: str, owner: str) -> np.ndarray:
 
 
 def _check_inputs(
-    y_true: Any, preds: dict[str, Any], sample_weight: Any, owner: str
+    y_true: Any,
+    preds: dict[str, Any],
+    sample_weight: Any,
+    owner: str,
+    groups: Any = None,
 ) -> tuple[np.ndarray, list[np.ndarray], np.ndarray | None]:
     yt = _as_array(y_true, "y_true", owner)
     n = yt.shape[0]
+    if groups is not None and np.shape(groups)[:1] != (n,):
+        raise ValueError(
+            f"The 'groups' parameter of {owner} must have one label per row of "
+            f"y_true ({n}). Got {np.shape(groups)[0] if np.ndim(groups) else 0} "
+            "instead."
+        )
     out = []
     for param, value in preds.items():
         arr = _as_array(value, param, owner)
@@ -1092,7 +1102,9 @@ def metric_ci(
     """
     owner = "metric_ci"
     level = _check_common(method, level, undefined, n_jobs, owner)
-    yt, (yp,), sw = _check_inputs(y_true, {"y_pred": y_pred}, sample_weight, owner)
+    yt, (yp,), sw = _check_inputs(
+        y_true, {"y_pred": y_pred}, sample_weight, owner, groups
+    )
     resolved = _resolve_metric(metric, metric_options, owner)
     res, source = _metric_resampler(
         resampler, stratify, groups, n_resamples, random_state, owner
@@ -1218,7 +1230,11 @@ def compare_metrics(
     owner = "compare_metrics"
     level = _check_common(method, level, undefined, n_jobs, owner)
     yt, preds, sw = _check_inputs(
-        y_true, {"y_pred_a": y_pred_a, "y_pred_b": y_pred_b}, sample_weight, owner
+        y_true,
+        {"y_pred_a": y_pred_a, "y_pred_b": y_pred_b},
+        sample_weight,
+        owner,
+        groups,
     )
     resolved = _resolve_metric(metric, metric_options, owner)
     res, source = _metric_resampler(

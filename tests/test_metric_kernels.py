@@ -18,8 +18,12 @@ from sklearn import metrics as skm
 from skboot._metric_kernels import (
     METRICS,
     PreparedMetric,
+    eval_packed,
     is_undefined,
+    metric_chunk,
+    metric_loo,
     metric_on_weights,
+    pack,
 )
 
 TOL = {"rtol": 1e-12, "atol": 1e-12}
@@ -503,3 +507,78 @@ def test_metric_on_weights_rejects_invalid_input(name, w, match):
 def test_unknown_option_is_a_type_error():
     with pytest.raises(TypeError, match="average"):
         metric_on_weights("mean_squared_error", _R, _R, np.ones(4), average="macro")
+
+
+# --------------------------------------------------------------------------- #
+# Packed drivers (one numba call per chunk; leave-one-out values)               #
+# --------------------------------------------------------------------------- #
+
+
+def _weights(rng, n, n_rep):
+    W = np.stack(
+        [np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(n_rep)]
+    )
+    return W.astype(np.float64)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
+def test_metric_chunk_equals_the_kernel(case):
+    name, options, kind, _ = case
+    rng = np.random.default_rng(11)
+    y_true, y_pred = make_data(kind, rng, 40)
+    prepared = METRICS[name].prepare(y_true, y_pred, **options)
+    p = pack(prepared)
+    sw = rng.uniform(0.2, 3.0, 40)
+    W = _weights(rng, 40, 5)
+    for weighted in (False, True):
+        out = np.empty((5, 1))
+        metric_chunk(p, p, False, sw, weighted, W.copy(), out)
+        expected = [
+            prepared.kernel(*prepared.args, W[r] * sw if weighted else W[r])
+            for r in range(5)
+        ]
+        np.testing.assert_allclose(out[:, 0], expected, equal_nan=True, **TOL)
+        assert eval_packed(p, sw) == prepared.kernel(*prepared.args, sw) or (
+            math.isnan(eval_packed(p, sw))
+        )
+    # paired difference of two predictions under the same metric
+    _, other_pred = make_data(kind, np.random.default_rng(12), 40)
+    other = METRICS[name].prepare(y_true, other_pred, **options)
+    out = np.empty((5, 1))
+    metric_chunk(p, pack(other), True, sw, True, W.copy(), out)
+    expected = [
+        prepared.kernel(*prepared.args, W[r] * sw)
+        - other.kernel(*other.args, W[r] * sw)
+        for r in range(5)
+    ]
+    np.testing.assert_allclose(out[:, 0], expected, equal_nan=True, **TOL)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
+def test_metric_loo_equals_the_kernel_with_one_weight_zeroed(case):
+    name, options, kind, _ = case
+    rng = np.random.default_rng(13)
+    for n in (7, 60):
+        y_true, y_pred = make_data(kind, rng, n)
+        prepared = METRICS[name].prepare(y_true, y_pred, **options)
+        p = pack(prepared)
+        sw = rng.uniform(0.2, 3.0, n) * (rng.random(n) < 0.8)  # some zero weights
+        sw[0] = 1.0
+        out = np.empty(n)
+        metric_loo(p, p, False, sw, out)
+        for i in range(n):
+            w = sw.copy()
+            w[i] = 0.0
+            expected = prepared.kernel(*prepared.args, w)
+            np.testing.assert_allclose(out[i], expected, equal_nan=True, **TOL)
+
+
+def test_drivers_compile_to_one_signature():
+    rng = np.random.default_rng(14)
+    y_true, y_pred = make_data("binary_scores", rng, 20)
+    p = pack(METRICS["roc_auc"].prepare(y_true, y_pred))
+    out = np.empty((2, 1))
+    metric_chunk(p, p, False, np.ones(20), False, _weights(rng, 20, 2), out)
+    metric_loo(p, p, True, np.ones(20), np.empty(20))
+    for driver in (eval_packed, metric_chunk, metric_loo):
+        assert len(driver.signatures) == 1, driver

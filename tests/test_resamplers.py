@@ -844,6 +844,20 @@ def test_minimum_valid_inputs(X) -> None:
     assert len(list(rs.split(X))) == 2
 
 
+def test_column_vector_labels_are_accepted(labelled_data) -> None:
+    """y / groups of shape (n, 1), as a one-column DataFrame gives, act as 1-D."""
+    X, y, groups = labelled_data
+    for rs, kw in [
+        (StratifiedBootstrap(2, random_state=0), {"y": y}),
+        (GroupBootstrap(2, random_state=0), {"groups": groups}),
+    ]:
+        flat = list(rs.split(X, **kw))
+        column = list(rs.split(X, **{k: v[:, None] for k, v in kw.items()}))
+        for (a, b), (c, d) in zip(flat, column, strict=True):
+            assert_array_equal(a, c)
+            assert_array_equal(b, d)
+
+
 def test_pandas_inputs(labelled_data) -> None:
     pd = pytest.importorskip("pandas")
     X, y, groups = labelled_data

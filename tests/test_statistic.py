@@ -648,3 +648,9 @@ def test_progress_bar_only_when_asked(capsys):
         ValueError, match="'progress' parameter of bootstrap must be True or False"
     ):
         bootstrap(X1, "mean", progress="yes")
+
+
+def test_n_resamples_is_capped_at_32_bits():
+    with pytest.raises(ValueError, match=r"must be an int in \[1, 2\*\*32 - 1\].*Got 4294967296"):
+        Bootstrap(2**32).get_n_splits()
+    assert Bootstrap(2**32 - 1).get_n_splits() == 2**32 - 1

@@ -167,8 +167,17 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         """Validate the data-dependent inputs and return the plan."""
 
     def _check_params(self) -> None:
-        """Validate constructor parameters; subclasses extend."""
-        check_int(self.n_resamples, "n_resamples", type(self).__name__, min_value=1)
+        """Validate constructor parameters; subclasses extend.
+
+        ``n_resamples`` is capped at ``2**32 - 1``: replicate ``b`` reads the stream
+        at counter ``b * 2**32 + i``, so replicate numbers must fit 32 bits.
+        """
+        n = check_int(self.n_resamples, "n_resamples", self._name, min_value=1)
+        if n >= 2**32:
+            raise ValueError(
+                f"The 'n_resamples' parameter of {self._name} must be an int in "
+                f"[1, 2**32 - 1] (replicate numbers are 32-bit). Got {n} instead."
+            )
 
     # -- shared machinery -------------------------------------------------------
     @property

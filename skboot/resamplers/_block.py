@@ -490,7 +490,9 @@ class _BlockResampler(BaseResampler):
             With ``block_length_``, ``key_``, ``seed_entropy_``, ``n_samples_``.
         """
         super().fit(X, y, groups)
-        self.block_length_ = self.plan_.block_length
+        plan = self.plan_
+        assert isinstance(plan, BlockPlan)
+        self.block_length_ = plan.block_length
         return self
 
 
