@@ -394,7 +394,8 @@ def _backends_markdown(bk: dict[str, Any]) -> list[str]:
     for w in bk["workloads"]:
         s = w["summary"]
         lines.append(
-            f"| {w['label']}: n={w['n']:,}, B={w['B']:,} | {fmt_time(w['serial_median_s'])} | "
+            f"| {w['label']}: {w.get('statistic', 'mean')}, n={w['n']:,}, B={w['B']:,} | "
+            f"{fmt_time(w['serial_median_s'])} | "
             f"{fmt_time(s['loky']['median_s'])} | {fmt_time(s['threading']['median_s'])} | "
             f"{s['loky']['speedup']:.2f}x / {s['threading']['speedup']:.2f}x | "
             f"{fmt_time(s['loky']['overhead_per_task_s'])} / "

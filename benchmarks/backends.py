@@ -3,11 +3,12 @@
 Two workloads, each timed interleaved with the serial run:
 
 * large: mean, n=100,000, B=20,000 (quick: B=2,000), where dispatch is noise;
-* tiny: mean, n=1,000, B=64, where dispatch is everything.
+* tiny: ``np.mean`` as a vectorized callable, n=1,000, B=64, where dispatch is
+  everything (a callable, because the engine runs built-in statistics below a few
+  million draws in-process whatever ``n_jobs`` says).
 
-skboot's engine cuts ``[0, B)`` into ``min(B, 4 * n_workers)`` joblib tasks (see
-``skboot._engine.run_bootstrap``), so with 2 workers there are 8 tasks, 4 per
-worker.  The overhead per task is estimated as the time above perfect scaling,
+skboot's engine cuts ``[0, B)`` into ``skboot._engine.plan_tasks(B, n_workers)``
+joblib tasks (``min(B, 4 * n_workers)``: 8 tasks with 2 workers, 4 per worker).  The overhead per task is estimated as the time above perfect scaling,
 ``(T_parallel - T_serial / n_workers) * n_workers / n_tasks``.  The run also
 checks that every backend returns the bit-identical distribution.
 """
@@ -26,19 +27,27 @@ __all__ = ["run_backends"]
 N_WORKERS = 2
 
 
-def _impls(x: np.ndarray, B: int) -> dict[str, Callable[[], Any]]:
+def _n_tasks(B: int) -> int:
+    try:
+        from skboot._engine import plan_tasks
+    except ImportError:  # older engine: the same rule
+        return min(B, 4 * N_WORKERS)
+    return len(plan_tasks(B, N_WORKERS)) - 1
+
+
+def _impls(x: np.ndarray, B: int, statistic: Any) -> dict[str, Callable[[], Any]]:
     import joblib
 
     import skboot
 
     def serial() -> Any:
-        return skboot.bootstrap(x, "mean", n_resamples=B, random_state=0, n_jobs=1)
+        return skboot.bootstrap(x, statistic, n_resamples=B, random_state=0, n_jobs=1)
 
     def under(backend: str) -> Callable[[], Any]:
         def run() -> Any:
             with joblib.parallel_config(backend=backend):
                 return skboot.bootstrap(
-                    x, "mean", n_resamples=B, random_state=0, n_jobs=N_WORKERS
+                    x, statistic, n_resamples=B, random_state=0, n_jobs=N_WORKERS
                 )
 
         return run
@@ -49,18 +58,18 @@ def _impls(x: np.ndarray, B: int) -> dict[str, Callable[[], Any]]:
 def run_backends(quick: bool, reps: int, log: Callable[[str], None]) -> dict[str, Any]:
     out: dict[str, Any] = {"n_workers": N_WORKERS, "workloads": []}
     rng = np.random.default_rng(12345)
-    for label, n, B in (
-        ("large", 100_000, 2_000 if quick else 20_000),
-        ("tiny", 1_000, 64),
+    for label, statistic, n, B in (
+        ("large", "mean", 100_000, 2_000 if quick else 20_000),
+        ("tiny", np.mean, 1_000, 64),
     ):
         x = rng.normal(size=n)
-        impls = _impls(x, B)
+        impls = _impls(x, B, statistic)
         dists = {k: np.asarray(f().distribution) for k, f in impls.items()}
         identical = all(np.array_equal(dists["n_jobs=1"], d) for d in dists.values())
         log(f"  backends {label} n={n:,} B={B:,} ")
         timings = measure_interleaved(impls, reps, warmup=1, log=log)
         log("\n")
-        n_tasks = min(B, 4 * N_WORKERS)
+        n_tasks = _n_tasks(B)
         t_ser = median(timings["n_jobs=1"]["times"])
         summary = {}
         for k in ("loky", "threading"):
@@ -75,6 +84,7 @@ def run_backends(quick: bool, reps: int, log: Callable[[str], None]) -> dict[str
         out["workloads"].append(
             {
                 "label": label,
+                "statistic": getattr(statistic, "__name__", statistic),
                 "n": n,
                 "B": B,
                 "n_tasks": n_tasks,

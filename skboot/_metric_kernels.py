@@ -76,6 +76,18 @@ zero).  It never warns or raises: the caller counts the NaN values with
 :func:`is_undefined` and applies the library's policy
 (:class:`~skboot._exceptions.UndefinedStatisticWarning` or an error).
 
+Drivers
+-------
+The engine does not call ``kernel(*args, w)`` from Python per replicate.
+:func:`pack` turns a prepared metric into one tuple type shared by all metrics,
+``(kid, F0, F1, I0, I1, n0, n1, n2, x0)``, and three cached numba functions with
+one signature each take it: :func:`eval_packed` (one evaluation),
+:func:`metric_chunk` (a chunk of weight rows, optionally the paired difference
+of two metrics) and :func:`metric_loo` (leave-one-out values for the BCa
+jackknife, in closed form for most metrics).  Passing the kernel itself to a
+numba function would compile the caller anew in every process, since a
+dispatcher argument does not hit numba's on-disk cache.
+
 Cost
 ----
 ``prepare_*`` is O(n) time and memory, O(n log n) for ``roc_auc`` and
@@ -113,8 +125,14 @@ __all__ = [
     "METRICS",
     "MetricSpec",
     "PreparedMetric",
+    "eval_packed",
     "is_undefined",
+    "metric_chunk",
+    "metric_loo",
     "metric_on_weights",
+    "pack",
+    "pack_arrays",
+    "packed",
     "prepare_accuracy",
     "prepare_average_precision",
     "prepare_balanced_accuracy",

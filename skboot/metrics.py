@@ -9,10 +9,14 @@ Three tiers, fastest first:
    encoded, scores argsorted), then each chunk of replicates is one numba call:
    the resampling plan writes the chunk's per-row counts, the driver multiplies
    them by ``sample_weight`` and evaluates the metric kernel on every row in
-   O(n), with no sort, no index array and no Python per replicate.  The
+   O(n), with no sort, no index array and no Python per replicate.  Mean-type
+   metrics (accuracy, log_loss, brier_score, the regression errors) under the
+   iid bootstrap without sample weights skip the count row: the draws are summed
+   as they are made (the engine's ``iid_sum_1d``, the same stream).  The
    jackknife for BCa zeroes one row's weight at a time, in closed form (O(n) in
-   all) for the weighted-mean metrics, binary precision / recall / F1 and ROC
-   AUC, and through the kernel otherwise (O(n) per row).
+   all) for the mean-type metrics, binary precision / recall / F1 and ROC AUC,
+   and through the kernel otherwise (O(n) per row); with ``groups`` it is the
+   delete-one-group jackknife, with ``stratify=True`` the multi-sample one.
 2. **Other metric functions** (any ``metric(y_true, y_pred, **options)``): called
    once per replicate on the drawn rows, with ``sample_weight`` equal to the
    counts times the user's weights when the function accepts ``sample_weight``,
@@ -42,7 +46,18 @@ class, recall without positives, R^2 on constant targets; see
   close to the unconditional one only when few replicates are dropped.  For
   BCa, undefined leave-one-out values are dropped the same way (with a warning).
 
-No interval is ever computed from a distribution holding NaN.  For
+No interval is ever computed from a distribution holding NaN.
+
+Results
+-------
+:func:`metric_ci` returns a frozen :class:`MetricCI` and :func:`compare_metrics`
+a frozen :class:`MetricComparison`: the estimate, the interval asked for
+(``.interval``, at ``level`` by ``method``), the undefined-replicate record, and
+the underlying :class:`~skboot.BootstrapResult` of the defined replicates
+(``.result``).  ``.confidence_interval(level=..., method=...)`` computes another
+interval from the same replicates (nothing is resampled) with the metric's
+jackknife rules above; prefer it to ``.result.confidence_interval``, which knows
+neither the undefined policy nor the stratified acceleration.  For
 classification metrics, ``stratify=True`` keeps the class counts of every
 replicate, which makes ROC AUC, average precision and balanced accuracy defined
 on every replicate.
@@ -82,7 +97,7 @@ from skboot._validation import check_int, check_one_of, param_error
 from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import GroupBootstrap, StratifiedBootstrap
 from skboot.resamplers._base import BaseResampler, ResamplingPlan
-from skboot.resamplers._iid import IIDPlan
+from skboot.resamplers._iid import IIDPlan, PoolPlan
 from skboot.statistic import BootstrapResult, _Context, _Data, _resolve_resampler
 
 __all__ = [
@@ -574,8 +589,11 @@ class CallableMetricStatistic(Statistic):
         self.use_weights = bool(use_weights)
         n = y_true.shape[0]
         sw = np.ones(n) if sample_weight is None else sample_weight
-        self.arrays = (y_true, y_pred, sw) + ((other_pred,) if self._two else ())
-        self.name = name or getattr(func, "__name__", "metric")
+        arrays: tuple[np.ndarray, ...] = (y_true, y_pred, sw)
+        if other_pred is not None:
+            arrays = (*arrays, other_pred)
+        self.arrays = arrays
+        self.name = str(name or getattr(func, "__name__", "metric"))
 
     def _call(self, b: int, yt, yp, yp2, sw) -> float:
         kw = dict(self.options)
@@ -802,14 +820,14 @@ def _interval(
         res = _iv.bc_interval(dist, est, **kw)
     else:
         jk = np.asarray(result.jackknife_values(), dtype=float)[:, 0]
-        bad = ~np.isfinite(jk)
-        if bad.any():
-            n_bad = int(bad.sum())
+        keep = np.isfinite(jk)
+        if not keep.all():
+            n_bad = int((~keep).sum())
             if policy == "raise":
                 raise ValueError(
                     f"The metric {name} is undefined on {n_bad} of {jk.shape[0]} "
                     f"jackknife (leave-one-out) samples (first: unit "
-                    f"{int(np.flatnonzero(bad)[0])}), so the BCa acceleration "
+                    f"{int(np.flatnonzero(~keep)[0])}), so the BCa acceleration "
                     "cannot be estimated. Pass undefined='omit' to drop them, or "
                     "use method='bc' or 'percentile'."
                 )
@@ -819,9 +837,41 @@ def _interval(
                 UndefinedStatisticWarning,
                 stacklevel=4,
             )
-            jk = jk[~bad]
+        codes = _strata(result)
+        if codes is not None:  # stratified: the multi-sample acceleration
+            jk = _stratified_jackknife(jk[keep], codes[keep])
+        else:
+            jk = jk[keep]
         res = _iv.bca_interval(dist, est, jk, **kw)
     return ConfidenceInterval(float(res.low), float(res.high))
+
+
+def _strata(result: BootstrapResult) -> np.ndarray | None:
+    """Stratum code of every row when the replicates were stratified."""
+    ctx = result._context
+    if ctx is None or not isinstance(ctx.plan, PoolPlan):
+        return None
+    return np.asarray(ctx.plan.codes)
+
+
+def _stratified_jackknife(jk: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Leave-one-out values rescaled so that the one-sample acceleration formula
+    of :func:`skboot.intervals.bca_interval` gives the multi-sample one.
+
+    The strata of a stratified bootstrap are independent samples; Efron &
+    Tibshirani (1993, section 14.3) compute the acceleration from the influence
+    values ``U_ji = (n_j - 1) (mean_j - theta_(ji))`` of each sample, weighted
+    by ``1 / n_j`` (scipy's ``bootstrap`` does the same).  Returning
+    ``(n_j - 1) / n_j * (theta_(ji) - mean_j)`` (mean zero within each
+    stratum) makes ``mean(jk) - jk`` equal to ``U_ji / n_j``.
+    """
+    out = np.empty_like(jk)
+    for j in np.unique(codes):
+        rows = codes == j
+        n_j = int(rows.sum())
+        vals = jk[rows]
+        out[rows] = (n_j - 1) / n_j * (vals - vals.mean()) if n_j > 1 else 0.0
+    return out
 
 
 # --------------------------------------------------------------------------- #
@@ -1041,7 +1091,12 @@ def metric_ci(
         object (its sign is kept: "neg_log_loss" gives ``-log_loss``), a
         ``sklearn.metrics`` function (mapped to the fused kernel when it is one
         of the above and its options are supported), or any
-        ``metric(y_true, y_pred, **metric_options)``.
+        ``metric(y_true, y_pred, **metric_options)``.  A mapped scikit-learn
+        function keeps skboot's rule for undefined replicates: where
+        scikit-learn would warn and return a conventional value
+        (``zero_division="warn"``, ``r2_score``'s ``force_finite=True``
+        default), the replicate is undefined unless the option is given
+        explicitly (``zero_division=0.0``, ``force_finite=True``).
     sample_weight : array-like of shape (n_samples,), default=None
         Row weights, resampled with the rows.
     groups : array-like of shape (n_samples,), default=None
@@ -1468,7 +1523,7 @@ class EstimatorStatistic(_RefitMixin, Statistic):
             *((y,) if y is not None else ()),
             *((sw,) if sw is not None else ()),
         )
-        self.name = name or getattr(statistic, "__name__", "statistic")
+        self.name = str(name or getattr(statistic, "__name__", "statistic"))
         self._estimate = self._value(-1, self._fit(-1, X, y, sw), None)
         self.k = int(self._estimate.shape[0])
 

@@ -348,6 +348,24 @@ def test_group_intervals_use_the_delete_one_group_jackknife():
     assert np.isfinite(res.interval).all()
 
 
+def test_stratified_bca_uses_the_multi_sample_acceleration():
+    from skboot.intervals import bca_interval
+
+    y, score = _data("binary", n=90)
+    y[:30] = 0  # unequal strata
+    res = metric_ci(y, score, "roc_auc", stratify=True, n_resamples=500, random_state=1)
+    jk = res.result.jackknife_values()[:, 0]
+    U = np.empty_like(jk)  # Efron & Tibshirani (1993) sec. 14.3: U_ji / n_j
+    for label in (0, 1):
+        rows = y == label
+        n_j = rows.sum()
+        U[rows] = (n_j - 1) * (jk[rows].mean() - jk[rows]) / n_j
+    a_hat = (U**3).sum() / (6 * ((U**2).sum()) ** 1.5)
+    direct = bca_interval(res.distribution, res.estimate, -U)
+    assert direct.diagnostics["a_hat"] == pytest.approx(a_hat, rel=1e-12)
+    assert res.interval == (direct.low, direct.high)
+
+
 def test_stratified_keeps_every_replicate_defined():
     rng = np.random.default_rng(0)
     y = np.zeros(60, dtype=int)

@@ -2,7 +2,7 @@
 non-overlapping and tapered.
 
 Stream definition (part of :data:`skboot.STREAM_VERSION`)
---------------------------------------------------------
+---------------------------------------------------------
 ``n`` is the number of rows, ``L`` the block length.  "Draw ``j`` of purpose ``p``"
 means the j-th call, in order, of :func:`skboot._random.bounded` (Lemire's method)
 or :func:`skboot._random.uniform01` on the stream of purpose ``p`` started at
@@ -46,6 +46,20 @@ Out-of-bag rows are the rows no drawn block covers.  They are not independent of
 the in-bag rows: a row just outside a drawn block is correlated with its in-bag
 neighbours, so out-of-bag error estimates are optimistic under dependence (leave a
 gap of about one block, or use time-series cross-validation, when that matters).
+
+Data values.  A block resampler reads the values of ``X`` only for
+``block_length="auto"`` (then they must be numeric and finite, else a ValueError
+names ``X``); with an explicit ``block_length`` only ``len(X)`` is used, as by every
+scikit-learn splitter, so a series with NaN can still be split (while
+:func:`skboot.bootstrap` refuses NaN for its built-in statistics).  At least two
+blocks must fit: ``block_length <= n / 2``.
+
+Fused statistics.  Every plan has ``fused_moments``: column sums of ``X`` and
+``X**2`` over a replicate from prefix sums (O(n d) once per chunk, then
+O(n / L * d) per replicate; tapered: O(n L d) per chunk for the tapered block sums
+of every start), which the engine uses for "mean", "sum", "var", "std" and
+"proportion".  Other statistics use per-row counts (``fill_weights_chunk``) or
+index chunks (``fill_indices_chunk``).
 
 Every block plan exposes ``jackknife_groups``: row ``i`` is in block
 ``min(i // L, n // L - 1)`` (the ``n // L`` non-overlapping blocks, the trailing
