@@ -413,6 +413,63 @@ def group_median(cfg: Config) -> Group:
     return Group("median", impls, rows, params={"n": n, "B": B, "scipy_batch": batch})
 
 
+def group_callable_mean(cfg: Config) -> Group:
+    """Tier-3 overhead: a plain callable so cheap that the loop is all that counts."""
+    n, B = _sizes(cfg, 10_000, 2_000, 500)
+    x = np.random.default_rng(12345).normal(size=n)
+    sk, ab, sb, tsb = _skboot(), _arch(), _scipy_bootstrap(), _tsb()
+    impls: dict[str, Callable[[], Any]] = {
+        "skboot": lambda: sk.bootstrap(
+            x, np.mean, n_resamples=B, random_state=0, vectorized=False
+        )
+    }
+    peers: dict[str, str | NA] = {}
+    if ab is not None:
+        impls["arch"] = lambda: ab.IIDBootstrap(x, seed=0).apply(np.mean, B)
+        peers["arch"] = "arch"
+    else:
+        peers["arch"] = NA(NOT_INSTALLED.format("arch"))
+    batch = _scipy_batch(B, n)
+    impls["scipy"] = lambda: sb(
+        (x,),
+        np.mean,
+        n_resamples=B,
+        vectorized=False,
+        method="percentile",
+        batch=batch,
+        rng=np.random.default_rng(0),
+    )
+    peers["scipy"] = "scipy"
+    if tsb is not None:
+        from tsbootstrap.methods import IID
+
+        impls["tsbootstrap"] = lambda: tsb.bootstrap_reduce(
+            x,
+            method=IID(),
+            statistic=lambda v, i: np.mean(v),
+            n_bootstraps=B,
+            random_state=0,
+        )
+        peers["tsbootstrap"] = "tsbootstrap"
+    else:
+        peers["tsbootstrap"] = NA(NOT_INSTALLED.format("tsbootstrap"))
+    peers["loop"] = NA("—")
+    row = Row(
+        "callable_mean",
+        _label(
+            "np.mean, plain callable (vectorized=False): per-replicate overhead", n, B
+        ),
+        "skboot",
+        peers,
+        notes={
+            "arch": "apply(np.mean)",
+            "scipy": "vectorized=False",
+            "tsbootstrap": "numpy, per-replicate callable",
+        },
+    )
+    return Group("callable_mean", impls, [row], params={"n": n, "B": B})
+
+
 # ---------------------------------------------------------------------------
 # BCa interval
 # ---------------------------------------------------------------------------
@@ -581,7 +638,7 @@ def group_block_stationary(cfg: Config) -> Group:
 # ROC AUC interval
 # ---------------------------------------------------------------------------
 def group_roc_auc(cfg: Config) -> Group:
-    n, B = _sizes(cfg, 5_000, 1_000, 50)
+    n, B = _sizes(cfg, 5_000, 1_000, 200)
     rng = np.random.default_rng(12345)
     y = (rng.random(n) < 0.3).astype(np.int64)
     score = 0.8 * y + rng.normal(size=n)
@@ -681,6 +738,7 @@ GROUPS: dict[str, Callable[[Config], Group]] = {
     "iid_1m": group_iid_1m,
     "colmeans_2d": group_colmeans_2d,
     "median": group_median,
+    "callable_mean": group_callable_mean,
     "bca": group_bca,
     "block_moving": group_block_moving,
     "block_circular": group_block_circular,

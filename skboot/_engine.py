@@ -290,9 +290,42 @@ class BuiltinStatistic(Statistic):
 
     # -- the replicate chunk ------------------------------------------------------
     def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
-        if isinstance(plan, IIDPlan) or hasattr(plan, "fused_moments"):
+        moments = self.name not in ("corr", "median", "quantile")
+        if isinstance(plan, IIDPlan) or (moments and hasattr(plan, "fused_moments")):
             return 8 * max(1, self.k)  # no per-replicate working set
         return 8 * plan.n_samples  # one row of weights
+
+    def group_jackknife(self, codes: np.ndarray) -> np.ndarray | None:
+        """Delete-one-group values in O(n + G) from group sums (moment statistics
+        and corr); None for order statistics (the caller refits per group)."""
+        name = self.name
+        if name in ("median", "quantile"):
+            return None
+        Xa = self.arrays[0]
+        G = int(codes.max()) + 1
+        cnt = np.bincount(codes, minlength=G).astype(np.float64)
+        m = Xa.shape[0] - cnt  # rows left when group g is deleted
+        if np.any(m < 2):
+            return None
+        sums = [np.bincount(codes, weights=Xa[:, j], minlength=G) for j in range(Xa.shape[1])]
+        S1 = Xa.sum(axis=0)[None, :] - np.column_stack(sums)
+        if name in ("mean", "proportion"):
+            return S1 / m[:, None]
+        if name == "sum":
+            return S1
+        sq = [np.bincount(codes, weights=Xa[:, j] ** 2, minlength=G) for j in range(Xa.shape[1])]
+        S2 = (Xa * Xa).sum(axis=0)[None, :] - np.column_stack(sq)
+        if name in ("var", "std"):
+            var = (S2 - S1 * S1 / m[:, None]) / (m[:, None] - self.ddof)
+            var = np.maximum(var, 0.0)
+            return var if name == "var" else np.sqrt(var)
+        x, y = Xa[:, 0], Xa[:, 1]
+        sxy = (x * y).sum() - np.bincount(codes, weights=x * y, minlength=G)
+        sx, sy = S1[:, 0], S1[:, 1]
+        cov = sxy - sx * sy / m
+        den = np.sqrt((S2[:, 0] - sx * sx / m) * (S2[:, 1] - sy * sy / m))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (cov / den)[:, None]
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         nb = out.shape[0]
@@ -721,8 +754,9 @@ def make_statistic(
             scalar_q = np.ndim(raw) == 0
         if plan.layout == "weights" and statistic in ("median", "quantile"):
             raise ValueError(
-                f"The statistic {statistic!r} is not available with continuous "
-                "weights (BayesianBootstrap): weighted quantiles have no single "
+                f"The statistic {statistic!r} is not available with a resampler "
+                "whose replicates are continuous weights (BayesianBootstrap, "
+                "TaperedBlockBootstrap): weighted quantiles have no single "
                 "definition. Use a callable that accepts 'weights'."
             )
         return BuiltinStatistic(

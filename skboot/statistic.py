@@ -289,6 +289,11 @@ def _jackknife(ctx: _Context) -> np.ndarray:
     codes = getattr(plan, "jackknife_groups", None)
     if codes is None:
         return stat.jackknife()
+    fast = getattr(stat, "group_jackknife", None)
+    if fast is not None:
+        values = fast(codes)
+        if values is not None:
+            return values
     G = int(codes.max()) + 1
     out = np.empty((G, stat.k))
     for g in range(G):
@@ -773,6 +778,12 @@ class BootstrapStatistic(BaseEstimator):
     chunk_size : int, default=None
     progress : bool, default=False
         Show a progress bar on stderr.
+    estimator : estimator object, default=None
+        If given, every replicate refits a clone of it on the replicate's rows of
+        ``(X, y)`` and ``statistic(fitted_clone)`` is the statistic (tier 4), e.g.
+        ``lambda p: p[-1].coef_.ravel()`` for a Pipeline's coefficients.  The clone
+        gets ``sample_weight=counts`` when its ``fit`` accepts it (no rows copied),
+        else the gathered rows; see :class:`skboot.metrics.EstimatorStatistic`.
 
     Attributes
     ----------
@@ -805,6 +816,7 @@ class BootstrapStatistic(BaseEstimator):
         statistic_kwargs: dict[str, Any] | None = None,
         chunk_size: int | None = None,
         progress: bool = False,
+        estimator: Any = None,
     ) -> None:
         self.statistic = statistic
         self.resampler = resampler
@@ -815,6 +827,7 @@ class BootstrapStatistic(BaseEstimator):
         self.statistic_kwargs = statistic_kwargs
         self.chunk_size = chunk_size
         self.progress = progress
+        self.estimator = estimator
 
     def fit(self, X: Any, y: Any = None, groups: Any = None) -> BootstrapStatistic:
         """Run the bootstrap on ``X``.
@@ -837,9 +850,20 @@ class BootstrapStatistic(BaseEstimator):
             self.resampler, self.n_resamples, self.random_state, owner
         )
         d = _prepare_data(X, owner)
+        statistic = self.statistic
+        if self.estimator is not None:
+            from skboot.metrics import EstimatorStatistic
+
+            if isinstance(statistic, str):
+                raise ValueError(
+                    f"The 'statistic' parameter of {owner} must be a callable of the "
+                    "fitted estimator when 'estimator' is given (e.g. "
+                    f"lambda est: est.coef_). Got {statistic!r} instead."
+                )
+            statistic = EstimatorStatistic(self.estimator, statistic, X, y)
         result = _run(
             d,
-            self.statistic,
+            statistic,
             res,
             random_state=source,
             y=y,

@@ -43,3 +43,14 @@ def metadata_routing():
     """Enable scikit-learn metadata routing for one test, then restore the config."""
     with sklearn.config_context(enable_metadata_routing=True):
         yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _one_blas_thread():
+    """Tests refit small models thousands of times and run joblib workers on a
+    2-core machine: BLAS/OpenMP thread pools would only oversubscribe the cores.
+    (OPENBLAS_* environment variables are left alone.)"""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):
+        yield

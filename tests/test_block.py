@@ -342,7 +342,7 @@ def test_tapered_split_raises_and_statistics():
     tbb = TaperedBlockBootstrap(50, block_length=10, random_state=0)
     with pytest.raises(ValueError, match=r"TaperedBlockBootstrap\.split\(\) is not"):
         tbb.split(x)
-    with pytest.raises(ValueError, match="not available with continuous weights"):
+    with pytest.raises(ValueError, match="not available with a resampler whose replicates are continuous weights"):
         bootstrap(x, "median", resampler=tbb)
 
     def wmean(a, weights=None):

@@ -349,7 +349,7 @@ def test_statistic_error_pickles_with_replicate():
         ),
         (
             lambda: bootstrap(X1, "median", resampler=BayesianBootstrap(5)),
-            r"'median' is not available with continuous weights",
+            r"'median' is not available with a resampler whose replicates are continuous weights",
         ),
         (
             lambda: bootstrap(X1, lambda a: a.mean(), resampler=BayesianBootstrap(5)),
@@ -654,3 +654,45 @@ def test_n_resamples_is_capped_at_32_bits():
     with pytest.raises(ValueError, match=r"must be an int in \[1, 2\*\*32 - 1\].*Got 4294967296"):
         Bootstrap(2**32).get_n_splits()
     assert Bootstrap(2**32 - 1).get_n_splits() == 2**32 - 1
+
+
+@pytest.mark.parametrize("name", ["mean", "sum", "var", "std", "corr"])
+def test_group_jackknife_closed_form_equals_refits(name):
+    from skboot._engine import make_statistic
+
+    data = X2[:, :2] if name == "corr" else X2
+    codes = np.arange(300) // 7
+    plan = GroupBootstrap(5, random_state=0).fit(data, groups=codes).plan_
+    stat = make_statistic(name, (data,), vectorized=None, statistic_kwargs=None, plan=plan, owner="t")
+    fast = stat.group_jackknife(codes)
+    slow = np.array([stat.subset(np.flatnonzero(codes != g)).estimate() for g in range(codes.max() + 1)])
+    np.testing.assert_allclose(fast, slow, rtol=1e-10, atol=1e-12)
+
+
+def test_bootstrap_statistic_refits_an_estimator():
+    from sklearn.linear_model import LinearRegression, Ridge
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 2))
+    y = X @ np.array([1.5, -2.0]) + rng.normal(scale=0.5, size=80)
+    est = BootstrapStatistic(
+        lambda m: m.coef_, estimator=LinearRegression(), n_resamples=30, random_state=1
+    ).fit(X, y)
+    assert est.distribution_.shape == (30, 2)
+    np.testing.assert_allclose(est.estimate_, LinearRegression().fit(X, y).coef_)
+    fitted = Bootstrap(30, random_state=1).fit(X)
+    for b in (0, 17):
+        idx = fitted.replicate(b).indices
+        ref = LinearRegression().fit(X[idx], y[idx]).coef_
+        np.testing.assert_allclose(est.distribution_[b], ref, rtol=1e-8, atol=1e-10)
+    pipe = BootstrapStatistic(
+        lambda p: p[-1].coef_, estimator=make_pipeline(StandardScaler(), Ridge()),
+        n_resamples=10, random_state=0,
+    ).fit(X, y)
+    idx = Bootstrap(10, random_state=0).fit(X).replicate(4).indices
+    ref = make_pipeline(StandardScaler(), Ridge()).fit(X[idx], y[idx])[-1].coef_
+    np.testing.assert_allclose(pipe.distribution_[4], ref, rtol=1e-8)
+    with pytest.raises(ValueError, match="must be a callable of the fitted estimator"):
+        BootstrapStatistic("mean", estimator=LinearRegression()).fit(X, y)
