@@ -231,6 +231,29 @@ def _meminfo_total() -> int | None:
     return None
 
 
+def _git_state() -> dict[str, Any]:
+    """Commit of the skboot tree being measured, and whether skboot/ has edits."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args],
+            capture_output=True,
+            text=True,
+            cwd=root,
+            timeout=10,
+            check=False,
+        ).stdout.strip()
+
+    try:
+        return {
+            "commit": git("rev-parse", "--short", "HEAD") or None,
+            "skboot_dirty": bool(git("status", "--porcelain", "--", "skboot")),
+        }
+    except (OSError, subprocess.SubprocessError):
+        return {}
+
+
 def machine_facts() -> dict[str, Any]:
     """CPU, cores, caches, memory, OS and library versions."""
     lscpu = _lscpu()
@@ -248,6 +271,7 @@ def machine_facts() -> dict[str, Any]:
         "caches_sysfs_cpu0": _sysfs_caches(),
         "memory_total_bytes": _meminfo_total(),
         "platform": platform.platform(),
+        "git": _git_state(),
         "python": sys.version.split()[0],
         "versions": {
             name: _version(name)
@@ -305,4 +329,14 @@ def facts_lines(facts: dict[str, Any]) -> list[str]:
         + ", ".join(f"{k} {v[k]}" for k in v if v[k] is not None)
         + f"; numba threads {facts.get('numba_threads')}",
     ]
+    git = facts.get("git") or {}
+    if git.get("commit"):
+        lines.append(
+            f"- skboot at commit {git['commit']}"
+            + (
+                " plus uncommitted changes in skboot/"
+                if git.get("skboot_dirty")
+                else ""
+            )
+        )
     return lines

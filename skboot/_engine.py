@@ -571,7 +571,7 @@ class CallableStatistic(Statistic):
                 )
             bufs.append(buf)
         for k in range(nb):
-            for j, (a, buf) in enumerate(zip(arrays, bufs)):
+            for j, (a, buf) in enumerate(zip(arrays, bufs, strict=False)):
                 np.take(a, idxs[j][k], axis=0, out=buf)
             out[k] = self._call_one(b0 + k, *bufs)
 
@@ -711,12 +711,11 @@ def make_statistic(
                 f"The statistic 'corr' needs exactly two columns (or two arrays). "
                 f"Got {X.shape[1]} column(s) instead."
             )
-        if statistic == "proportion":
-            if not np.isin(X, (0.0, 1.0)).all():
-                raise ValueError(
-                    "The statistic 'proportion' needs boolean or 0/1 data. Got "
-                    "other values instead."
-                )
+        if statistic == "proportion" and not np.isin(X, (0.0, 1.0)).all():
+            raise ValueError(
+                "The statistic 'proportion' needs boolean or 0/1 data. Got "
+                "other values instead."
+            )
         ddof = kwargs.get("ddof", 0)
         if statistic in ("var", "std"):
             if (
@@ -849,7 +848,7 @@ class Progress:
         if now - self._last >= 0.1 or self.done >= self.total:
             self._last = now
             frac = self.done / self.total if self.total else 1.0
-            bar = "#" * int(round(frac * self.width))
+            bar = "#" * round(frac * self.width)
             elapsed = now - self._start
             self.stream.write(
                 f"\rskboot: {self.done}/{self.total} replicates "

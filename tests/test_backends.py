@@ -12,9 +12,9 @@ from skboot import (
     GroupBootstrap,
     PoissonBootstrap,
     StratifiedBootstrap,
+    _engine,
     bootstrap,
 )
-from skboot import _engine
 
 RNG = np.random.default_rng(7)
 X = RNG.normal(size=2_000)
