@@ -307,13 +307,19 @@ class BuiltinStatistic(Statistic):
         m = Xa.shape[0] - cnt  # rows left when group g is deleted
         if np.any(m < 2):
             return None
-        sums = [np.bincount(codes, weights=Xa[:, j], minlength=G) for j in range(Xa.shape[1])]
+        sums = [
+            np.bincount(codes, weights=Xa[:, j], minlength=G)
+            for j in range(Xa.shape[1])
+        ]
         S1 = Xa.sum(axis=0)[None, :] - np.column_stack(sums)
         if name in ("mean", "proportion"):
             return S1 / m[:, None]
         if name == "sum":
             return S1
-        sq = [np.bincount(codes, weights=Xa[:, j] ** 2, minlength=G) for j in range(Xa.shape[1])]
+        sq = [
+            np.bincount(codes, weights=Xa[:, j] ** 2, minlength=G)
+            for j in range(Xa.shape[1])
+        ]
         S2 = (Xa * Xa).sum(axis=0)[None, :] - np.column_stack(sq)
         if name in ("var", "std"):
             var = (S2 - S1 * S1 / m[:, None]) / (m[:, None] - self.ddof)
@@ -638,8 +644,13 @@ def make_statistic(
     statistic_kwargs: dict[str, Any] | None,
     plan: ResamplingPlan,
     owner: str,
+    allow_nonfinite: bool = False,
 ) -> Statistic:
-    """Validate the statistic against the data and build the engine object."""
+    """Validate the statistic against the data and build the engine object.
+
+    ``allow_nonfinite`` (``nan_policy="propagate"``) lets NaN/inf reach the
+    built-in kernels, whose replicates are then NaN and counted as undefined.
+    """
     kwargs = dict(statistic_kwargs or {})
     if isinstance(statistic, str):
         if statistic not in BUILTIN_STATISTICS:
@@ -700,7 +711,7 @@ def make_statistic(
                     f"(shape={a.shape}) while a minimum of 1 is required."
                 )
             X = _as_float_rows(a)
-        if not np.isfinite(X).all():
+        if not allow_nonfinite and not np.isfinite(X).all():
             bad = int((~np.isfinite(X)).sum())
             raise ValueError(
                 f"The 'data' parameter of {owner} contains {bad} NaN or infinite "

@@ -98,6 +98,58 @@ def _to_array(a: Any, owner: str) -> np.ndarray:
     return arr
 
 
+NAN_POLICIES = ("raise", "omit", "propagate")
+
+
+def _nan_rows(a: np.ndarray) -> np.ndarray:
+    """Boolean mask of rows of ``a`` holding a NaN (float/complex/object data)."""
+    if a.dtype.kind in "fc":
+        bad = np.isnan(a)
+    elif a.dtype.kind == "O":
+        import pandas as pd
+
+        bad = np.asarray(pd.isna(a), dtype=bool)
+    else:
+        return np.zeros(a.shape[0], dtype=bool)
+    return bad.reshape(a.shape[0], -1).any(axis=1)
+
+
+def _apply_nan_policy(
+    d: _Data, policy: Any, owner: str, paired: bool, y: Any, groups: Any
+) -> tuple[_Data, Any, Any, int]:
+    """Apply ``nan_policy`` before any work; returns data, y, groups, n_omitted."""
+    check_one_of(policy, "nan_policy", owner, NAN_POLICIES)
+    if policy == "propagate":
+        return d, y, groups, 0
+    masks = [_nan_rows(a) for a in d.arrays]
+    counts = [int(m.sum()) for m in masks]
+    if sum(counts) == 0:
+        return d, y, groups, 0
+    if policy == "raise":
+        raise ValueError(
+            f"The 'data' parameter of {owner} contains {sum(counts)} row(s) with NaN. "
+            "Pass nan_policy='omit' to drop them, or nan_policy='propagate' to keep "
+            "them (replicates holding a NaN are then undefined)."
+        )
+    if paired or len(d.arrays) == 1:
+        keep = ~np.logical_or.reduce(masks)
+        arrays = tuple(a[keep] for a in d.arrays)
+        y = None if y is None else np.asarray(y)[keep]
+        groups = None if groups is None else np.asarray(groups)[keep]
+        omitted = int((~keep).sum())
+    else:
+        arrays = tuple(a[~m] for a, m in zip(d.arrays, masks, strict=True))
+        omitted = sum(counts)
+    short = min(a.shape[0] for a in arrays)
+    if short < 2:
+        raise ValueError(
+            f"The 'data' parameter of {owner} has fewer than 2 observations left "
+            f"after nan_policy='omit' dropped {omitted} row(s)."
+        )
+    labels = d.labels
+    return _Data(arrays, arrays[0].shape[0], labels, d.kind), y, groups, omitted
+
+
 # ---------------------------------------------------------------------------
 # result
 # ---------------------------------------------------------------------------
@@ -137,6 +189,8 @@ class BootstrapResult:
         Version of the random-stream definition (:data:`skboot.STREAM_VERSION`).
     n_undefined : int
         Replicates on which the statistic was not finite (NaN/inf).
+    n_omitted : int
+        Observations dropped because they held NaN (``nan_policy="omit"``).
     """
 
     estimate: Any
@@ -149,6 +203,7 @@ class BootstrapResult:
     random_state: Any
     stream_version: int = STREAM_VERSION
     n_undefined: int = 0
+    n_omitted: int = 0
     _context: _Context | None = field(default=None, repr=False, compare=False)
 
     def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
@@ -511,7 +566,11 @@ def _run(
     owner: str,
     paired: bool = True,
     progress: bool = False,
+    nan_policy: str = "raise",
 ) -> BootstrapResult:
+    data, y, groups, n_omitted = _apply_nan_policy(
+        data, nan_policy, owner, paired, y, groups
+    )
     if n_jobs is not None:
         check_int(n_jobs, "n_jobs", owner)
     if chunk_size is not None:
@@ -535,6 +594,7 @@ def _run(
             statistic_kwargs=statistic_kwargs,
             plan=plan,
             owner=owner,
+            allow_nonfinite=nan_policy == "propagate",
         )
     B = int(resampler.n_resamples)
     if not isinstance(progress, (bool, np.bool_)):
@@ -600,6 +660,7 @@ def _run(
         resampler=repr(resampler),
         random_state=resampler.seed_entropy_,
         n_undefined=n_undefined,
+        n_omitted=n_omitted,
         _context=ctx,
     )
 
@@ -663,6 +724,7 @@ def bootstrap(
     chunk_size: int | None = None,
     paired: bool = True,
     progress: bool = False,
+    nan_policy: str = "raise",
 ) -> BootstrapResult:
     """Bootstrap distribution of a statistic, streamed in cache-sized chunks.
 
@@ -721,6 +783,12 @@ def bootstrap(
         ``paired=False``); sample ``j`` reads its own purpose slot of the stream.
     progress : bool, default=False
         Show a progress bar on stderr (per chunk, or per finished joblib task).
+    nan_policy : {"raise", "omit", "propagate"}, default="raise"
+        Data rows holding a NaN: "raise" refuses them before any work; "omit" drops
+        them (from every paired array, and from ``y``/``groups``; per sample for
+        independent samples) and records the count in ``result.n_omitted``;
+        "propagate" keeps them, so replicates drawing one are NaN and counted in
+        ``result.n_undefined``.
 
     Returns
     -------
@@ -755,6 +823,7 @@ def bootstrap(
         owner=owner,
         paired=bool(paired),
         progress=progress,
+        nan_policy=nan_policy,
     )
 
 
@@ -784,6 +853,8 @@ class BootstrapStatistic(BaseEstimator):
         ``lambda p: p[-1].coef_.ravel()`` for a Pipeline's coefficients.  The clone
         gets ``sample_weight=counts`` when its ``fit`` accepts it (no rows copied),
         else the gathered rows; see :class:`skboot.metrics.EstimatorStatistic`.
+    nan_policy : {"raise", "omit", "propagate"}, default="raise"
+        As in :func:`bootstrap`.
 
     Attributes
     ----------
@@ -817,6 +888,7 @@ class BootstrapStatistic(BaseEstimator):
         chunk_size: int | None = None,
         progress: bool = False,
         estimator: Any = None,
+        nan_policy: str = "raise",
     ) -> None:
         self.statistic = statistic
         self.resampler = resampler
@@ -828,6 +900,7 @@ class BootstrapStatistic(BaseEstimator):
         self.chunk_size = chunk_size
         self.progress = progress
         self.estimator = estimator
+        self.nan_policy = nan_policy
 
     def fit(self, X: Any, y: Any = None, groups: Any = None) -> BootstrapStatistic:
         """Run the bootstrap on ``X``.
@@ -854,6 +927,13 @@ class BootstrapStatistic(BaseEstimator):
         if self.estimator is not None:
             from skboot.metrics import EstimatorStatistic
 
+            if self.nan_policy != "raise":
+                raise ValueError(
+                    f"The 'nan_policy' parameter of {owner} must be 'raise' when "
+                    "'estimator' is given (the estimator sees X and y as passed; drop "
+                    f"NaN rows first). Got {self.nan_policy!r} instead."
+                )
+
             if isinstance(statistic, str):
                 raise ValueError(
                     f"The 'statistic' parameter of {owner} must be a callable of the "
@@ -874,6 +954,7 @@ class BootstrapStatistic(BaseEstimator):
             chunk_size=self.chunk_size,
             owner=owner,
             progress=self.progress,
+            nan_policy=self.nan_policy,
         )
         first = d.arrays[0]
         self.n_features_in_ = 1 if first.ndim == 1 else int(first.shape[1])

@@ -288,7 +288,7 @@ def test_statistic_error_pickles_with_replicate():
         ),
         (
             lambda: bootstrap(np.array([1.0, np.nan, 2.0]), "mean"),
-            r"contains 1 NaN or infinite",
+            r"contains 1 row\(s\) with NaN. Pass nan_policy='omit'",
         ),
         (
             lambda: bootstrap(np.array([1.0, np.inf, 2.0]), "mean"),
@@ -651,7 +651,9 @@ def test_progress_bar_only_when_asked(capsys):
 
 
 def test_n_resamples_is_capped_at_32_bits():
-    with pytest.raises(ValueError, match=r"must be an int in \[1, 2\*\*32 - 1\].*Got 4294967296"):
+    with pytest.raises(
+        ValueError, match=r"must be an int in \[1, 2\*\*32 - 1\].*Got 4294967296"
+    ):
         Bootstrap(2**32).get_n_splits()
     assert Bootstrap(2**32 - 1).get_n_splits() == 2**32 - 1
 
@@ -663,9 +665,16 @@ def test_group_jackknife_closed_form_equals_refits(name):
     data = X2[:, :2] if name == "corr" else X2
     codes = np.arange(300) // 7
     plan = GroupBootstrap(5, random_state=0).fit(data, groups=codes).plan_
-    stat = make_statistic(name, (data,), vectorized=None, statistic_kwargs=None, plan=plan, owner="t")
+    stat = make_statistic(
+        name, (data,), vectorized=None, statistic_kwargs=None, plan=plan, owner="t"
+    )
     fast = stat.group_jackknife(codes)
-    slow = np.array([stat.subset(np.flatnonzero(codes != g)).estimate() for g in range(codes.max() + 1)])
+    slow = np.array(
+        [
+            stat.subset(np.flatnonzero(codes != g)).estimate()
+            for g in range(codes.max() + 1)
+        ]
+    )
     np.testing.assert_allclose(fast, slow, rtol=1e-10, atol=1e-12)
 
 
@@ -688,11 +697,56 @@ def test_bootstrap_statistic_refits_an_estimator():
         ref = LinearRegression().fit(X[idx], y[idx]).coef_
         np.testing.assert_allclose(est.distribution_[b], ref, rtol=1e-8, atol=1e-10)
     pipe = BootstrapStatistic(
-        lambda p: p[-1].coef_, estimator=make_pipeline(StandardScaler(), Ridge()),
-        n_resamples=10, random_state=0,
+        lambda p: p[-1].coef_,
+        estimator=make_pipeline(StandardScaler(), Ridge()),
+        n_resamples=10,
+        random_state=0,
     ).fit(X, y)
     idx = Bootstrap(10, random_state=0).fit(X).replicate(4).indices
     ref = make_pipeline(StandardScaler(), Ridge()).fit(X[idx], y[idx])[-1].coef_
     np.testing.assert_allclose(pipe.distribution_[4], ref, rtol=1e-8)
     with pytest.raises(ValueError, match="must be a callable of the fitted estimator"):
         BootstrapStatistic("mean", estimator=LinearRegression()).fit(X, y)
+
+
+def test_nan_policy():
+    x = X1.copy()
+    x[[3, 50, 51]] = np.nan
+    clean = np.delete(X1, [3, 50, 51])
+    with pytest.raises(ValueError, match=r"contains 3 row\(s\) with NaN"):
+        bootstrap(x, "mean", n_resamples=10, random_state=0)
+    omit = bootstrap(x, "mean", n_resamples=50, random_state=0, nan_policy="omit")
+    ref = bootstrap(clean, "mean", n_resamples=50, random_state=0)
+    np.testing.assert_array_equal(omit.distribution, ref.distribution)
+    assert omit.n_omitted == 3 and ref.n_omitted == 0
+    # paired arrays drop the row everywhere; y and groups follow
+    y = Y.copy()
+    paired = bootstrap(
+        (x, X1),
+        lambda a, b: np.mean(a - b),
+        n_resamples=20,
+        random_state=0,
+        nan_policy="omit",
+        resampler=StratifiedBootstrap(),
+        y=y,
+    )
+    assert paired.n_omitted == 3
+    with pytest.warns(UndefinedStatisticWarning):
+        prop = bootstrap(
+            x, "mean", n_resamples=50, random_state=0, nan_policy="propagate"
+        )
+    assert prop.n_undefined > 0
+    nanmean = bootstrap(
+        x, np.nanmean, n_resamples=50, random_state=0, nan_policy="propagate"
+    )
+    assert np.isfinite(nanmean.distribution).all()
+    with pytest.raises(
+        ValueError, match=r"'nan_policy' parameter of bootstrap must be one of"
+    ):
+        bootstrap(x, "mean", nan_policy="drop")
+    with pytest.raises(ValueError, match="fewer than 2 observations left"):
+        bootstrap(np.array([np.nan, 1.0, np.nan]), "mean", nan_policy="omit")
+    est = BootstrapStatistic(
+        "median", n_resamples=20, random_state=0, nan_policy="omit"
+    ).fit(x)
+    assert est.result_.n_omitted == 3
