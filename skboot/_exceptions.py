@@ -22,6 +22,22 @@ class StatisticError(RuntimeError):
     replicate : int
         Index ``b`` of the failing replicate; ``resampler.replicate(b)`` regenerates
         its indices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import Bootstrap, StatisticError, bootstrap
+    >>> x = np.arange(20.0)
+    >>> def fragile(a):
+    ...     if a[0] == 3.0:
+    ...         raise ZeroDivisionError("boom")
+    ...     return a.mean()
+    >>> try:
+    ...     bootstrap(x, fragile, n_resamples=200, random_state=0)
+    ... except StatisticError as err:
+    ...     b = err.replicate
+    >>> int(Bootstrap(200, random_state=0).fit(x).replicate(b).indices[0])
+    3
     """
 
     def __init__(self, message: str, replicate: int) -> None:
@@ -34,9 +50,39 @@ class StatisticError(RuntimeError):
 
 class DegenerateDistributionWarning(RuntimeWarning):
     """The bootstrap distribution is degenerate (for example all replicates equal),
-    so an interval method is undefined or meaningless."""
+    so an interval method is undefined or meaningless.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from skboot import DegenerateDistributionWarning, bootstrap
+    >>> res = bootstrap(np.ones(10), "mean", n_resamples=50, random_state=0)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     ci = res.confidence_interval(method="percentile")
+    >>> any(issubclass(w.category, DegenerateDistributionWarning) for w in caught)
+    True
+    >>> float(ci.low), float(ci.high)
+    (1.0, 1.0)
+    """
 
 
 class UndefinedStatisticWarning(RuntimeWarning):
     """A statistic was undefined on some replicates (for example ROC AUC on a
-    replicate holding one class); the result records how many."""
+    replicate holding one class); the result records how many.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from skboot import UndefinedStatisticWarning, bootstrap
+    >>> x = np.array([0.0, 0.0, 0.0, 1.0])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     res = bootstrap(x, lambda a: 1.0 / a.sum(), n_resamples=100, random_state=0)
+    >>> any(issubclass(w.category, UndefinedStatisticWarning) for w in caught)
+    True
+    >>> res.n_undefined > 0
+    True
+    """

@@ -137,6 +137,17 @@ class ConfidenceInterval(NamedTuple):
     low, high : float or ndarray of shape (k,)
         Lower and upper endpoints; ``-inf`` or ``inf`` on the open side of a
         one-sided interval.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import bootstrap
+    >>> x = np.random.default_rng(0).normal(size=100)
+    >>> ci = bootstrap(x, "mean", n_resamples=999, random_state=0).confidence_interval(
+    ...     method="percentile")
+    >>> round(ci.low, 3), round(ci.high, 3)
+    (-0.105, 0.259)
+    >>> low, high = ci  # a NamedTuple
     """
 
     low: FloatOrArray

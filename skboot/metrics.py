@@ -977,6 +977,19 @@ class MetricCI(_MetricResultMixin):
     distribution, standard_error, bias, n_resamples, random_state, resampler,\
  stream_version
         Read from :attr:`result` (``n_resamples`` counts all replicates drawn).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import metric_ci
+    >>> y = np.array([0, 0, 1, 1, 0, 1, 1, 0, 1, 0] * 5)
+    >>> s = np.linspace(0.1, 0.9, 50)
+    >>> s = np.where(y == 1, s, s[::-1] * 0.8)
+    >>> res = metric_ci(y, s, "roc_auc", n_resamples=500, random_state=0)
+    >>> type(res).__name__, round(res.estimate, 3)
+    ('MetricCI', 0.626)
+    >>> bool(res.interval.low < res.estimate < res.interval.high)
+    True
     """
 
     metric: str
@@ -1016,6 +1029,17 @@ class MetricComparison(_MetricResultMixin):
     undefined : str
     result : BootstrapResult
         The bootstrap run of the difference over the defined replicates.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import compare_metrics
+    >>> y = np.array([0, 0, 1, 1, 0, 1, 1, 0, 1, 0] * 5)
+    >>> s = np.linspace(0.1, 0.9, 50)
+    >>> s = np.where(y == 1, s, s[::-1] * 0.8)
+    >>> cmp = compare_metrics(y, s, 1 - s, "roc_auc", n_resamples=500, random_state=0)
+    >>> round(cmp.estimate, 3), 0 < cmp.p_value <= 1
+    (0.251, True)
     """
 
     metric: str
@@ -1631,6 +1655,17 @@ class BootstrapScore:
     resampler : str
     random_state : int or SeedSequence
     stream_version : int
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from skboot import bootstrap_score
+    >>> X, y = load_iris(return_X_y=True)
+    >>> score = bootstrap_score(LogisticRegression(max_iter=500), X, y,
+    ...                         scoring="accuracy", n_resamples=20, random_state=0)
+    >>> type(score).__name__, bool(0.9 < score.estimate <= 1.0)
+    ('BootstrapScore', True)
     """
 
     estimate: float

@@ -191,6 +191,18 @@ class BootstrapResult:
         Replicates on which the statistic was not finite (NaN/inf).
     n_omitted : int
         Observations dropped because they held NaN (``nan_policy="omit"``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import bootstrap
+    >>> x = np.random.default_rng(0).normal(size=100)
+    >>> res = bootstrap(x, "mean", n_resamples=999, random_state=0)
+    >>> res.n_resamples, res.stream_version, res.distribution.shape
+    (999, 1, (999,))
+    >>> again = bootstrap(x, "mean", n_resamples=999, random_state=res.random_state)
+    >>> bool(np.array_equal(again.distribution, res.distribution))
+    True
     """
 
     estimate: Any

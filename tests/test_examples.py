@@ -1,0 +1,119 @@
+"""Every script in examples/ runs, on reduced sizes, and prints what it promises.
+
+Scripts are discovered with a glob, so a new example is covered automatically;
+it must also get an entry in ``EXPECTED`` (the test fails until it has one).
+Each script runs in a subprocess with ``SKBOOT_EXAMPLE_FAST=1`` and one OpenMP
+thread, warnings turned into errors (``-W error``), and with ``--plot`` to a
+temporary file when the script offers it and matplotlib is installed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+SCRIPTS = sorted(EXAMPLES.glob("*.py"))
+
+#: Phrases each script's output must contain (regular expressions).
+EXPECTED: dict[str, list[str]] = {
+    "metric_intervals.py": [
+        r"95% BCa intervals",
+        r"roc_auc\s+0\.\d+\s+iid \[",
+        r"p-value 0\.\d+",
+        r"\.632\+ 0\.\d+",
+    ],
+    "gridsearch_bootstrap.py": [
+        r"cv=Bootstrap\(\d+\): \d+\.\d% of rows out of bag",
+        r"cv=StratifiedBootstrap\(\d+\)",
+        r"best: C = [\d.]+, mean out-of-bag ROC AUC 0\.\d+",
+        r"GroupBootstrap\(\d+\)\s+\d+\s+0\.\d+\s+0\.\d+",
+    ],
+    "pipeline_coefficients.py": [
+        r"Coefficient intervals \(95%\)",
+        r"bmi\s+24\.77\s",  # the full-data Ridge coefficient, independent of B
+        r"the BCa interval excludes 0",
+    ],
+    "time_series_blocks.py": [
+        r"optimal_block_length: stationary \d+\.\d+, circular \d+\.\d+",
+        r"Stationary\s+\d+(\.\d+)?\s+0\.\d+\s+\d\.\d+\s+\[",
+        r"TaperedBlock\s+\d+",
+        r"Coverage of 95% intervals",
+    ],
+    "large_b_memory.py": [
+        r"callable \(axis=\)\s+20,000",
+        r"peak RSS growth over all runs: [\d.]+ MB",
+    ],
+}
+
+#: Bound on the peak-RSS growth large_b_memory.py reports (B x n x 8 bytes is
+#: 1.5 GB at its fast size; the distribution itself is 0.2 MB).
+MAX_RSS_GROWTH_MB = 50.0
+
+
+def _has_matplotlib() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _run(script: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.update(SKBOOT_EXAMPLE_FAST="1", OMP_NUM_THREADS="1", MPLBACKEND="Agg")
+    return subprocess.run(
+        [sys.executable, "-W", "error", str(script), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=EXAMPLES.parent,
+        timeout=300,
+    )
+
+
+def test_examples_found():
+    assert len(SCRIPTS) >= 5, SCRIPTS
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_example_runs(script: Path, tmp_path: Path):
+    assert script.name in EXPECTED, (
+        f"examples/{script.name} has no entry in EXPECTED of tests/test_examples.py; "
+        "add the phrases its output must contain."
+    )
+    source = script.read_text()
+    assert source.lstrip().startswith(('"""', "'''")), "module docstring missing"
+    assert 'if __name__ == "__main__":' in source
+    assert "SKBOOT_EXAMPLE_FAST" in source
+    args: list[str] = []
+    figure = tmp_path / "figure.png"
+    if "--plot" in source and _has_matplotlib():
+        args = ["--plot", str(figure)]
+
+    proc = _run(script, *args)
+
+    assert proc.returncode == 0, (
+        f"{script.name} exited with {proc.returncode}\n--- stdout ---\n"
+        f"{proc.stdout}\n--- stderr ---\n{proc.stderr}"
+    )
+    for phrase in EXPECTED[script.name]:
+        assert re.search(phrase, proc.stdout), (
+            f"{phrase!r} not in the output of {script.name}:\n{proc.stdout}"
+        )
+    if args:
+        assert figure.stat().st_size > 1000, f"{script.name} saved no figure"
+    if script.name == "large_b_memory.py":
+        _check_flat_memory(proc.stdout)
+
+
+def _check_flat_memory(stdout: str) -> None:
+    """The peak RSS growth over all the large-B runs stays below the bound."""
+    match = re.search(r"peak RSS growth over all runs: ([\d.]+) MB", stdout)
+    assert match, stdout
+    assert float(match.group(1)) < MAX_RSS_GROWTH_MB, stdout
