@@ -71,6 +71,11 @@ from typing import Any
 
 import numpy as np
 
+if __name__ == "__main__" and not __package__:
+    # Run as a file, this file's directory is sys.path[0], where it would shadow the
+    # ``coverage`` package that numba imports; the repository root goes there instead.
+    sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
 __all__ = [
     "COLUMNS",
     "CONFIGS",
@@ -258,7 +263,9 @@ def _scipy_intervals(
             )
             res = first
         else:
-            res = stats.bootstrap((x,), func, n_resamples=0, bootstrap_result=first, **kw)
+            res = stats.bootstrap(
+                (x,), func, n_resamples=0, bootstrap_result=first, **kw
+            )
         ci = res.confidence_interval
         out[m] = (float(ci.low), float(ci.high))
     return out
@@ -273,15 +280,15 @@ def _arch_intervals(
     se_func = _arch_se_mean if config.statistic == "mean" else _arch_se_median
     bs = IIDBootstrap(x, seed=np.random.default_rng(ss))
     out = {}
-    # studentized last: it redraws, and the others reuse one set of replicates
-    ordered = [m for m in methods if m != "studentized"]
-    ordered += [m for m in methods if m == "studentized"]
-    drawn = False
-    for m in ordered:
+    # One set of replicates for every method: the studentized run (if asked) draws
+    # them, evaluating func and std_err_func on each; the rest reuse them (arch's
+    # reuse needs the same func object and reps, and is ignored for studentized).
+    ordered = sorted(methods, key=lambda m: m != "studentized")
+    for i, m in enumerate(ordered):
         kw: dict[str, Any] = {"method": PEER_METHODS["arch"][m], "size": LEVEL}
         if m == "studentized":
             kw["std_err_func"] = se_func
-        elif drawn:
+        if i > 0:
             kw["reuse"] = True
         try:
             ci = bs.conf_int(func, B, **kw)
@@ -289,11 +296,14 @@ def _arch_intervals(
         except Exception as exc:  # arch raises RuntimeError when z0 is infinite
             out[m] = (math.nan, math.nan)
             warnings.warn(f"{m} {type(exc).__name__}", IntervalFailed, stacklevel=1)
-        drawn = drawn or m != "studentized"
     return out
 
 
-RUNNERS = {"skboot": _skboot_intervals, "scipy": _scipy_intervals, "arch": _arch_intervals}
+RUNNERS = {
+    "skboot": _skboot_intervals,
+    "scipy": _scipy_intervals,
+    "arch": _arch_intervals,
+}
 
 
 @dataclass(frozen=True)
@@ -327,7 +337,8 @@ def _run_task(task: _Task) -> tuple[int, int, np.ndarray, dict[str, int]]:
                     got = RUNNERS[lib](x, cfg, task.n_resamples, ss, methods)
                 except Exception as exc:
                     got = {}
-                    counts[f"{lib}: {type(exc).__name__} (all methods)"] += 1
+                    what = f"{type(exc).__name__}: {str(exc)[:70]}"
+                    counts[f"{lib}: {what} (all methods)"] += 1
             for w in caught:
                 what = str(w.message).split(":")[0][:70]
                 counts[f"{lib}: {w.category.__name__}: {what}"] += 1
@@ -531,6 +542,12 @@ def _header(cols: tuple[tuple[str, str], ...]) -> list[str]:
     return ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
 
 
+def _row(cfg: Config, cells: list[str]) -> str:
+    return (
+        "| " + " | ".join([cfg.distribution, str(cfg.n), cfg.statistic, *cells]) + " |"
+    )
+
+
 def coverage_table(sim: Simulation) -> str:
     """Markdown: coverage ± Monte Carlo standard error, one row per config."""
     p, se = sim.coverage()
@@ -543,9 +560,7 @@ def coverage_table(sim: Simulation) -> str:
             if undef[ci, j]:
                 cell += f" ({undef[ci, j]} undef.)"
             cells.append(cell)
-        lines.append(
-            f"| {cfg.distribution} | {cfg.n} | {cfg.statistic} | " + " | ".join(cells) + " |"
-        )
+        lines.append(_row(cfg, cells))
     return "\n".join(lines)
 
 
@@ -555,9 +570,7 @@ def length_table(sim: Simulation) -> str:
     lines = _header(sim.columns)
     for ci, cfg in enumerate(sim.configs):
         cells = [f"{v:.3g}" for v in length[ci]]
-        lines.append(
-            f"| {cfg.distribution} | {cfg.n} | {cfg.statistic} | " + " | ".join(cells) + " |"
-        )
+        lines.append(_row(cfg, cells))
     return "\n".join(lines)
 
 
@@ -574,9 +587,7 @@ def comparison_table(sim: Simulation, flag: float = 3.0) -> str:
             c = by[(cfg, m, peer)]
             mark = " **!**" if abs(c.z) > flag else ""
             cells.append(f"{c.difference:+.3f} (z {c.z:+.1f}){mark}")
-        lines.append(
-            f"| {cfg.distribution} | {cfg.n} | {cfg.statistic} | " + " | ".join(cells) + " |"
-        )
+        lines.append(_row(cfg, cells))
     return "\n".join(lines)
 
 
@@ -594,7 +605,9 @@ def comparison_summary(sim: Simulation, flag: float = 3.0) -> str:
             "within Monte Carlo error"
             if not bad
             else f"{len(bad)} row(s) with |z| > {flag:g}: "
-            + ", ".join(f"{c.config.label} ({c.difference:+.3f}, z {c.z:+.1f})" for c in bad)
+            + ", ".join(
+                f"{c.config.label} ({c.difference:+.3f}, z {c.z:+.1f})" for c in bad
+            )
         )
         lines.append(
             f"- **{m}, skboot vs {peer}**: {verdict}; largest |z| {abs(worst.z):.1f} "
@@ -652,6 +665,7 @@ def report(sim: Simulation, command: str, facts: dict[str, Any]) -> str:
 
 def to_json(sim: Simulation, command: str, facts: dict[str, Any]) -> dict[str, Any]:
     p, se = sim.coverage()
+    hits = sim.covered().sum(axis=1)
     undef = sim.undefined()
     length = sim.mean_length()
     cells = [
@@ -662,7 +676,7 @@ def to_json(sim: Simulation, command: str, facts: dict[str, Any]) -> dict[str, A
             "truth": cfg.truth,
             "library": lib,
             "method": m,
-            "covered": int(round(p[ci, j] * sim.trials)),
+            "covered": int(hits[ci, j]),
             "coverage": float(p[ci, j]),
             "mc_se": float(se[ci, j]),
             "undefined": int(undef[ci, j]),
@@ -726,7 +740,11 @@ def main(argv: list[str] | None = None) -> int:
     base = QUICK if args.quick else FULL
     trials = args.trials if args.trials is not None else base["trials"]
     B = args.n_resamples if args.n_resamples is not None else base["n_resamples"]
-    for name, value, low in (("trials", trials, 2), ("n-resamples", B, 10), ("jobs", args.jobs, 1)):
+    for name, value, low in (
+        ("trials", trials, 2),
+        ("n-resamples", B, 10),
+        ("jobs", args.jobs, 1),
+    ):
         if value < low:
             parser.error(f"--{name} must be an int >= {low}. Got {value} instead.")
     command = "python -m benchmarks.coverage " + " ".join(

@@ -65,6 +65,13 @@ BUILTIN_STATISTICS = (
 
 _FALLBACK_BUDGET = 1 << 20
 
+#: At most this many draws per chunk (per kernel call) when the chunk size is
+#: automatic.  The fused kernels need no per-replicate working set, so the cache
+#: budget alone would allow 4096 replicates of any size in one uninterruptible
+#: numba call (20 s at n = 10**6); 2**24 draws take 10-80 ms.  Never changes
+#: results, only how often Python regains control (Ctrl-C, progress).
+MAX_CHUNK_DRAWS = 1 << 24
+
 
 @functools.lru_cache(maxsize=1)
 def cache_budget() -> int:
@@ -485,7 +492,7 @@ class CallableStatistic(Statistic):
                 f"replicate with resampler.fit(X).replicate({b}).indices.",
                 b,
             ) from exc
-        return _as_output(value, self.k, f"replicate {b}")
+        return _as_output(value, self.k, f"replicate {b}", b)
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         nb = out.shape[0]
@@ -603,27 +610,41 @@ class IndependentPlan(ResamplingPlan):
         )
 
 
-def _as_output(value: Any, k: int | None, where: str) -> np.ndarray:
+def _as_output(value: Any, k: int | None, where: str, b: int = -1) -> np.ndarray:
+    """The statistic's value as a 1-D float array; a StatisticError naming ``where``
+    (and carrying replicate ``b``, -1 for the original data) if it is not one."""
+    if value is None:
+        raise StatisticError(
+            f"The statistic must return a number or a 1-D array of numbers; on "
+            f"{where} it returned None (a missing 'return'?).",
+            b,
+        )
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise StatisticError(
             f"The statistic must return a number or a 1-D array of numbers; on "
             f"{where} it returned {type(value).__name__}.",
-            -1,
+            b,
         ) from exc
     if arr.ndim > 1:
         raise StatisticError(
             f"The statistic must return a scalar or a 1-D array; on {where} it "
             f"returned shape {arr.shape}.",
-            -1,
+            b,
         )
     arr = arr.reshape(-1)
+    if arr.shape[0] == 0:
+        raise StatisticError(
+            f"The statistic must return at least one value; on {where} it returned "
+            "an empty array.",
+            b,
+        )
     if k is not None and arr.shape[0] != k:
         raise StatisticError(
             f"The statistic returned {arr.shape[0]} value(s) on {where}, but "
             f"{k} on the original data.",
-            -1,
+            b,
         )
     return arr
 
@@ -813,7 +834,11 @@ def _chunk_size(stat: Statistic, plan: ResamplingPlan, chunk_size: int | None) -
     if chunk_size is not None:
         return chunk_size
     per = max(1, stat.bytes_per_replicate(plan))
-    return int(max(1, min(4096, cache_budget() // per)))
+    chunk = min(4096, cache_budget() // per)
+    # A fused kernel call cannot be interrupted (Ctrl-C is seen between chunks):
+    # keep every call to at most MAX_CHUNK_DRAWS draws, about 0.1 s.
+    chunk = min(chunk, MAX_CHUNK_DRAWS // max(1, plan.replicate_size))
+    return int(max(1, chunk))
 
 
 def _detach(plan: ResamplingPlan) -> tuple[ResamplingPlan, tuple[str, ...], list]:

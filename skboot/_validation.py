@@ -15,6 +15,7 @@ __all__ = [
     "check_array_1d_labels",
     "check_consistent_length",
     "check_int",
+    "check_n_jobs",
     "check_n_samples",
     "check_one_of",
     "param_error",
@@ -59,6 +60,20 @@ def check_int(
     ):
         raise param_error(name, owner, allowed, value)
     return value
+
+
+def check_n_jobs(value: Any, owner: str) -> int | None:
+    """``n_jobs``: None or a nonzero int, as joblib accepts (checked before any
+    work; joblib itself would only fail at dispatch, without naming the owner)."""
+    if value is None:
+        return None
+    allowed = (
+        "an int other than 0 (or None; negative values count back from the "
+        "number of CPUs, -1 meaning all, as in joblib)"
+    )
+    if not _is_int(value) or int(value) == 0:
+        raise param_error("n_jobs", owner, allowed, value)
+    return int(value)
 
 
 def check_one_of(value: Any, name: str, owner: str, options: tuple[Any, ...]) -> Any:

@@ -93,7 +93,7 @@ from skboot._metric_kernels import (
     packed,
 )
 from skboot._random import STREAM_VERSION, check_random_state
-from skboot._validation import check_int, check_one_of, param_error
+from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
 from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import GroupBootstrap, StratifiedBootstrap
 from skboot.resamplers._base import BaseResampler, ResamplingPlan
@@ -337,8 +337,7 @@ def _check_common(
 ) -> float:
     check_one_of(method, "method", owner, METRIC_INTERVAL_METHODS)
     check_one_of(undefined, "undefined", owner, UNDEFINED_POLICIES)
-    if n_jobs is not None:
-        check_int(n_jobs, "n_jobs", owner)
+    check_n_jobs(n_jobs, owner)
     return _iv._check_level(level)
 
 
@@ -1942,8 +1941,11 @@ def bootstrap_score(
 
     check_one_of(method, "method", owner, SCORE_METHODS)
     check_one_of(undefined, "undefined", owner, UNDEFINED_POLICIES)
-    if n_jobs is not None:
-        check_int(n_jobs, "n_jobs", owner)
+    check_n_jobs(n_jobs, owner)
+    if not callable(getattr(estimator, "fit", None)):
+        raise param_error(
+            "estimator", owner, "an estimator object implementing 'fit'", estimator
+        )
     if resampler is not None and not isinstance(resampler, BaseResampler):
         raise param_error("resampler", owner, "None or a skboot resampler", resampler)
     if n_resamples is None:
@@ -1963,7 +1965,16 @@ def bootstrap_score(
     res.set_params(n_resamples=n_resamples)
     if scoring is None:
         raise param_error("scoring", owner, "a scorer name or a callable scorer", None)
-    scorer = check_scoring(estimator, scoring=scoring)
+    try:
+        scorer = check_scoring(estimator, scoring=scoring)
+    except ValueError as exc:  # sklearn's message names check_scoring, not us
+        raise param_error(
+            "scoring",
+            owner,
+            "a scorer name (sklearn.metrics.get_scorer_names()) or a callable "
+            "scorer(estimator, X, y)",
+            scoring,
+        ) from exc
     n = _n_rows(X)
     y_arr = np.asarray(y)
     if y_arr.ndim != 1 or y_arr.shape[0] != n:

@@ -22,7 +22,7 @@ from skboot._engine import (
 )
 from skboot._exceptions import UndefinedStatisticWarning
 from skboot._random import STREAM_VERSION, check_random_state
-from skboot._validation import check_int, check_one_of, param_error
+from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
 from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import Bootstrap
 from skboot.resamplers._base import BaseResampler, ResamplingPlan
@@ -89,7 +89,14 @@ def _prepare_data(data: Any, owner: str, paired: bool = True) -> _Data:
 
 
 def _to_array(a: Any, owner: str) -> np.ndarray:
-    arr = np.asarray(a.to_numpy() if hasattr(a, "to_numpy") else a)
+    try:
+        arr = np.asarray(a.to_numpy() if hasattr(a, "to_numpy") else a)
+    except (TypeError, ValueError) as exc:  # ragged nested sequences, ...
+        raise ValueError(
+            f"The 'data' parameter of {owner} must be an array-like with "
+            f"observations on the first axis. Got a {type(a).__name__} that numpy "
+            f"cannot convert to an array instead ({exc})."
+        ) from exc
     if arr.ndim == 0:
         raise ValueError(
             f"The 'data' parameter of {owner} must be an array with observations on "
@@ -270,6 +277,7 @@ class BootstrapResult:
         """
         check_one_of(method, "method", "confidence_interval", INTERVAL_METHODS)
         check_one_of(alternative, "alternative", "confidence_interval", ALTERNATIVES)
+        level = _iv._check_level(level)  # before the jackknife / nested bootstrap
         est, dist = self._arrays()
         if self.n_undefined:
             raise ValueError(
@@ -304,6 +312,18 @@ class BootstrapResult:
         """
         from skboot.plotting import plot_distribution
 
+        column = kwargs.get("column")
+        labels = list(getattr(self.distribution, "columns", []))
+        by_label = column is not None and (
+            isinstance(column, (bool, np.bool_))
+            or not isinstance(column, (int, np.integer))
+        )
+        if by_label and labels.count(column) > 1:
+            raise ValueError(
+                f"The 'column' parameter of plot is the label {column!r}, which "
+                f"{labels.count(column)} columns share (duplicate column names are "
+                "kept as given). Pass the column's position instead."
+            )
         return plot_distribution(self, ax=ax, **kwargs)
 
     def _studentized_inputs(self, standard_error: Any, n_inner: int | None):
@@ -563,6 +583,19 @@ def _resolve_resampler(
     return out, source
 
 
+def _check_run_params(
+    n_jobs: Any, chunk_size: Any, progress: Any, statistic_kwargs: Any, owner: str
+) -> None:
+    """The engine parameters, checked before any work (the statistic included)."""
+    check_n_jobs(n_jobs, owner)
+    if chunk_size is not None:
+        check_int(chunk_size, "chunk_size", owner, min_value=1)
+    if not isinstance(progress, (bool, np.bool_)):
+        raise param_error("progress", owner, "True or False", progress)
+    if statistic_kwargs is not None and not isinstance(statistic_kwargs, dict):
+        raise param_error("statistic_kwargs", owner, "None or a dict", statistic_kwargs)
+
+
 def _run(
     data: _Data,
     statistic: Any,
@@ -583,12 +616,7 @@ def _run(
     data, y, groups, n_omitted = _apply_nan_policy(
         data, nan_policy, owner, paired, y, groups
     )
-    if n_jobs is not None:
-        check_int(n_jobs, "n_jobs", owner)
-    if chunk_size is not None:
-        check_int(chunk_size, "chunk_size", owner, min_value=1)
-    if statistic_kwargs is not None and not isinstance(statistic_kwargs, dict):
-        raise param_error("statistic_kwargs", owner, "None or a dict", statistic_kwargs)
+    _check_run_params(n_jobs, chunk_size, progress, statistic_kwargs, owner)
     resampler._check_params()
     first = data.arrays[0]
     key = check_random_state(random_state, owner=type(resampler).__name__)
@@ -609,19 +637,28 @@ def _run(
             allow_nonfinite=nan_policy == "propagate",
         )
     B = int(resampler.n_resamples)
-    if not isinstance(progress, (bool, np.bool_)):
-        raise param_error("progress", owner, "True or False", progress)
     dist = run_bootstrap(
         stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size, progress=bool(progress)
     )
     est = stat.estimate()
     finite = np.isfinite(dist).all(axis=1)
     n_undefined = int(B - finite.sum())
+    bad_estimate = not np.isfinite(est).all()
     if n_undefined:
         warnings.warn(
             f"The statistic was not finite on {n_undefined} of {B} replicates "
             f"(first: replicate {int(np.flatnonzero(~finite)[0])}). Intervals refuse "
-            "such a distribution; see BootstrapResult.n_undefined.",
+            "such a distribution; see BootstrapResult.n_undefined."
+            + (
+                " It is not finite on the original data either." if bad_estimate else ""
+            ),
+            UndefinedStatisticWarning,
+            stacklevel=3,
+        )
+    elif bad_estimate:
+        warnings.warn(
+            f"The statistic was not finite on the original data (estimate {est!r}), "
+            "though it is on every replicate.",
             UndefinedStatisticWarning,
             stacklevel=3,
         )
@@ -952,6 +989,16 @@ class BootstrapStatistic(BaseEstimator):
                     "fitted estimator when 'estimator' is given (e.g. "
                     f"lambda est: est.coef_). Got {statistic!r} instead."
                 )
+            # everything checkable before the estimator is fitted to all of X
+            _apply_nan_policy(d, "raise", owner, True, y, groups)
+            _check_run_params(
+                self.n_jobs,
+                self.chunk_size,
+                self.progress,
+                self.statistic_kwargs,
+                owner,
+            )
+            res._check_params()
             statistic = EstimatorStatistic(self.estimator, statistic, X, y)
         result = _run(
             d,

@@ -562,7 +562,7 @@ class MovingBlockBootstrap(_BlockResampler):
     Notes
     -----
     The exact stream and the conventions for the last block, out-of-bag rows and
-    the BCa jackknife are documented in :mod:`skboot.resamplers._block`.
+    the BCa jackknife are documented in the time-series guide (docs/guide/time_series.md).
     With ``block_length="auto"`` the values of ``X`` must be finite; with an
     explicit ``block_length`` only the length of ``X`` is used (as by every
     scikit-learn splitter), while :func:`skboot.bootstrap` still rejects NaN for
@@ -620,7 +620,7 @@ class CircularBlockBootstrap(_BlockResampler):
     Notes
     -----
     Conventions (last block, out-of-bag rows, BCa) are documented in
-    :mod:`skboot.resamplers._block`.
+    the time-series guide (docs/guide/time_series.md).
 
     References
     ----------
@@ -709,7 +709,7 @@ class StationaryBootstrap(_BlockResampler):
     Notes
     -----
     The delete-one-block jackknife used for BCa takes blocks of
-    ``ceil(block_length)`` rows.  Stream definition: :mod:`skboot.resamplers._block`.
+    ``ceil(block_length)`` rows.  Stream definition: the time-series guide (docs/guide/time_series.md).
 
     References
     ----------
@@ -748,7 +748,7 @@ class TaperedBlockBootstrap(_BlockResampler):
     (bias O(1/L**2) instead of O(1/L)).  Blocks are those of
     :class:`MovingBlockBootstrap` with the same ``random_state``; position ``t`` of
     a replicate (``t < n``) carries the taper value ``w[t mod L]`` of the
-    trapezoidal window :func:`trapezoid_taper` with ramp fraction ``taper_c``.
+    trapezoidal window ``trapezoid_taper`` with ramp fraction ``taper_c``.
 
     How the taper reaches the statistic.  Paparoditis & Politis build the
     pseudo-series ``Y*_t = mean + cscale * w[t mod L] * (X*_t - mean)`` with
@@ -804,7 +804,7 @@ class TaperedBlockBootstrap(_BlockResampler):
 
     See Also
     --------
-    MovingBlockBootstrap, trapezoid_taper
+    MovingBlockBootstrap
 
     References
     ----------
