@@ -67,10 +67,11 @@ _FALLBACK_BUDGET = 1 << 20
 
 #: At most this many draws per chunk (per kernel call) when the chunk size is
 #: automatic.  The fused kernels need no per-replicate working set, so the cache
-#: budget alone would allow 4096 replicates of any size in one uninterruptible
-#: numba call (20 s at n = 10**6); 2**24 draws take 10-80 ms.  Never changes
-#: results, only how often Python regains control (Ctrl-C, progress).
-MAX_CHUNK_DRAWS = 1 << 24
+#: budget alone allowed 4096 replicates of any size in one numba call, which
+#: Ctrl-C cannot interrupt (17 s at n = 10**6).  2**25 draws (rows, or blocks for
+#: the prefix-sum block kernels) take 0.02-0.2 s.  Never changes results, only how
+#: often Python regains control (Ctrl-C, progress bar).
+MAX_CHUNK_DRAWS = 1 << 25
 
 
 @functools.lru_cache(maxsize=1)
@@ -104,6 +105,9 @@ class Statistic:
 
     #: number of outputs per replicate
     k: int = 1
+    #: the estimate on the original data, once computed (callables are not
+    #: evaluated twice on it)
+    cached_estimate: np.ndarray | None = None
     #: the tuple of arrays shipped to every task (top-level joblib arguments)
     arrays: tuple[np.ndarray, ...] = ()
     name: str = ""
@@ -824,6 +828,7 @@ def make_statistic(
     )
     est = stat.estimate()
     stat.k = est.shape[0]
+    stat.cached_estimate = est  # the engine's caller reuses it: one call, not two
     return stat
 
 
@@ -836,9 +841,24 @@ def _chunk_size(stat: Statistic, plan: ResamplingPlan, chunk_size: int | None) -
     per = max(1, stat.bytes_per_replicate(plan))
     chunk = min(4096, cache_budget() // per)
     # A fused kernel call cannot be interrupted (Ctrl-C is seen between chunks):
-    # keep every call to at most MAX_CHUNK_DRAWS draws, about 0.1 s.
-    chunk = min(chunk, MAX_CHUNK_DRAWS // max(1, plan.replicate_size))
+    # keep every call to at most MAX_CHUNK_DRAWS draws.
+    chunk = min(chunk, MAX_CHUNK_DRAWS // _draws_per_replicate(stat, plan))
     return int(max(1, chunk))
+
+
+def _draws_per_replicate(stat: Statistic, plan: ResamplingPlan) -> int:
+    """Draws (random numbers and row reads) of one replicate in a kernel call: its
+    rows, or its blocks when a block plan sums blocks from prefix sums."""
+    size = max(1, plan.replicate_size)
+    length = getattr(plan, "block_length", None)
+    fused_blocks = (
+        isinstance(stat, BuiltinStatistic)
+        and stat.name not in ("corr", "median", "quantile")
+        and hasattr(plan, "fused_moments")
+    )
+    if fused_blocks and length:
+        return max(1, -(-size // max(1, int(length))))
+    return size
 
 
 def _detach(plan: ResamplingPlan) -> tuple[ResamplingPlan, tuple[str, ...], list]:

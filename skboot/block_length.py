@@ -141,7 +141,8 @@ def _validate_x(x: Any) -> _ValidatedX:
             f"Got an array of shape {values.shape} instead."
         )
     is_1d = values.ndim == 1
-    values = values.reshape(values.shape[0], -1)
+    # C order: a Fortran-ordered or strided x gives the contiguous copy's result
+    values = np.ascontiguousarray(values.reshape(values.shape[0], -1))
     n_obs = values.shape[0]
     if n_obs < MIN_OBSERVATIONS:
         raise ValueError(

@@ -695,7 +695,17 @@ def _build_statistic(
     two = len(preds) == 2
     if metric.registry is not None:
         spec = METRICS[metric.registry]
-        prepared = [spec.prepare(y_true, p, **metric.options) for p in preds]
+        prepared = []
+        for param, p in zip(
+            ("y_pred_a", "y_pred_b") if two else ("y_pred",), preds, strict=True
+        ):
+            try:
+                prepared.append(spec.prepare(y_true, p, **metric.options))
+            except ValueError as exc:
+                if not two:
+                    raise
+                # the kernel says 'y_pred'; name which prediction it was
+                raise ValueError(f"{exc} (in '{param}' of {owner})") from exc
         return MetricStatistic(
             prepared[0],
             sw,

@@ -640,7 +640,8 @@ def _run(
     dist = run_bootstrap(
         stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size, progress=bool(progress)
     )
-    est = stat.estimate()
+    cached = getattr(stat, "cached_estimate", None)
+    est = cached if cached is not None else stat.estimate()
     finite = np.isfinite(dist).all(axis=1)
     n_undefined = int(B - finite.sum())
     bad_estimate = not np.isfinite(est).all()
@@ -663,8 +664,9 @@ def _run(
             stacklevel=3,
         )
     scalar = est.shape[0] == 1 and not _is_vector_output(stat, data)
-    se = dist.std(axis=0, ddof=1) if B > 1 else np.full(est.shape, np.nan)
-    bias = dist.mean(axis=0) - est
+    with np.errstate(invalid="ignore"):  # inf - inf under nan_policy="propagate"
+        se = dist.std(axis=0, ddof=1) if B > 1 else np.full(est.shape, np.nan)
+        bias = dist.mean(axis=0) - est
     name = (
         stat.name
         if isinstance(statistic, Statistic)
@@ -798,7 +800,14 @@ def bootstrap(
     ----------
     data : array-like, tuple of array-likes, pandas Series or DataFrame
         Rows are observations.  A tuple is several paired arrays of one length,
-        resampled jointly and passed as ``statistic(x, y, ...)``.
+        resampled jointly and passed as ``statistic(x, y, ...)``.  Rows are
+        positional: a pandas index is never used to align (duplicate index labels
+        are fine) and column names, duplicates included, label the outputs as
+        given.  Any memory layout (strided, Fortran-order, read-only) gives the
+        result of the contiguous copy, and the data are never written.  Built-in
+        statistics compute in float64, so float32, integer and boolean data give
+        exactly the result of their float64 values; a callable receives the data
+        in their own dtype.
     statistic : str or callable, default="mean"
         A built-in name ({"mean", "sum", "var", "std", "median", "quantile",
         "proportion", "corr"}; column-wise for 2-D data, "corr" takes two columns)
@@ -999,6 +1008,8 @@ class BootstrapStatistic(BaseEstimator):
                 owner,
             )
             res._check_params()
+            if not isinstance(source, (np.random.Generator, np.random.RandomState)):
+                check_random_state(source, owner=type(res).__name__)  # no draw
             statistic = EstimatorStatistic(self.estimator, statistic, X, y)
         result = _run(
             d,

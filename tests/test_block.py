@@ -342,7 +342,10 @@ def test_tapered_split_raises_and_statistics():
     tbb = TaperedBlockBootstrap(50, block_length=10, random_state=0)
     with pytest.raises(ValueError, match=r"TaperedBlockBootstrap\.split\(\) is not"):
         tbb.split(x)
-    with pytest.raises(ValueError, match="not available with a resampler whose replicates are continuous weights"):
+    with pytest.raises(
+        ValueError,
+        match="not available with a resampler whose replicates are continuous weights",
+    ):
         bootstrap(x, "median", resampler=tbb)
 
     def wmean(a, weights=None):
@@ -521,11 +524,14 @@ def test_nan_policy():
     train, _ = next(MovingBlockBootstrap(1, block_length=3, random_state=0).split(x))
     assert train.shape == (30,)
     with pytest.raises(
-        ValueError, match=r"'data' parameter of bootstrap contains 1 NaN"
+        ValueError, match=r"'data' parameter of bootstrap contains 1 row\(s\) with NaN"
     ):
         bootstrap(x, "mean", resampler=MovingBlockBootstrap(5, block_length=3))
     out = bootstrap(
-        x, np.nanmean, resampler=MovingBlockBootstrap(5, block_length=3, random_state=0)
+        x,
+        np.nanmean,
+        resampler=MovingBlockBootstrap(5, block_length=3, random_state=0),
+        nan_policy="propagate",
     )
     assert np.isfinite(out.distribution).all()
 
@@ -728,7 +734,7 @@ def test_bad_input(cls, kwargs, X, message, entry):
         elif entry == "fit":
             res.fit(X)
         else:
-            bootstrap(X, np.mean, resampler=res)
+            bootstrap(X, np.mean, resampler=res, nan_policy="propagate")
 
 
 def test_get_n_splits_validates_parameters():

@@ -750,3 +750,14 @@ def test_nan_policy():
         "median", n_resamples=20, random_state=0, nan_policy="omit"
     ).fit(x)
     assert est.result_.n_omitted == 3
+
+
+def test_callable_is_evaluated_once_on_the_original_data():
+    calls = []
+
+    def stat(a):
+        calls.append(a.shape[0])
+        return a.mean()
+
+    bootstrap(X1[:50], stat, n_resamples=7, random_state=0)
+    assert calls.count(50) == 1 + 7  # the estimate once, then one per replicate
