@@ -19,7 +19,10 @@ Algorithm:
    ``reuse=True``); studentized intervals need a standard error per replicate:
    ``s / sqrt(n)`` for the mean (skboot's closed form) and
    :func:`median_standard_error` for the median, the same function for both
-   libraries.
+   libraries. A control column computes, on the same data sets, an interval of
+   known coverage: Student's t for the mean (exactly 95% for normal data) and the
+   order-statistic interval for the median (exact for any continuous data), so a
+   row whose data sets happen to be easy or hard shows it.
 3. Coverage is the fraction of the ``T`` intervals that contain the true value
    (an undefined interval, NaN endpoints or an error, counts as a miss and is
    reported), with Monte Carlo standard error ``sqrt(p (1 - p) / T)``; the mean
@@ -30,10 +33,11 @@ Algorithm:
    (``c``) the trials only skboot (only the peer) covered; ``|z| > 3`` is flagged.
 
 Cost: ``18 * T`` data sets, each bootstrapped three times with ``B`` replicates
-(arch's per-replicate Python loop dominates, about 50 ms per data set at
-``B = 999``); memory O(T * 18 * 15) for the endpoints plus O(B * n) per worker.
-``--full`` (T = 1000, B = 999) takes about 10 minutes on two idle cores;
-``--quick`` (T = 200, B = 499) about a minute.
+(arch's per-replicate Python loop dominates, about 30 ms per data set at
+``B = 999``); memory O(T * 18 * 16) for the endpoints plus O(B * n) per worker.
+``--full`` (T = 1000, B = 999) costs about 14 CPU-minutes: 7 minutes on two idle
+cores, 11-13 minutes measured on a shared two-core machine; ``--quick`` (T = 200,
+B = 499) about a minute.
 
 The report is markdown on stdout; progress goes to stderr; ``--json`` writes every
 cell, every comparison and the machine facts. This module measures, it does not
@@ -102,7 +106,7 @@ DISTRIBUTIONS: dict[str, tuple[float, float]] = {
 }
 SIZES = (20, 50, 200)
 STATISTICS = ("mean", "median")
-LIBRARIES = ("skboot", "scipy", "arch")
+LIBRARIES = ("skboot", "scipy", "arch", "reference")
 METHODS = ("percentile", "basic", "normal", "bc", "bca", "studentized")
 #: skboot method name -> the peer's spelling, for the methods the peer has
 PEER_METHODS: dict[str, dict[str, str]] = {
@@ -116,10 +120,13 @@ PEER_METHODS: dict[str, dict[str, str]] = {
         "bca": "bca",
         "studentized": "studentized",
     },
+    "reference": {},
 }
-#: (library, method) columns, grouped by method so shared methods sit together
-COLUMNS: tuple[tuple[str, str], ...] = tuple(
-    (lib, m) for m in METHODS for lib in LIBRARIES if m in PEER_METHODS[lib]
+#: (library, method) columns, grouped by method so shared methods sit together, then
+#: the control: an interval of known coverage computed on the same data sets
+COLUMNS: tuple[tuple[str, str], ...] = (
+    *((lib, m) for m in METHODS for lib in LIBRARIES if m in PEER_METHODS[lib]),
+    ("reference", "exact"),
 )
 
 
@@ -299,10 +306,41 @@ def _arch_intervals(
     return out
 
 
+def order_statistic_rank(n: int) -> tuple[int, float]:
+    """Rank ``r`` of the distribution-free interval ``(x_(r), x_(n + 1 - r))`` for the
+    median and its exact coverage ``P(r <= K <= n - r)``, ``K ~ Binomial(n, 1/2)``:
+    the largest ``r`` whose coverage is at least 95%."""
+    from scipy import stats
+
+    cover = [
+        (r, float(stats.binom.cdf(n - r, n, 0.5) - stats.binom.cdf(r - 1, n, 0.5)))
+        for r in range(1, n // 2 + 1)
+    ]
+    return max((r, c) for r, c in cover if c >= LEVEL)
+
+
+def _reference_intervals(
+    x: np.ndarray, config: Config, B: int, ss: Any, methods: tuple[str, ...]
+) -> dict[str, tuple[float, float]]:
+    """The control column: the Student t interval for the mean (coverage exactly
+    95% for normal data) and the order-statistic interval for the median (exact
+    coverage :func:`order_statistic_rank` for any continuous distribution)."""
+    from scipy import stats
+
+    n = x.shape[0]
+    if config.statistic == "mean":
+        half = stats.t.ppf(0.5 + LEVEL / 2, n - 1) * _mean_se(x)
+        return {"exact": (float(x.mean() - half), float(x.mean() + half))}
+    rank, _ = order_statistic_rank(n)
+    xs = np.sort(x)
+    return {"exact": (float(xs[rank - 1]), float(xs[n - rank]))}
+
+
 RUNNERS = {
     "skboot": _skboot_intervals,
     "scipy": _scipy_intervals,
     "arch": _arch_intervals,
+    "reference": _reference_intervals,
 }
 
 
@@ -640,6 +678,14 @@ def report(sim: Simulation, command: str, facts: dict[str, Any]) -> str:
         "- studentized standard errors: mean `s / sqrt(n)`; median Maritz-Jarrett "
         "(`benchmarks.coverage.median_standard_error`), same function for skboot "
         "and arch",
+        "- control column `exact reference`, same data sets: Student t interval for "
+        "the mean (coverage exactly 0.95 for normal data only); order-statistic "
+        "interval for the median, exact coverage for any continuous distribution "
+        + ", ".join(
+            f"{order_statistic_rank(n)[1]:.3f} (n = {n})"
+            for n in sorted({c.n for c in sim.configs})
+        )
+        + "; where it strays from that, the row's data sets are lucky or unlucky",
         "",
         "## Coverage (± Monte Carlo standard error)",
         "",
