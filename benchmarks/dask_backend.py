@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -177,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
                     warnings.simplefilter("ignore", UserWarning)
                     joblib.Parallel(n_jobs=-1)(
                         joblib.delayed(_hidden_mean)((big,), int(lo), int(hi))
-                        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)
+                        for lo, hi in itertools.pairwise(bounds)
                     )
                 sent_bad = _lo_bytes() - before
             folder = tempfile.mkdtemp(prefix="skboot-memmap-")
