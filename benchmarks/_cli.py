@@ -49,7 +49,22 @@ SHORT = {
     "tsbootstrap": "tsb",
     "loop": "loop",
 }
-SLOW_GROUPS = {"iid_100k", "iid_1m", "colmeans_2d", "median", "bca", "roc_auc"}
+# timed rounds in a full run: more where a round is cheap, so the medians are
+# steadier on a shared machine; never fewer than 5
+FULL_REPS = {
+    "iid_10k": 15,
+    "iid_small": 21,
+    "block_moving": 15,
+    "block_circular": 15,
+    "block_stationary": 15,
+    "callable_mean": 9,
+    "iid_100k": 5,
+    "iid_1m": 5,
+    "colmeans_2d": 7,
+    "median": 5,
+    "bca": 5,
+    "roc_auc": 5,
+}
 EXTRA_SECTIONS = ("memory", "cold_start", "backends")
 MEMORY_FLOOR = 16 * 2**20
 COLD_START_FLOOR = 5.0
@@ -405,8 +420,10 @@ def _backends_markdown(bk: dict[str, Any]) -> list[str]:
     lines.append("")
     lines.append(
         "Overhead per task = (T_parallel - T_serial / workers) x workers / tasks: the "
-        "time above perfect scaling charged to each joblib task. On 2 shared cores it "
-        "includes whatever the other tenants took; negative values mean noise."
+        "time above perfect scaling charged to each joblib task. At the tiny size it "
+        "is mostly the fixed cost of one `Parallel` call spread over the tasks. On 2 "
+        "shared cores it includes whatever the other tenants took; negative values "
+        "mean noise."
     )
     return lines
 
@@ -477,7 +494,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--reps",
         type=int,
-        help="timed rounds per workload (default: 7 fast / 5 slow; quick 3)",
+        help="timed rounds per workload (default: 5-21 by cost; quick 3)",
     )
     p.add_argument(
         "--wait-load",
@@ -526,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in sections:
         if name in GROUPS:
             group = GROUPS[name](cfg)
-            reps = args.reps or (3 if quick else (5 if name in SLOW_GROUPS else 7))
+            reps = args.reps or (3 if quick else FULL_REPS.get(name, 7))
             speed_results.append(_run_group(group, reps))
     memory = cold = backends = None
     if "memory" in sections:

@@ -21,6 +21,9 @@ python -m benchmarks --list          # section names
 python -m benchmarks --write-docs    # full run, then rewrite this page
 ```
 
+(`benchmarks/coverage.py`, run as `python -m benchmarks.coverage`, is a separate
+study of interval coverage, not of speed.)
+
 The markdown report goes to stdout; every raw timing, the machine facts (CPU, caches,
 library versions, load average) and the floors go to
 `benchmarks/results/latest.json` (full runs; `quick.json` / `partial.json`
@@ -30,17 +33,20 @@ otherwise, or `--json PATH`).
 
 * **Cells are medians.** Each workload's implementations are first run once,
   untimed (numba compilation or cache loading, lazy imports, first-touch page
-  faults), then timed in 5 rounds (7 for the fast workloads).  Within a round every
-  implementation runs once, and the order rotates from round to round (A B C, B C A,
-  ...), so a burst of load from another process is shared by all of them.
+  faults), then timed in 5 to 21 rounds (more for the cheap workloads, so their
+  medians are steadier).  Within a round every implementation runs once, and the
+  order rotates from round to round (A B C, B C A, ...), so a burst of load from
+  another process is shared by all of them.  The cyclic garbage collector is off
+  while a workload is timed (as in `timeit`).
 * **Ratios are peer / skboot**, from the medians: `12x` means skboot took a twelfth
   of the peer's time.  The bracket beside a ratio is the min-max of the per-round
   ratios (skboot and the peer measured seconds apart), which is the honest noise
   band of the ratio itself.  The "spread" column gives the min-max of each
   implementation's rounds.
 * **Absolute times drift; ratios hold.** The machine has 2 cores shared with other
-  work; the load average at the start and end of the run is printed with the table.
-  Compare absolute times only within one run.
+  work; the load average at the start and end of the run is printed with the table
+  (`--wait-load 1.0` waits for a quiet moment before starting).  Compare absolute
+  times only within one run.
 * **Threads.** skboot runs with its default `n_jobs=None` (one core).
   tsbootstrap's compiled path is parallel (`numba.prange`) and uses both cores by
   default; the cell gives its time pinned to one numba thread in brackets.
@@ -71,7 +77,7 @@ def write_docs(path: str, report: str) -> None:
     body = []
     for line in lines:
         if line.startswith("# "):
-            body.append("## Latest run: " + line[2:].replace("skboot benchmarks ", ""))
+            body.append("## Latest run " + line[2:].replace("skboot benchmarks ", ""))
         elif line.startswith("## "):
             body.append("#" + line)
         else:

@@ -84,7 +84,9 @@ def run_backends(quick: bool, reps: int, log: Callable[[str], None]) -> dict[str
         out["workloads"].append(
             {
                 "label": label,
-                "statistic": getattr(statistic, "__name__", statistic),
+                "statistic": statistic
+                if isinstance(statistic, str)
+                else "np.mean (vectorized callable)",
                 "n": n,
                 "B": B,
                 "n_tasks": n_tasks,
