@@ -23,6 +23,7 @@ from skboot._random import (
     FAST_BLOCK,
     NO_HAVE,
     draw_block,
+    draw_block_inline,
     lemire_threshold,
     replicate_counter,
 )
@@ -69,7 +70,9 @@ def iid_sum_1d(x, seed, gamma, b0, m, out):
         tail = 0.0
         while done < m:
             c = min(FAST_BLOCK, m - done)
-            ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
+            ctr, have, lo = draw_block_inline(
+                seed, gamma, ctr, have, lo, un, thresh, buf, c
+            )
             c8 = c - (c & 7)
             for t in range(0, c8, 8):
                 s0 += x[buf[t]]

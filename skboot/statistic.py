@@ -620,7 +620,8 @@ def _run(
     resampler._check_params()
     first = data.arrays[0]
     key = check_random_state(random_state, owner=type(resampler).__name__)
-    resampler = clone(resampler)._fit_with_key(key, first, y, groups)
+    # _resolve_resampler already returns a private copy: fit it directly
+    resampler = resampler._fit_with_key(key, first, y, groups)
     plan = resampler.plan_
     if not paired and len(data.arrays) > 1:
         plan = _independent_plan(resampler, plan, data, statistic, owner)

@@ -25,6 +25,8 @@ from skboot._validation import check_consistent_length, check_int, check_n_sampl
 
 __all__ = ["BaseResampler", "Replicate", "ResamplingPlan"]
 
+_PARAM_NAMES: dict[type, list[str]] = {}
+
 
 @dataclass(frozen=True, eq=False)
 class ResamplingPlan(metaclass=ABCMeta):
@@ -158,6 +160,19 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
     def __init__(self, n_resamples: int = 9999, *, random_state: Any = None) -> None:
         self.n_resamples = n_resamples
         self.random_state = random_state
+
+    @classmethod
+    def _get_param_names(cls) -> list[str]:
+        """scikit-learn's parameter-name lookup, cached per class.
+
+        ``BaseEstimator`` re-inspects ``__init__``'s signature on every
+        ``get_params``/``clone``/``repr``; a bootstrap call makes several of those,
+        which cost more than a small run's kernels.
+        """
+        names = _PARAM_NAMES.get(cls)
+        if names is None:
+            names = _PARAM_NAMES[cls] = list(super()._get_param_names())
+        return list(names)
 
     # -- hooks ------------------------------------------------------------------
     @abstractmethod
