@@ -64,6 +64,8 @@ FULL_REPS = {
     "median": 5,
     "bca": 5,
     "roc_auc": 5,
+    "accuracy": 5,
+    "log_loss": 5,
 }
 EXTRA_SECTIONS = ("memory", "cold_start", "backends")
 MEMORY_FLOOR = 16 * 2**20

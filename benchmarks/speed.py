@@ -731,6 +731,77 @@ def group_roc_auc(cfg: Config) -> Group:
     return Group("roc_auc", impls, [row], params=params)
 
 
+# ---------------------------------------------------------------------------
+# accuracy and log_loss intervals (issue 6): metric_ci vs a loop over sklearn
+# ---------------------------------------------------------------------------
+def _metric_loop_group(cfg: Config, name: str, metric: str, min_ratio: float) -> Group:
+    n, B = _sizes(cfg, 5_000, 1_000, 200)
+    rng = np.random.default_rng(2024)
+    y = (rng.random(n) < 0.4).astype(np.int64)
+    proba = 1.0 / (1.0 + np.exp(-(1.5 * y - 0.75 + rng.normal(size=n))))
+    sk = _skboot()
+    from sklearn.metrics import accuracy_score, log_loss
+
+    if metric == "accuracy":
+        pred = (proba > 0.5).astype(np.int64)
+
+        def sk_metric(i: np.ndarray) -> float:
+            return float(accuracy_score(y[i], pred[i]))
+
+        data = pred
+    else:
+
+        def sk_metric(i: np.ndarray) -> float:
+            return float(log_loss(y[i], proba[i], labels=[0, 1]))
+
+        data = proba
+    impls: dict[str, Callable[[], Any]] = {}
+    metric_ci = getattr(sk, "metric_ci", None)
+    sk_cell: str | NA
+    if metric_ci is not None:
+        impls["skboot"] = lambda: metric_ci(
+            y, data, metric, n_resamples=B, random_state=0, method="percentile"
+        )
+        sk_cell = "skboot"
+    else:
+        sk_cell = NA("n/a (not available)")
+    indices = [
+        train for train, _ in sk.Bootstrap(n_resamples=B, random_state=0).split(y)
+    ]
+
+    def loop() -> Any:
+        vals = np.array([sk_metric(i) for i in indices])
+        return np.percentile(vals, [2.5, 97.5])
+
+    impls["loop"] = loop
+    same = "a per-replicate sklearn call, as the loop"
+    peers: dict[str, str | NA] = {
+        "loop": "loop",
+        "arch": NA(f"n/a: arch would be {same}"),
+        "scipy": NA(f"n/a: scipy would be {same}"),
+        "tsbootstrap": NA(f"n/a: tsbootstrap would be {same}"),
+    }
+    row = Row(
+        name,
+        _label(f"{metric} percentile interval", n, B),
+        sk_cell,
+        peers,
+        floors=[Floor("loop", min_ratio, "issue 6")],
+        notes={
+            "loop": f"sklearn {metric} per replicate (indices pre-drawn, same replicates)"
+        },
+    )
+    return Group(name, impls, [row], params={"n": n, "B": B})
+
+
+def group_accuracy(cfg: Config) -> Group:
+    return _metric_loop_group(cfg, "accuracy", "accuracy", 100)
+
+
+def group_log_loss(cfg: Config) -> Group:
+    return _metric_loop_group(cfg, "log_loss", "log_loss", 50)
+
+
 GROUPS: dict[str, Callable[[Config], Group]] = {
     "iid_10k": group_iid_10k,
     "iid_small": group_iid_small,
@@ -744,4 +815,6 @@ GROUPS: dict[str, Callable[[Config], Group]] = {
     "block_circular": group_block_circular,
     "block_stationary": group_block_stationary,
     "roc_auc": group_roc_auc,
+    "accuracy": group_accuracy,
+    "log_loss": group_log_loss,
 }
