@@ -115,6 +115,21 @@ def _demo(args: argparse.Namespace) -> int:
                 "bca",
             )
         )
+    compare = getattr(skboot, "compare_metrics", None)
+    comparison = None
+    if metric_ci is not None and compare is not None:
+        from sklearn.naive_bayes import GaussianNB
+
+        nb = GaussianNB().fit(X_tr, y_tr)
+        comparison = compare(
+            y_te.to_numpy(),
+            model.predict_proba(X_te)[:, 1],
+            nb.predict_proba(X_te)[:, 1],
+            "roc_auc",
+            n_resamples=B,
+            random_state=seed,
+            method="percentile",
+        )
     elapsed = time.perf_counter() - t0
 
     head = f"{'quantity':34s} {'estimate':>10s} {'std.err':>9s} {'95% low':>10s} {'95% high':>10s}  method"
@@ -124,8 +139,16 @@ def _demo(args: argparse.Namespace) -> int:
         print(
             f"{name:34s} {_fmt(e):>10s} {_fmt(se):>9s} {_fmt(lo):>10s} {_fmt(hi):>10s}  {method}"
         )
+    if comparison is not None:
+        cmp_ci = comparison.interval
+        print(
+            f"\nROC AUC, logistic regression minus naive Bayes: {comparison.estimate:+.4f} "
+            f"(95% percentile CI [{cmp_ci.low:+.4f}, {cmp_ci.high:+.4f}], paired bootstrap "
+            f"p-value {comparison.p_value:.3g})"
+        )
     print(
-        f"\n{len(rows)} bootstrap runs of {B} replicates in {elapsed:.2f} s (numba compile included on first use)."
+        f"\n{len(rows)} bootstrap runs of {B} replicates in {elapsed:.2f} s "
+        "(numba compile included on first use)."
     )
     return 0
 

@@ -159,3 +159,4 @@ def test_demo_runs_and_prints_intervals(capsys):
     out = capsys.readouterr().out
     assert "breast cancer" in out
     assert "test accuracy" in out and "bca" in out
+    assert "minus naive Bayes" in out and "p-value" in out
