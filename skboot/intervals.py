@@ -100,6 +100,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, TypeAlias, cast
 
@@ -116,6 +117,7 @@ __all__ = [
     "bc_interval",
     "bca_interval",
     "bias_correction",
+    "interval_by_method",
     "jackknife_acceleration",
     "normal_interval",
     "percentile_interval",
@@ -1113,3 +1115,71 @@ def jackknife_acceleration(jackknife_values: ArrayLike) -> FloatOrArray:
         "all jackknife values are equal, so the acceleration is 0/0; returning 0.",
     )
     return _out(a_hat, vector)
+
+
+def interval_by_method(
+    method: str,
+    distribution: ArrayLike,
+    estimate: ArrayLike,
+    *,
+    level: float = 0.95,
+    alternative: str = "two-sided",
+    jackknife: Callable[[], ArrayLike] | None = None,
+    studentized: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
+) -> IntervalEndpoints:
+    """Dispatch to the method's function; the inputs only some methods need are
+    given as zero-argument callables, so they are computed only when used.
+
+    Parameters
+    ----------
+    method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}
+    distribution, estimate : array-like
+        As in the method functions.
+    level : float, default=0.95
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+    jackknife : callable, optional
+        Returns the jackknife values (for "bca").
+    studentized : callable, optional
+        Returns ``(standard_error, replicate_standard_errors)`` (for
+        "studentized").
+
+    Returns
+    -------
+    IntervalEndpoints
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot.intervals import interval_by_method
+    >>> d = np.linspace(-1.0, 1.0, 201)
+    >>> res = interval_by_method("percentile", d, 0.0, level=0.9)
+    >>> round(res.low, 2), round(res.high, 2)
+    (-0.9, 0.9)
+    """
+    kw: dict[str, Any] = {
+        "level": level,
+        "alternative": _check_alternative(alternative),
+    }
+    if method == "percentile":
+        return percentile_interval(distribution, **kw)
+    if method == "basic":
+        return basic_interval(distribution, estimate, **kw)
+    if method == "normal":
+        return normal_interval(distribution, estimate, **kw)
+    if method == "bc":
+        return bc_interval(distribution, estimate, **kw)
+    if method == "bca":
+        if jackknife is None:
+            raise ValueError("The 'bca' method needs jackknife values. Got none.")
+        return bca_interval(distribution, estimate, jackknife(), **kw)
+    if method == "studentized":
+        if studentized is None:
+            raise ValueError(
+                "The 'studentized' method needs standard errors. Got none."
+            )
+        se_hat, se_b = studentized()
+        return studentized_interval(distribution, estimate, se_hat, se_b, **kw)
+    raise ValueError(
+        "The 'method' parameter must be one of {'percentile', 'basic', 'normal', "
+        f"'bc', 'bca', 'studentized'}}. Got {method!r} instead."
+    )

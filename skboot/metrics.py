@@ -818,16 +818,8 @@ def _interval(
 ) -> ConfidenceInterval:
     est = float(result.estimate)
     dist = np.asarray(result.distribution, dtype=float)
-    kw: dict[str, Any] = {"level": level, "alternative": alternative}
-    if method == "percentile":
-        res = _iv.percentile_interval(dist, **kw)
-    elif method == "basic":
-        res = _iv.basic_interval(dist, est, **kw)
-    elif method == "normal":
-        res = _iv.normal_interval(dist, est, **kw)
-    elif method == "bc":
-        res = _iv.bc_interval(dist, est, **kw)
-    else:
+
+    def jackknife() -> np.ndarray:
         jk = np.asarray(result.jackknife_values(), dtype=float)[:, 0]
         keep = np.isfinite(jk)
         if not keep.all():
@@ -844,14 +836,18 @@ def _interval(
                 f"The metric {name} is undefined on {n_bad} of {jk.shape[0]} "
                 "jackknife samples; the BCa acceleration uses the others.",
                 UndefinedStatisticWarning,
-                stacklevel=4,
+                stacklevel=6,  # jackknife <- interval_by_method <- _interval <- ...
             )
         codes = _strata(result)
         if codes is not None:  # stratified: the multi-sample acceleration
             jk = _stratified_jackknife(jk[keep], codes[keep])
         else:
             jk = jk[keep]
-        res = _iv.bca_interval(dist, est, jk, **kw)
+        return jk
+
+    res = _iv.interval_by_method(
+        method, dist, est, level=level, alternative=alternative, jackknife=jackknife
+    )
     return ConfidenceInterval(float(res.low), float(res.high))
 
 

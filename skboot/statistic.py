@@ -287,21 +287,20 @@ class BootstrapResult:
                 "statistic defined on every resample (or drop those replicates "
                 "yourself and call skboot.intervals directly)."
             )
-        kw: dict[str, Any] = {"level": level, "alternative": alternative}
-        if method == "percentile":
-            res = _iv.percentile_interval(dist, **kw)
-        elif method == "basic":
-            res = _iv.basic_interval(dist, est, **kw)
-        elif method == "normal":
-            res = _iv.normal_interval(dist, est, **kw)
-        elif method == "bc":
-            res = _iv.bc_interval(dist, est, **kw)
-        elif method == "bca":
+
+        def jackknife() -> np.ndarray:
             jk = self.jackknife_values()
-            res = _iv.bca_interval(dist, est, jk if est.ndim else jk[:, 0], **kw)
-        else:
-            se_hat, se_b = self._studentized_inputs(standard_error, n_inner)
-            res = _iv.studentized_interval(dist, est, se_hat, se_b, **kw)
+            return jk if est.ndim else jk[:, 0]
+
+        res = _iv.interval_by_method(
+            method,
+            dist,
+            est,
+            level=level,
+            alternative=alternative,
+            jackknife=jackknife,
+            studentized=lambda: self._studentized_inputs(standard_error, n_inner),
+        )
         return ConfidenceInterval(_labelled(res.low, self), _labelled(res.high, self))
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
