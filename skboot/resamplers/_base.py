@@ -10,6 +10,7 @@ routing) lives here.
 
 from __future__ import annotations
 
+import inspect
 from abc import ABCMeta, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -26,6 +27,14 @@ from skboot._validation import check_consistent_length, check_int, check_n_sampl
 __all__ = ["BaseResampler", "Replicate", "ResamplingPlan"]
 
 _PARAM_NAMES: dict[type, list[str]] = {}
+_PARAM_DEFAULTS: dict[type, dict[str, Any]] = {}
+
+
+def _safe_equal(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # arrays, objects without a boolean ==: treat as changed
+        return False
 
 
 @dataclass(frozen=True, eq=False)
@@ -160,6 +169,29 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
     def __init__(self, n_resamples: int = 9999, *, random_state: Any = None) -> None:
         self.n_resamples = n_resamples
         self.random_state = random_state
+
+    def __repr__(self, N_CHAR_MAX: int = 700) -> str:
+        """``Name(param=value, ...)`` with the parameters that differ from their
+        defaults, as scikit-learn prints estimators (cheaper than its
+        pretty-printer, which re-inspects the signature; results carry this
+        string)."""
+        defaults = _PARAM_DEFAULTS.get(type(self))
+        if defaults is None:
+            sig = inspect.signature(type(self).__init__)
+            defaults = _PARAM_DEFAULTS[type(self)] = {
+                k: p.default for k, p in sig.parameters.items() if k != "self"
+            }
+        parts = []
+        for name in self._get_param_names():
+            value = getattr(self, name)
+            default = defaults.get(name, inspect.Parameter.empty)
+            same = value is default or (
+                type(value) is type(default) and _safe_equal(value, default)
+            )
+            if not same:
+                parts.append(f"{name}={value!r}")
+        text = f"{type(self).__name__}({', '.join(parts)})"
+        return text if len(text) <= N_CHAR_MAX else text[: N_CHAR_MAX - 3] + "..."
 
     @classmethod
     def _get_param_names(cls) -> list[str]:
