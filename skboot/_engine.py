@@ -36,6 +36,7 @@ from skboot._kernels import (
     iid_moments,
     iid_order_stats,
     iid_sum_1d,
+    iid_sums_tiled,
     iid_sumsq_1d,
     weighted_corr,
     weighted_moments,
@@ -417,7 +418,10 @@ class BuiltinStatistic(Statistic):
         elif iid and self.d == 1:
             iid_sum_1d(X[:, 0], seed, gamma, b0, m, s1[:, 0])
         elif iid:
-            iid_moments(X, seed, gamma, b0, m, want2, s1, s2)
+            if not want2 and self.d % 8 == 0:
+                iid_sums_tiled(X, seed, gamma, b0, m, s1)
+            else:
+                iid_moments(X, seed, gamma, b0, m, want2, s1, s2)
         else:
             sw = np.empty(nb)
             weighted_moments(X, W, want2, s1, s2, sw)

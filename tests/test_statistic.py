@@ -761,3 +761,20 @@ def test_callable_is_evaluated_once_on_the_original_data():
 
     bootstrap(X1[:50], stat, n_resamples=7, random_state=0)
     assert calls.count(50) == 1 + 7  # the estimate once, then one per replicate
+
+
+@pytest.mark.parametrize("d", [8, 16])
+def test_tiled_column_sums_kernel(d):
+    """d a multiple of 8 takes the register-tiled kernel: same replicates, sums
+    within rounding of numpy, and still independent of chunking."""
+    X = np.random.default_rng(3).normal(size=(257, d))
+    res = bootstrap(X, "mean", n_resamples=40, random_state=5)
+    ref = bootstrap(
+        X, lambda a: a.mean(axis=0), n_resamples=40, random_state=5, vectorized=False
+    )
+    np.testing.assert_allclose(
+        res.distribution, ref.distribution, rtol=1e-12, atol=1e-14
+    )
+    for chunk in (1, 7):
+        again = bootstrap(X, "mean", n_resamples=40, random_state=5, chunk_size=chunk)
+        np.testing.assert_array_equal(again.distribution, res.distribution)
