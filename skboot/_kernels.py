@@ -22,6 +22,7 @@ from numba import njit
 from skboot._random import (
     FAST_BLOCK,
     NO_HAVE,
+    count_row,
     draw_block,
     draw_block_inline,
     lemire_threshold,
@@ -354,17 +355,7 @@ def iid_order_stats(X, order, seed, gamma, b0, m, positions, out):
     fpos = positions.astype(np.float64)
     tmp = np.empty(positions.shape[0])
     for k in range(out.shape[0]):
-        cnt[:] = 0.0
-        ctr = replicate_counter(b0 + k)
-        have = NO_HAVE
-        lo = np.uint64(0)
-        done = 0
-        while done < m:
-            c = min(FAST_BLOCK, m - done)
-            ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
-            for t in range(c):
-                cnt[buf[t]] += 1.0
-            done += c
+        count_row(seed, gamma, b0 + k, un, thresh, m, buf, cnt)
         for col in range(d):
             _order_stats_from_counts(cnt, X[:, col], order[col], fpos, tmp)
             for p in range(positions.shape[0]):

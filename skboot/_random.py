@@ -280,6 +280,23 @@ def _fill_row(seed, gamma, b, un, thresh, out):
 
 
 @njit(cache=True, nogil=True)
+def count_row(seed, gamma, b, un, thresh, m, buf, cnt):
+    """Overwrite ``cnt`` (float64, n) with how often each row is among the ``m``
+    draws of replicate ``b``; ``buf`` is a scratch block of FAST_BLOCK int64."""
+    cnt[:] = 0.0
+    ctr = replicate_counter(b)
+    have = NO_HAVE
+    lo = _U0
+    done = 0
+    while done < m:
+        c = min(FAST_BLOCK, m - done)
+        ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
+        for t in range(c):
+            cnt[buf[t]] += 1.0
+        done += c
+
+
+@njit(cache=True, nogil=True)
 def fill_indices_kernel(seed, gamma, b, n, out):
     """Fill ``out`` with the first ``len(out)`` uniform indices of replicate ``b``."""
     un = np.uint64(n)

@@ -11,17 +11,16 @@ import numpy as np
 from numba import njit
 
 from skboot._random import (
-    NO_HAVE,
+    FAST_BLOCK,
     PURPOSE,
     RootKey,
-    draw_block,
+    count_row,
     fill_dirichlet_weights,
     fill_indices_chunk,
     fill_indices_kernel,
     fill_poisson_counts,
     fill_pool_indices,
     lemire_threshold,
-    replicate_counter,
 )
 from skboot._validation import check_array_1d_labels, param_error
 from skboot.resamplers._base import BaseResampler, ResamplingPlan
@@ -34,8 +33,6 @@ __all__ = [
     "StratifiedBootstrap",
 ]
 
-_SCRATCH = 512
-
 
 # ---------------------------------------------------------------------------
 # numba kernels for the weights layout (engine path for order-free statistics)
@@ -44,20 +41,9 @@ _SCRATCH = 512
 def _iid_counts_chunk(seed, gamma, b0, n, m, out):
     un = np.uint64(n)
     thresh = lemire_threshold(un)
-    buf = np.empty(_SCRATCH, dtype=np.int64)
+    buf = np.empty(FAST_BLOCK, dtype=np.int64)
     for k in range(out.shape[0]):
-        row = out[k]
-        row[:] = 0.0
-        ctr = replicate_counter(b0 + k)
-        have = NO_HAVE
-        lo = np.uint64(0)
-        done = 0
-        while done < m:
-            c = min(_SCRATCH, m - done)
-            ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
-            for t in range(c):
-                row[buf[t]] += 1.0
-            done += c
+        count_row(seed, gamma, b0 + k, un, thresh, m, buf, out[k])
 
 
 @njit(cache=True, nogil=True)
