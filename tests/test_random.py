@@ -704,3 +704,18 @@ def test_poisson_counts_follow_poisson_1() -> None:
     p = stats.poisson(1).pmf(np.arange(6))
     p = np.append(p, 1 - p.sum())
     assert stats.chisquare(observed, p * out.size).pvalue > ALPHA
+
+
+@pytest.mark.parametrize("n", [3 * 2**30, 2**31 + 1])
+def test_single_draw_blocks_keep_a_buffered_half(n) -> None:
+    """Regression: a block whose draws are all taken word by word after a
+    rejection can end with a low half still buffered; draw_block must hand it to
+    the next block (it used to report 'nothing buffered' and skip that half).
+    Many one-draw blocks at a high rejection rate hit the case often."""
+    key = check_random_state(7)
+    blocks = [1] * 3000 + [2, 1, 3, 1] * 200
+    got, state = _draw_blocks(key, 0, 3, n, blocks)
+    total = sum(blocks)
+    assert_array_equal(got, reference_indices(key, 0, 3, n, total))
+    _, seq_state = _bounded_sequence(key, 0, 3, n, total)
+    assert state == seq_state
