@@ -211,7 +211,7 @@ def stationary_blocks(seed_s, seed_l, gamma, b, n, p, log_q, starts, lens):
     cs = c0
     hs = NO_HAVE
     ls = np.uint64(0)
-    sbuf = np.empty(SB_BATCH, dtype=np.int64)
+    sbuf = np.empty(SB_BATCH, dtype=np.uint64)
     lbuf = np.empty(SB_BATCH, dtype=np.int64)
     ubuf = np.empty(SB_BATCH)
     t = 0

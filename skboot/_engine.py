@@ -34,9 +34,9 @@ from skboot._exceptions import StatisticError
 from skboot._kernels import (
     iid_corr,
     iid_moments,
+    iid_moments_tiled,
     iid_order_stats,
     iid_sum_1d,
-    iid_sums_tiled,
     iid_sumsq_1d,
     weighted_corr,
     weighted_moments,
@@ -161,6 +161,23 @@ def _as_float_rows(a: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(a)
 
 
+def aligned_rows(X: np.ndarray) -> np.ndarray:
+    """``X`` (C-contiguous float64, (n, d) with ``d`` a multiple of 8) with its
+    first row on a 64-byte boundary, copied only if it is not already.
+
+    Rows of eight doubles are then one cache line each, which the vector row
+    kernel (:func:`skboot._kernels.iid_moments_tiled`) reads in one load; numpy's
+    large allocations usually start 16 bytes past a page.  Values are unchanged.
+    """
+    if X.shape[1] % 8 or X.ctypes.data % 64 == 0:
+        return X
+    raw = np.empty(X.nbytes + 64, dtype=np.uint8)
+    start = (-raw.ctypes.data) % 64
+    out = raw[start : start + X.nbytes].view(np.float64).reshape(X.shape)
+    out[...] = X
+    return out
+
+
 @dataclass
 class BuiltinStatistic(Statistic):
     """A fused built-in: "mean", "sum", "var", "std", "proportion", "median",
@@ -191,10 +208,10 @@ class BuiltinStatistic(Statistic):
         else:
             if self.name in ("var", "std"):
                 self.shift = X.mean(axis=0)
-                self.arrays = (np.ascontiguousarray(X - self.shift),)
+                self.arrays = (aligned_rows(np.ascontiguousarray(X - self.shift)),)
             else:
                 self.shift = np.zeros(self.d)
-                self.arrays = (X,)
+                self.arrays = (aligned_rows(X),)
             self.k = self.d
         self.data = np.empty((0, self.d))  # do not ship the raw copy twice
 
@@ -418,8 +435,8 @@ class BuiltinStatistic(Statistic):
         elif iid and self.d == 1:
             iid_sum_1d(X[:, 0], seed, gamma, b0, m, s1[:, 0])
         elif iid:
-            if not want2 and self.d % 8 == 0:
-                iid_sums_tiled(X, seed, gamma, b0, m, s1)
+            if self.d % 8 == 0:
+                iid_moments_tiled(X, seed, gamma, b0, m, want2, s1, s2)
             else:
                 iid_moments(X, seed, gamma, b0, m, want2, s1, s2)
         else:
@@ -843,7 +860,7 @@ def _chunk_size(stat: Statistic, plan: ResamplingPlan, chunk_size: int | None) -
     if chunk_size is not None:
         return chunk_size
     per = max(1, stat.bytes_per_replicate(plan))
-    chunk = min(4096, cache_budget() // per)
+    chunk = min(1 << 16, cache_budget() // per)
     # A fused kernel call cannot be interrupted (Ctrl-C is seen between chunks):
     # keep every call to at most MAX_CHUNK_DRAWS draws.
     chunk = min(chunk, MAX_CHUNK_DRAWS // _draws_per_replicate(stat, plan))

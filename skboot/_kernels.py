@@ -3,7 +3,7 @@
 Two families, one per replicate layout:
 
 * ``iid_*``: replicate ``b`` of the iid bootstrap is generated block by block
-  (:func:`skboot._random.draw_block`, a 256-entry scratch buffer) and reduced on
+  (:func:`skboot._random.draw_block`, a 128-entry scratch buffer) and reduced on
   the fly: the B x n index tensor never exists, not even one replicate's row.
 * ``weighted_*``: for every other scheme the plan writes a chunk of per-row
   weights (counts for index schemes) and the kernel reduces ``sum_i w_i f(x_i)``.
@@ -20,21 +20,23 @@ import numpy as np
 from numba import njit
 
 from skboot._random import (
+    _MASK32,
     FAST_BLOCK,
     NO_HAVE,
     count_row,
     draw_block,
-    draw_block_inline,
+    fast_pairs,
     lemire_threshold,
     replicate_counter,
 )
+from skboot._simd import add_rows8, add_rows8_sq
 
 __all__ = [
     "iid_corr",
     "iid_moments",
+    "iid_moments_tiled",
     "iid_order_stats",
     "iid_sum_1d",
-    "iid_sums_tiled",
     "iid_sumsq_1d",
     "lerp",
     "weighted_corr",
@@ -55,7 +57,7 @@ def iid_sum_1d(x, seed, gamma, b0, m, out):
     n = x.shape[0]
     un = np.uint64(n)
     thresh = lemire_threshold(un)
-    buf = np.empty(FAST_BLOCK, dtype=np.int64)
+    buf = np.empty(FAST_BLOCK, dtype=np.uint64)
     for k in range(out.shape[0]):
         ctr = replicate_counter(b0 + k)
         have = NO_HAVE
@@ -72,9 +74,17 @@ def iid_sum_1d(x, seed, gamma, b0, m, out):
         tail = 0.0
         while done < m:
             c = min(FAST_BLOCK, m - done)
-            ctr, have, lo = draw_block_inline(
-                seed, gamma, ctr, have, lo, un, thresh, buf, c
-            )
+            if (
+                not have
+                and un <= _MASK32
+                and not (c & 1)
+                and fast_pairs(seed, gamma, ctr, un, thresh, buf, c >> 1)
+            ):
+                ctr = ctr + np.uint64(c >> 1)
+            else:
+                ctr, have, lo = draw_block(
+                    seed, gamma, ctr, have, lo, un, thresh, buf, c
+                )
             c8 = c - (c & 7)
             for t in range(0, c8, 8):
                 s0 += x[buf[t]]
@@ -98,7 +108,7 @@ def iid_sumsq_1d(x, seed, gamma, b0, m, out1, out2):
     n = x.shape[0]
     un = np.uint64(n)
     thresh = lemire_threshold(un)
-    buf = np.empty(FAST_BLOCK, dtype=np.int64)
+    buf = np.empty(FAST_BLOCK, dtype=np.uint64)
     for k in range(out1.shape[0]):
         ctr = replicate_counter(b0 + k)
         have = NO_HAVE
@@ -116,7 +126,17 @@ def iid_sumsq_1d(x, seed, gamma, b0, m, out1, out2):
         tq = 0.0
         while done < m:
             c = min(FAST_BLOCK, m - done)
-            ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
+            if (
+                not have
+                and un <= _MASK32
+                and not (c & 1)
+                and fast_pairs(seed, gamma, ctr, un, thresh, buf, c >> 1)
+            ):
+                ctr = ctr + np.uint64(c >> 1)
+            else:
+                ctr, have, lo = draw_block(
+                    seed, gamma, ctr, have, lo, un, thresh, buf, c
+                )
             c4 = c - (c & 3)
             for t in range(0, c4, 4):
                 v0 = x[buf[t]]
@@ -151,7 +171,7 @@ def iid_moments(X, seed, gamma, b0, m, want2, out1, out2):
     d = X.shape[1]
     un = np.uint64(n)
     thresh = lemire_threshold(un)
-    buf = np.empty(FAST_BLOCK, dtype=np.int64)
+    buf = np.empty(FAST_BLOCK, dtype=np.uint64)
     acc = np.zeros((8, d))
     acc2 = np.zeros((8, d))
     for k in range(out1.shape[0]):
@@ -163,7 +183,17 @@ def iid_moments(X, seed, gamma, b0, m, want2, out1, out2):
         acc2[:, :] = 0.0
         while done < m:
             c = min(FAST_BLOCK, m - done)
-            ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
+            if (
+                not have
+                and un <= _MASK32
+                and not (c & 1)
+                and fast_pairs(seed, gamma, ctr, un, thresh, buf, c >> 1)
+            ):
+                ctr = ctr + np.uint64(c >> 1)
+            else:
+                ctr, have, lo = draw_block(
+                    seed, gamma, ctr, have, lo, un, thresh, buf, c
+                )
             for t in range(c):
                 row = X[buf[t]]
                 a = acc[t & 7]
@@ -184,95 +214,71 @@ def iid_moments(X, seed, gamma, b0, m, want2, out1, out2):
 
 
 @njit(cache=True, nogil=True)
-def _tile8_sums(X, buf, c, j0, acc):
-    """Add columns ``j0 .. j0 + 7`` of the ``c`` drawn rows into ``acc[0:2, ...]``:
-    sixteen register accumulators, draw ``t`` into row ``t % 2``."""
-    a0 = 0.0
-    a1 = 0.0
-    a2 = 0.0
-    a3 = 0.0
-    a4 = 0.0
-    a5 = 0.0
-    a6 = 0.0
-    a7 = 0.0
-    b0 = 0.0
-    b1 = 0.0
-    b2 = 0.0
-    b3 = 0.0
-    b4 = 0.0
-    b5 = 0.0
-    b6 = 0.0
-    b7 = 0.0
-    c2 = c - (c & 1)
-    for t in range(0, c2, 2):
-        r = buf[t]
-        a0 += X[r, j0]
-        a1 += X[r, j0 + 1]
-        a2 += X[r, j0 + 2]
-        a3 += X[r, j0 + 3]
-        a4 += X[r, j0 + 4]
-        a5 += X[r, j0 + 5]
-        a6 += X[r, j0 + 6]
-        a7 += X[r, j0 + 7]
-        r = buf[t + 1]
-        b0 += X[r, j0]
-        b1 += X[r, j0 + 1]
-        b2 += X[r, j0 + 2]
-        b3 += X[r, j0 + 3]
-        b4 += X[r, j0 + 4]
-        b5 += X[r, j0 + 5]
-        b6 += X[r, j0 + 6]
-        b7 += X[r, j0 + 7]
-    acc[0, j0] += a0
-    acc[0, j0 + 1] += a1
-    acc[0, j0 + 2] += a2
-    acc[0, j0 + 3] += a3
-    acc[0, j0 + 4] += a4
-    acc[0, j0 + 5] += a5
-    acc[0, j0 + 6] += a6
-    acc[0, j0 + 7] += a7
-    acc[1, j0] += b0
-    acc[1, j0 + 1] += b1
-    acc[1, j0 + 2] += b2
-    acc[1, j0 + 3] += b3
-    acc[1, j0 + 4] += b4
-    acc[1, j0 + 5] += b5
-    acc[1, j0 + 6] += b6
-    acc[1, j0 + 7] += b7
-    if c & 1:
-        r = buf[c - 1]
-        for j in range(8):
-            acc[0, j0 + j] += X[r, j0 + j]
+def iid_moments_tiled(X, seed, gamma, b0, m, want2, out1, out2):
+    """:func:`iid_moments` for ``d`` a multiple of 8, eight columns per vector.
 
-
-@njit(cache=True, nogil=True)
-def iid_sums_tiled(X, seed, gamma, b0, m, out1):
-    """Column sums of the drawn rows for ``d`` a multiple of 8 (no squares).
-
-    Columns are processed in tiles of eight held in registers, two accumulators per
-    column (draw position mod 2 within a block), block partial sums added in block
-    order; the value depends only on the replicate.
+    Same rule, same values bit for bit: draw ``j`` goes to accumulator ``j % 8`` of
+    each column, rows are added in draw order, the eight accumulators are combined
+    pairwise.  The accumulators of eight columns stay in vector registers across a
+    block (:mod:`skboot._simd`); the last at most seven draws of a replicate are
+    added by the scalar loop.  ``X`` rows should start on 64-byte boundaries (one
+    cache line per row; :func:`skboot._engine.aligned_rows`); that changes speed
+    only.
     """
     n = X.shape[0]
     d = X.shape[1]
     un = np.uint64(n)
     thresh = lemire_threshold(un)
-    buf = np.empty(FAST_BLOCK, dtype=np.int64)
-    acc = np.zeros((2, d))
+    buf = np.empty(FAST_BLOCK, dtype=np.uint64)
+    acc = np.zeros(8 * d)
+    acc2 = np.zeros(8 * d)
+    Xf = X.reshape(n * d)
+    w = np.int64(d)
     for k in range(out1.shape[0]):
         ctr = replicate_counter(b0 + k)
         have = NO_HAVE
         lo = np.uint64(0)
         done = 0
-        acc[:, :] = 0.0
+        acc[:] = 0.0
+        acc2[:] = 0.0
         while done < m:
             c = min(FAST_BLOCK, m - done)
-            ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
+            if (
+                not have
+                and un <= _MASK32
+                and not (c & 1)
+                and fast_pairs(seed, gamma, ctr, un, thresh, buf, c >> 1)
+            ):
+                ctr = ctr + np.uint64(c >> 1)
+            else:
+                ctr, have, lo = draw_block(
+                    seed, gamma, ctr, have, lo, un, thresh, buf, c
+                )
+            groups = np.int64(c >> 3)
             for j0 in range(0, d, 8):
-                _tile8_sums(X, buf, c, j0, acc)
+                if want2:
+                    add_rows8_sq(acc, acc2, Xf, buf, groups, w, np.int64(j0))
+                else:
+                    add_rows8(acc, acc2, Xf, buf, groups, w, np.int64(j0))
+            for t in range(8 * groups, c):
+                row = X[buf[t]]
+                p = (t & 7) * d
+                for j in range(d):
+                    v = row[j]
+                    acc[p + j] += v
+                    if want2:
+                        acc2[p + j] += v * v
             done += c
         for j in range(d):
-            out1[k, j] = acc[0, j] + acc[1, j]
+            out1[k, j] = ((acc[j] + acc[d + j]) + (acc[2 * d + j] + acc[3 * d + j])) + (
+                (acc[4 * d + j] + acc[5 * d + j]) + (acc[6 * d + j] + acc[7 * d + j])
+            )
+            out2[k, j] = (
+                (acc2[j] + acc2[d + j]) + (acc2[2 * d + j] + acc2[3 * d + j])
+            ) + (
+                (acc2[4 * d + j] + acc2[5 * d + j])
+                + (acc2[6 * d + j] + acc2[7 * d + j])
+            )
 
 
 @njit(cache=True, nogil=True)
@@ -284,7 +290,7 @@ def iid_corr(xy, seed, gamma, b0, m, out):
     n = xy.shape[0]
     un = np.uint64(n)
     thresh = lemire_threshold(un)
-    buf = np.empty(FAST_BLOCK, dtype=np.int64)
+    buf = np.empty(FAST_BLOCK, dtype=np.uint64)
     for k in range(out.shape[0]):
         ctr = replicate_counter(b0 + k)
         have = NO_HAVE
@@ -297,7 +303,17 @@ def iid_corr(xy, seed, gamma, b0, m, out):
         sxy = 0.0
         while done < m:
             c = min(FAST_BLOCK, m - done)
-            ctr, have, lo = draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, c)
+            if (
+                not have
+                and un <= _MASK32
+                and not (c & 1)
+                and fast_pairs(seed, gamma, ctr, un, thresh, buf, c >> 1)
+            ):
+                ctr = ctr + np.uint64(c >> 1)
+            else:
+                ctr, have, lo = draw_block(
+                    seed, gamma, ctr, have, lo, un, thresh, buf, c
+                )
             for t in range(c):
                 r = buf[t]
                 a = xy[r, 0]
@@ -350,7 +366,7 @@ def iid_order_stats(X, order, seed, gamma, b0, m, positions, out):
     d = X.shape[1]
     un = np.uint64(n)
     thresh = lemire_threshold(un)
-    buf = np.empty(FAST_BLOCK, dtype=np.int64)
+    buf = np.empty(FAST_BLOCK, dtype=np.uint64)
     cnt = np.zeros(n, dtype=np.float64)
     fpos = positions.astype(np.float64)
     tmp = np.empty(positions.shape[0])

@@ -765,7 +765,7 @@ def test_callable_is_evaluated_once_on_the_original_data():
 
 @pytest.mark.parametrize("d", [8, 16])
 def test_tiled_column_sums_kernel(d):
-    """d a multiple of 8 takes the register-tiled kernel: same replicates, sums
+    """d a multiple of 8 takes the vector row kernel: same replicates, sums
     within rounding of numpy, and still independent of chunking."""
     X = np.random.default_rng(3).normal(size=(257, d))
     res = bootstrap(X, "mean", n_resamples=40, random_state=5)
@@ -778,3 +778,96 @@ def test_tiled_column_sums_kernel(d):
     for chunk in (1, 7):
         again = bootstrap(X, "mean", n_resamples=40, random_state=5, chunk_size=chunk)
         np.testing.assert_array_equal(again.distribution, res.distribution)
+
+
+def _documented_column_sums(X, key, b, m, squares=False):
+    """The kernels' summation rule in plain Python: draw j into accumulator
+    j % 8, rows in draw order, accumulators combined pairwise."""
+    from skboot._random import reference_indices
+
+    idx = reference_indices(key, 0, b, X.shape[0], m)
+    acc = np.zeros((8, X.shape[1]))
+    for j, r in enumerate(idx):
+        v = X[r] * X[r] if squares else X[r]
+        acc[j % 8] = acc[j % 8] + v  # one IEEE add per lane, in order
+    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + (
+        (acc[4] + acc[5]) + (acc[6] + acc[7])
+    )
+
+
+@pytest.mark.parametrize(("n", "d", "m"), [(257, 8, 257), (101, 16, 37), (9, 24, 200)])
+@pytest.mark.parametrize("want2", [False, True])
+@pytest.mark.parametrize("aligned", [False, True])
+def test_vector_row_kernel_equals_scalar_kernel_bit_for_bit(n, d, m, want2, aligned):
+    """iid_moments_tiled (eight-lane vectors) == iid_moments (scalar) == the
+    documented rule, exactly, whether or not rows start on a cache line."""
+    from skboot._engine import aligned_rows
+    from skboot._kernels import iid_moments, iid_moments_tiled
+    from skboot._random import check_random_state
+
+    key = check_random_state(11)
+    seed, gamma = key.stream(0)
+    raw = np.random.default_rng(n).normal(size=(n * d + 1,))
+    # a deliberately misaligned (8-byte offset) C-contiguous view
+    X = raw[1:].reshape(n, d)
+    if aligned:
+        X = aligned_rows(X)
+        assert X.ctypes.data % 64 == 0
+    else:
+        assert X.ctypes.data % 64 != 0
+    nb = 6
+    s1, s2 = np.empty((nb, d)), np.empty((nb, d))
+    t1, t2 = np.empty((nb, d)), np.empty((nb, d))
+    iid_moments(X, seed, gamma, 4, m, want2, s1, s2)
+    iid_moments_tiled(X, seed, gamma, 4, m, want2, t1, t2)
+    np.testing.assert_array_equal(t1, s1)
+    if want2:
+        np.testing.assert_array_equal(t2, s2)
+    for k in range(nb):
+        np.testing.assert_array_equal(t1[k], _documented_column_sums(X, key, 4 + k, m))
+        if want2:
+            np.testing.assert_array_equal(
+                t2[k], _documented_column_sums(X, key, 4 + k, m, squares=True)
+            )
+
+
+@pytest.mark.parametrize(("n", "m"), [(10_000, 10_000), (100, 100), (37, 131)])
+def test_mean_kernel_follows_its_documented_summation_order(n, m):
+    """iid_sum_1d: draw j into accumulator j % 8 while whole groups of eight
+    remain, the last partial group in order into a ninth; bit for bit."""
+    from skboot._kernels import iid_sum_1d
+    from skboot._random import check_random_state, reference_indices
+
+    key = check_random_state(5)
+    seed, gamma = key.stream(0)
+    x = np.random.default_rng(n).normal(size=n)
+    out = np.empty(3)
+    iid_sum_1d(x, seed, gamma, 7, m, out)
+    for k in range(3):
+        idx = reference_indices(key, 0, 7 + k, n, m)
+        acc = [0.0] * 8
+        full = m - m % 8
+        for j in range(full):
+            acc[j % 8] += float(x[idx[j]])
+        tail = 0.0
+        for j in range(full, m):
+            tail += float(x[idx[j]])
+        want = (
+            ((acc[0] + acc[1]) + (acc[2] + acc[3]))
+            + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+            + tail
+        )
+        assert out[k] == want
+
+
+def test_aligned_rows():
+    from skboot._engine import aligned_rows
+
+    raw = np.random.default_rng(0).normal(size=(8 * 50 + 1,))
+    X = raw[1:].reshape(50, 8)
+    A = aligned_rows(X)
+    assert A.ctypes.data % 64 == 0 and A.flags.c_contiguous
+    np.testing.assert_array_equal(A, X)
+    assert aligned_rows(A) is A  # already aligned: no copy
+    Y = raw[1:351].reshape(50, 7)
+    assert aligned_rows(Y) is Y  # d not a multiple of 8: left alone

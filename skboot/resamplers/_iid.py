@@ -41,7 +41,7 @@ __all__ = [
 def _iid_counts_chunk(seed, gamma, b0, n, m, out):
     un = np.uint64(n)
     thresh = lemire_threshold(un)
-    buf = np.empty(FAST_BLOCK, dtype=np.int64)
+    buf = np.empty(FAST_BLOCK, dtype=np.uint64)
     for k in range(out.shape[0]):
         count_row(seed, gamma, b0 + k, un, thresh, m, buf, out[k])
 
