@@ -12,6 +12,13 @@ one run hold):
   the last round ends (as in ``timeit``): a ``gc.collect()`` right before a call
   walks every live object and leaves the caches cold, which added ~0.6 ms to a
   1 ms skboot call here and nothing measurable to arch's 100 ms loop;
+* a timed value is the mean of ``loops`` back-to-back calls, with ``loops``
+  calibrated per implementation from its warm-up so that one value spans at least
+  :data:`MIN_VALUE_SECONDS` (``timeit``'s autorange and pyperf's loop calibration
+  do the same).  Calls that take longer than that (arch's loops, scipy) run once
+  per value, as before; sub-millisecond calls otherwise measure the state the
+  previous implementation left the core in (frequency, caches, another library's
+  spinning OpenMP threads) more than their own cost;
 * we report medians, the min-max spread, and the ratio peer/skboot computed from
   the medians, with the min-max of the per-round (paired) ratios beside it.
 """
@@ -35,6 +42,7 @@ __all__ = [
     "Floor",
     "Group",
     "Row",
+    "calibrate_loops",
     "fmt_bytes",
     "fmt_time",
     "load_average",
@@ -101,6 +109,17 @@ def median(values: list[float]) -> float:
     return s[m] if len(s) % 2 else 0.5 * (s[m - 1] + s[m])
 
 
+#: Shortest timed value: faster calls are repeated back to back (see above).
+MIN_VALUE_SECONDS = 0.02
+
+
+def calibrate_loops(seconds_per_call: float, target: float = MIN_VALUE_SECONDS) -> int:
+    """Calls per timed value so that one value lasts at least ``target``."""
+    if seconds_per_call >= target:
+        return 1
+    return int(min(1000, -(-target // max(seconds_per_call, 1e-7))))
+
+
 def measure_interleaved(
     impls: dict[str, Callable[[], Any]],
     reps: int,
@@ -110,23 +129,28 @@ def measure_interleaved(
 ) -> dict[str, dict[str, Any]]:
     """Time every implementation ``reps`` times, interleaved; see module docstring.
 
-    Returns ``{name: {"times": [...], "warmup": [...]}}`` in seconds.  An
-    implementation that raises is recorded with ``"error"`` and dropped from the
-    remaining rounds.
+    Returns ``{name: {"times": [...], "warmup": [...], "loops": L}}`` in seconds
+    per call (a value is the mean of ``L`` back-to-back calls).  An implementation
+    that raises is recorded with ``"error"`` and dropped from the remaining rounds.
     """
     names = list(impls)
-    out: dict[str, dict[str, Any]] = {k: {"times": [], "warmup": []} for k in names}
+    out: dict[str, dict[str, Any]] = {
+        k: {"times": [], "warmup": [], "loops": 1} for k in names
+    }
     alive = list(names)
 
     def call(k: str, bucket: str) -> None:
+        loops = out[k]["loops"] if bucket == "times" else 1
+        fn = impls[k]
         t0 = time.perf_counter()
         try:
-            impls[k]()
+            for _ in range(loops):
+                fn()
         except Exception as exc:  # a peer failing must not stop the run
             out[k]["error"] = f"{type(exc).__name__}: {exc}"[:300]
             alive.remove(k)
             return
-        out[k][bucket].append(time.perf_counter() - t0)
+        out[k][bucket].append((time.perf_counter() - t0) / loops)
 
     was_enabled = gc.isenabled()
     gc.collect()
@@ -135,6 +159,15 @@ def measure_interleaved(
         for _ in range(warmup):
             for k in list(alive):
                 call(k, "warmup")
+        for k in list(alive):
+            # the first warm-up call may include compilation: calibrate on the
+            # fastest warm-up, or on one extra untimed call
+            if out[k]["warmup"]:
+                probe = out[k]["warmup"][-1]
+                if probe < MIN_VALUE_SECONDS:
+                    call(k, "warmup")
+                    probe = min(out[k]["warmup"])
+                out[k]["loops"] = calibrate_loops(probe)
         for r in range(reps):
             if not alive:
                 break

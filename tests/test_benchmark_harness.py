@@ -1,0 +1,52 @@
+"""The benchmark harness's timing rules (benchmarks/_harness.py)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from benchmarks._harness import MIN_VALUE_SECONDS, calibrate_loops, measure_interleaved
+
+
+@pytest.mark.parametrize(
+    ("per_call", "loops"),
+    [
+        (1.0, 1),
+        (MIN_VALUE_SECONDS, 1),
+        (MIN_VALUE_SECONDS / 4, 4),
+        (0.003, 7),
+        (0.0, 1000),
+    ],
+)
+def test_calibrate_loops(per_call, loops):
+    assert calibrate_loops(per_call) == loops
+
+
+def test_fast_calls_are_repeated_and_reported_per_call():
+    calls = {"fast": 0, "slow": 0}
+
+    def fast():
+        calls["fast"] += 1
+
+    def slow():
+        calls["slow"] += 1
+        time.sleep(MIN_VALUE_SECONDS * 1.5)
+
+    out = measure_interleaved({"fast": fast, "slow": slow}, reps=3)
+    assert out["slow"]["loops"] == 1
+    assert out["fast"]["loops"] > 1
+    # warm-up (1, plus one calibration call for the fast one) + reps * loops
+    assert calls["slow"] == 1 + 3
+    assert calls["fast"] == 2 + 3 * out["fast"]["loops"]
+    assert all(t >= MIN_VALUE_SECONDS for t in out["slow"]["times"])
+    assert all(t < MIN_VALUE_SECONDS for t in out["fast"]["times"])  # per call
+
+
+def test_a_failing_implementation_is_dropped():
+    def bad():
+        raise RuntimeError("boom")
+
+    out = measure_interleaved({"bad": bad, "ok": lambda: None}, reps=2)
+    assert "boom" in out["bad"]["error"] and out["bad"]["times"] == []
+    assert len(out["ok"]["times"]) == 2
