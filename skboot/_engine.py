@@ -32,12 +32,14 @@ from joblib import Parallel, delayed, effective_n_jobs
 
 from skboot._exceptions import StatisticError
 from skboot._kernels import (
+    gather_iid_rows,
     iid_corr,
     iid_moments,
     iid_moments_tiled,
     iid_order_stats,
     iid_sum_1d,
     iid_sumsq_1d,
+    take_rows,
     weighted_corr,
     weighted_moments,
     weighted_order_stats,
@@ -543,33 +545,40 @@ class CallableStatistic(Statistic):
                     rows = [np.take(a, idx, axis=0) for a in arrays]
                     out[k] = self._call_one(b0 + k, *rows)
             return
-        # one index buffer per distinct plan: paired arrays share one, independent
-        # samples (IndependentPlan) have one each
+        # one plan per array: paired arrays share one, independent samples
+        # (IndependentPlan) have one each
         plans = getattr(plan, "plans", None) or (plan,) * len(arrays)
-        idxs: list[np.ndarray] = []
-        for j, p in enumerate(plans):
-            if j > 0 and p is plans[j - 1]:
-                idxs.append(idxs[-1])
-                continue
-            m = p.replicate_size
-            idx = scratch.get(f"idx{j}")
-            if idx is None or idx.shape[0] < nb:
-                idx = scratch[f"idx{j}"] = np.empty((nb, m), dtype=p.index_dtype)
-            idx = idx[:nb]
-            p.fill_indices_chunk(b0, idx)
-            idxs.append(idx)
+        idx_cache: dict[int, np.ndarray] = {}
+
+        def indices_of(j: int) -> np.ndarray:
+            """Index chunk of array ``j``'s plan, generated once per plan."""
+            p = plans[j]
+            if id(p) not in idx_cache:
+                key = f"idx{j}"
+                idx = scratch.get(key)
+                if idx is None or idx.shape[0] < nb:
+                    idx = scratch[key] = np.empty(
+                        (nb, p.replicate_size), dtype=p.index_dtype
+                    )
+                idx = idx[:nb]
+                p.fill_indices_chunk(b0, idx)
+                idx_cache[id(p)] = idx
+            return idx_cache[id(p)]
+
         if self.vectorized:
             batches = []
             for j, a in enumerate(arrays):
-                idx = idxs[j]
-                m = idx.shape[1]
+                m = plans[j].replicate_size
                 key = f"vb{j}"
                 buf = scratch.get(key)
                 if a.ndim == 1:
                     if buf is None or buf.shape[0] < nb:
                         buf = scratch[key] = np.empty((nb, m), dtype=a.dtype)
                     v = buf[:nb]
-                    np.take(a, idx, out=v)
+                    if _gatherable(a):
+                        self._gather(a, plans[j], b0, v, indices_of, j)
+                    else:
+                        np.take(a, indices_of(j), out=v)
                 else:
                     aT = scratch.get(f"T{j}")
                     if aT is None:
@@ -579,7 +588,7 @@ class CallableStatistic(Statistic):
                             (a.shape[1], nb, m), dtype=a.dtype
                         )
                     v = buf[:, :nb]
-                    np.take(aT, idx, axis=1, out=v)
+                    np.take(aT, indices_of(j), axis=1, out=v)
                     v = v.transpose(1, 0, 2)
                 batches.append(v)
             try:
@@ -599,19 +608,63 @@ class CallableStatistic(Statistic):
                 one = [bt[k] for bt in batches]
                 out[k] = self._call_one(b0 + k, *one, axis=-1)
             return
-        bufs = []
+        # plain callable: float64 arrays are gathered for the whole chunk in one
+        # numba call (the statistic gets row k of the chunk buffer); other dtypes
+        # are taken replicate by replicate into a reused buffer
+        chunks: list[np.ndarray | None] = []
+        bufs: list[np.ndarray | None] = []
         for j, a in enumerate(arrays):
-            key = f"pb{j}"
-            buf = scratch.get(key)
-            if buf is None:
-                buf = scratch[key] = np.empty(
-                    (idxs[j].shape[1], *a.shape[1:]), dtype=a.dtype
-                )
-            bufs.append(buf)
+            m = plans[j].replicate_size
+            if _gatherable(a):
+                g = scratch.get(f"g{j}")
+                if g is None or g.shape[0] < nb:
+                    g = scratch[f"g{j}"] = np.empty((nb, m, *a.shape[1:]))
+                g = g[:nb]
+                self._gather(a, plans[j], b0, g, indices_of, j)
+                chunks.append(g)
+                bufs.append(None)
+            else:
+                buf = scratch.get(f"pb{j}")
+                if buf is None:
+                    buf = scratch[f"pb{j}"] = np.empty((m, *a.shape[1:]), a.dtype)
+                chunks.append(None)
+                bufs.append(buf)
         for k in range(nb):
-            for j, (a, buf) in enumerate(zip(arrays, bufs, strict=False)):
-                np.take(a, idxs[j][k], axis=0, out=buf)
-            out[k] = self._call_one(b0 + k, *bufs)
+            args = []
+            for j, a in enumerate(arrays):
+                c = chunks[j]
+                if c is not None:
+                    args.append(c[k])
+                else:
+                    buf = bufs[j]
+                    np.take(a, indices_of(j)[k], axis=0, out=buf)
+                    args.append(buf)
+            out[k] = self._call_one(b0 + k, *args)
+
+    @staticmethod
+    def _gather(a, p, b0, out, indices_of, j) -> None:
+        """Fill ``out`` (nb, m[, d]) with the replicate rows of ``a`` (see
+        :func:`_gatherable`) in one numba call: straight from the stream for iid
+        plans, from the plan's index chunk otherwise."""
+        a2 = a.reshape(a.shape[0], -1)
+        o3 = out.reshape(out.shape[0], out.shape[1], a2.shape[1])
+        if isinstance(p, IIDPlan):
+            seed, gamma = p._seed()
+            gather_iid_rows(a2, seed, gamma, b0, p.replicate_size, o3)
+        else:
+            take_rows(a2, indices_of(j), o3)
+
+
+def _gatherable(a: np.ndarray) -> bool:
+    """Arrays the numba row gather handles: C-contiguous float64, 1-D or 2-D, rows
+    not empty.  Everything else goes through ``np.take`` (same values)."""
+    return (
+        a.dtype == np.float64
+        and a.ndim in (1, 2)
+        and a.flags.c_contiguous
+        and a.size > 0
+        and a.shape[0] > 0
+    )
 
 
 @dataclass(frozen=True, eq=False)

@@ -32,6 +32,7 @@ from skboot._random import (
 from skboot._simd import add_rows8, add_rows8_sq
 
 __all__ = [
+    "gather_iid_rows",
     "iid_corr",
     "iid_moments",
     "iid_moments_tiled",
@@ -39,6 +40,7 @@ __all__ = [
     "iid_sum_1d",
     "iid_sumsq_1d",
     "lerp",
+    "take_rows",
     "weighted_corr",
     "weighted_moments",
     "weighted_order_stats",
@@ -470,3 +472,80 @@ def weighted_order_stats(X, order, W, qs, median, out):
                 else:
                     h = (m - 1.0) * qs[p]
                     out[k, col, p] = lerp(a, bb, h - np.floor(h))
+
+
+# ---------------------------------------------------------------------------
+# replicate rows for callables (the statistic needs the values, not a sum)
+# ---------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def gather_iid_rows(a, seed, gamma, b0, m, out):
+    """``out[k]`` = the rows of ``a`` drawn by iid replicate ``b0 + k``, in draw
+    order, with no index array: the draws of a block are written straight from
+    the scratch block.  ``a`` is (n, d) and ``out`` (nb, m, d), both C-contiguous
+    float64; the values are exactly ``a[indices(b0 + k)]``."""
+    n = a.shape[0]
+    d = a.shape[1]
+    nb = out.shape[0]
+    un = np.uint64(n)
+    ud = np.uint64(d)
+    thresh = lemire_threshold(un)
+    buf = np.empty(FAST_BLOCK, dtype=np.uint64)
+    af = a.reshape(n * d)
+    of = out.reshape(nb * m * d)
+    for k in range(nb):
+        ctr = replicate_counter(b0 + k)
+        have = NO_HAVE
+        lo = np.uint64(0)
+        done = 0
+        pos = np.uint64(k) * np.uint64(m) * ud
+        while done < m:
+            c = min(FAST_BLOCK, m - done)
+            if (
+                not have
+                and un <= _MASK32
+                and not (c & 1)
+                and fast_pairs(seed, gamma, ctr, un, thresh, buf, c >> 1)
+            ):
+                ctr = ctr + np.uint64(c >> 1)
+            else:
+                ctr, have, lo = draw_block(
+                    seed, gamma, ctr, have, lo, un, thresh, buf, c
+                )
+            if d == 1:
+                for t in range(c):
+                    of[pos + np.uint64(t)] = af[buf[t]]
+            else:
+                for t in range(c):
+                    src = buf[t] * ud
+                    dst = pos + np.uint64(t) * ud
+                    for j in range(d):
+                        of[dst + np.uint64(j)] = af[src + np.uint64(j)]
+            pos += np.uint64(c) * ud
+            done += c
+
+
+@njit(cache=True, nogil=True)
+def take_rows(a, idx, out):
+    """``out[k] = a[idx[k]]`` for (n, d) ``a``, (nb, m) ``idx`` and (nb, m, d)
+    ``out`` (C-contiguous float64): ``np.take`` for a chunk of replicates in one
+    call, without numpy's per-call and per-element overhead."""
+    n = a.shape[0]
+    d = a.shape[1]
+    nb = idx.shape[0]
+    m = idx.shape[1]
+    ud = np.uint64(d)
+    af = a.reshape(n * d)
+    of = out.reshape(nb * m * d)
+    pos = np.uint64(0)
+    for k in range(nb):
+        row = idx[k]
+        if d == 1:
+            for t in range(m):
+                of[pos + np.uint64(t)] = af[np.uint64(row[t])]
+        else:
+            for t in range(m):
+                src = np.uint64(row[t]) * ud
+                dst = pos + np.uint64(t) * ud
+                for j in range(d):
+                    of[dst + np.uint64(j)] = af[src + np.uint64(j)]
+        pos += np.uint64(m) * ud

@@ -17,6 +17,7 @@ from skboot import (
     BootstrapResult,
     BootstrapStatistic,
     GroupBootstrap,
+    MovingBlockBootstrap,
     PoissonBootstrap,
     StatisticError,
     StratifiedBootstrap,
@@ -871,3 +872,76 @@ def test_aligned_rows():
     assert aligned_rows(A) is A  # already aligned: no copy
     Y = raw[1:351].reshape(50, 7)
     assert aligned_rows(Y) is Y  # d not a multiple of 8: left alone
+
+
+def _first_rows(*arrays):
+    """An order-dependent statistic: the first three drawn values of each array
+    (their first column), so any reordering or wrong row would show."""
+    return np.concatenate(
+        [np.asarray(a, dtype=np.float64).reshape(len(a), -1)[:3, 0] for a in arrays]
+    )
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Bootstrap(12, random_state=9),
+        lambda: Bootstrap(12, sample_size=7, random_state=9),
+        lambda: StratifiedBootstrap(12, random_state=9),
+        lambda: MovingBlockBootstrap(12, block_length=4, random_state=9),
+    ],
+    ids=["iid", "m-out-of-n", "stratified", "moving-block"],
+)
+@pytest.mark.parametrize(
+    "kind", ["float64-1d", "float64-2d", "int-1d", "strided-1d", "paired-mixed"]
+)
+@pytest.mark.parametrize("chunk", [None, 1, 5])
+def test_plain_callable_sees_each_replicate_in_draw_order(make, kind, chunk):
+    """Plain callables get exactly ``a[replicate(b).indices]`` whichever path
+    builds it (the numba chunk gather for C-contiguous float64, ``np.take``
+    otherwise) and whatever the chunk size."""
+    rng = np.random.default_rng(4)
+    n = 60
+    if kind == "float64-2d":
+        data = (rng.normal(size=(n, 3)),)
+    elif kind == "int-1d":
+        data = (rng.integers(0, 1000, size=n),)
+    elif kind == "strided-1d":
+        data = (rng.normal(size=2 * n)[::2],)
+    elif kind == "paired-mixed":
+        data = (rng.normal(size=n), rng.integers(0, 1000, size=n))
+    else:
+        data = (rng.normal(size=n),)
+    y = np.arange(n) % 3
+    res = bootstrap(
+        data if len(data) > 1 else data[0],
+        _first_rows,
+        resampler=make(),
+        vectorized=False,
+        chunk_size=chunk,
+        y=y,
+    )
+    fitted = make().fit(data[0], y)
+    for b in range(12):
+        idx = fitted.replicate(b).indices
+        want = _first_rows(*[np.take(a, idx, axis=0) for a in data])
+        np.testing.assert_array_equal(res.distribution[b], want)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Bootstrap(9, random_state=2),
+        lambda: MovingBlockBootstrap(9, block_length=5, random_state=2),
+    ],
+    ids=["iid", "moving-block"],
+)
+def test_vectorized_callable_gets_the_same_rows_as_the_plain_path(make):
+    x = np.random.default_rng(8).normal(size=80)
+
+    def first3(a, axis=-1):
+        return np.moveaxis(a, axis, -1)[..., :3]
+
+    vec = bootstrap(x, first3, resampler=make(), vectorized=True)
+    plain = bootstrap(x, lambda a: a[:3], resampler=make(), vectorized=False)
+    np.testing.assert_array_equal(vec.distribution, plain.distribution)
