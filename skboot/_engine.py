@@ -688,6 +688,68 @@ class IndependentPlan(ResamplingPlan):
         )
 
 
+@dataclass(frozen=True, eq=False)
+class LeaveOneOutPlan(ResamplingPlan):
+    """The jackknife as a plan: "replicate" ``i`` is every row but row ``i``, in
+    order.  Lets the engine evaluate callables on leave-one-out samples in chunks
+    (vectorized: one call per chunk; plain: the chunk row gather), in parallel
+    when asked; nothing random is drawn."""
+
+    @property
+    def replicate_size(self) -> int:
+        return self.n_samples - 1
+
+    def indices(self, b: int) -> np.ndarray:
+        return np.delete(np.arange(self.n_samples, dtype=self.index_dtype), b)
+
+    def fill_indices_chunk(self, b0: int, out: np.ndarray) -> None:
+        base = np.arange(self.n_samples - 1, dtype=out.dtype)
+        left_out = np.arange(b0, b0 + out.shape[0], dtype=out.dtype)[:, None]
+        np.add(base[None, :], base[None, :] >= left_out, out=out, casting="unsafe")
+
+
+@dataclass(frozen=True, eq=False)
+class DeleteGroupPlan(ResamplingPlan):
+    """Delete-one-group jackknife as a plan: "replicate" ``g`` is every row whose
+    group code is not ``g``, in order (group sizes may differ)."""
+
+    codes: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    layout: str = field(default="variable", init=False)
+
+    def indices(self, b: int) -> np.ndarray:
+        return np.flatnonzero(self.codes != b).astype(self.index_dtype, copy=False)
+
+
+def callable_jackknife(
+    stat: Statistic,
+    key: Any,
+    codes: np.ndarray | None = None,
+    n_jobs: int | None = None,
+) -> np.ndarray:
+    """Leave-one-out (``codes is None``) or delete-one-group values of a callable
+    statistic, shape (n or G, k), computed by the engine in chunks.
+
+    A failure is re-raised naming the left-out row or group.
+    """
+    n = stat.arrays[0].shape[0]
+    if codes is None:
+        plan: ResamplingPlan = LeaveOneOutPlan(key, n)
+        count, unit = n, "row"
+    else:
+        count = int(codes.max()) + 1
+        plan = DeleteGroupPlan(key, n, codes=np.asarray(codes, dtype=np.int64))
+        unit = "group"
+    try:
+        return run_bootstrap(stat, plan, count, n_jobs=n_jobs)
+    except StatisticError as exc:
+        cause = exc.__cause__ if exc.__cause__ is not None else exc
+        raise StatisticError(
+            f"The statistic raised on the jackknife sample without {unit} "
+            f"{exc.replicate} (needed for the BCa acceleration): {cause!r}",
+            exc.replicate,
+        ) from cause
+
+
 def _as_output(value: Any, k: int | None, where: str, b: int = -1) -> np.ndarray:
     """The statistic's value as a 1-D float array; a StatisticError naming ``where``
     (and carrying replicate ``b``, -1 for the original data) if it is not one."""

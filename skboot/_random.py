@@ -90,6 +90,8 @@ PURPOSE = {
     "block_starts": 4,
     "block_lengths": 5,
     "nested": 6,
+    # random groups of a delete-a-group jackknife (replicate 0)
+    "jackknife": 7,
     # sample j of independent samples reads slot 16 + j
     "independent": 16,
 }

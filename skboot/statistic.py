@@ -17,11 +17,17 @@ from skboot._engine import (
     CallableStatistic,
     IndependentPlan,
     Statistic,
+    callable_jackknife,
     make_statistic,
     run_bootstrap,
 )
 from skboot._exceptions import UndefinedStatisticWarning
-from skboot._random import STREAM_VERSION, check_random_state
+from skboot._random import (
+    PURPOSE,
+    STREAM_VERSION,
+    check_random_state,
+    reference_uniforms,
+)
 from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
 from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import Bootstrap
@@ -230,18 +236,31 @@ class BootstrapResult:
             self.distribution, dtype=float
         )
 
-    def jackknife_values(self) -> np.ndarray:
+    def jackknife_values(self, groups: int | None = None) -> np.ndarray:
         """Leave-one-out (or leave-one-group-out) values of the statistic, (n, k).
 
-        O(n) for built-in statistics (closed forms); n calls of a callable
-        statistic (in chunks of replicates for vectorized ones).
+        O(n) for built-in statistics (closed forms); n evaluations of a callable
+        statistic, run by the engine in chunks (one call per chunk for vectorized
+        ones; in parallel with the run's ``n_jobs``).  With a ``GroupBootstrap`` or
+        a block resampler: one value per deleted group or block.
+
+        Parameters
+        ----------
+        groups : int, optional
+            Delete-a-group jackknife over this many random groups of nearly equal
+            size instead of ``n`` leave-one-out samples: ``groups`` evaluations
+            for statistics too costly to evaluate ``n`` times.  The groups are a
+            pure function of the run's seed (purpose slot "jackknife").  Not
+            available when the resampler already deletes groups or blocks, or
+            with independent samples.
         """
+        groups = self._check_jackknife_groups(groups, "jackknife_values")
         ctx = self._context
         if ctx is None:
             raise ValueError(
                 "This result carries no data; the jackknife is unavailable."
             )
-        return _jackknife(ctx)
+        return _jackknife(ctx, groups)
 
     def confidence_interval(
         self,
@@ -251,6 +270,7 @@ class BootstrapResult:
         *,
         standard_error: Any = None,
         n_inner: int | None = None,
+        jackknife_groups: int | None = None,
     ) -> ConfidenceInterval:
         """Confidence interval by one of six methods.
 
@@ -269,6 +289,13 @@ class BootstrapResult:
         n_inner : int, optional
             For "studentized" without a standard-error function: the size of the
             nested bootstrap that estimates each replicate's standard error.
+        jackknife_groups : int, optional
+            For "bca": estimate the acceleration from a delete-a-group jackknife
+            over this many random groups instead of ``n`` leave-one-out samples
+            (see :meth:`jackknife_values`).  The acceleration formula is
+            unchanged: the third cumulant of the influence adds up over a group
+            as the variance does, so the ratio estimates the same constant.  Use
+            it when ``n`` evaluations of a callable statistic are too costly.
 
         Returns
         -------
@@ -278,6 +305,7 @@ class BootstrapResult:
         check_one_of(method, "method", "confidence_interval", INTERVAL_METHODS)
         check_one_of(alternative, "alternative", "confidence_interval", ALTERNATIVES)
         level = _iv._check_level(level)  # before the jackknife / nested bootstrap
+        groups = self._check_jackknife_groups(jackknife_groups, "confidence_interval")
         est, dist = self._arrays()
         if self.n_undefined:
             raise ValueError(
@@ -289,7 +317,7 @@ class BootstrapResult:
             )
 
         def jackknife() -> np.ndarray:
-            jk = self.jackknife_values()
+            jk = self.jackknife_values(groups)
             return jk if est.ndim else jk[:, 0]
 
         res = _iv.interval_by_method(
@@ -324,6 +352,27 @@ class BootstrapResult:
                 "kept as given). Pass the column's position instead."
             )
         return plot_distribution(self, ax=ax, **kwargs)
+
+    def _check_jackknife_groups(self, groups: Any, owner: str) -> int | None:
+        if groups is None:
+            return None
+        ctx = self._context
+        n = None if ctx is None else ctx.stat.arrays[0].shape[0]
+        groups = check_int(groups, "jackknife_groups", owner, min_value=2, max_value=n)
+        if ctx is not None:
+            if isinstance(ctx.plan, IndependentPlan):
+                raise ValueError(
+                    f"The 'jackknife_groups' parameter of {owner} is not available "
+                    "with independent samples (paired=False): each sample has its "
+                    f"own jackknife. Got jackknife_groups={groups}."
+                )
+            if getattr(ctx.plan, "jackknife_groups", None) is not None:
+                raise ValueError(
+                    f"The 'jackknife_groups' parameter of {owner} must be None with "
+                    f"{type(ctx.resampler).__name__}: its jackknife already deletes "
+                    f"one group or block at a time. Got jackknife_groups={groups}."
+                )
+        return groups
 
     def _studentized_inputs(self, standard_error: Any, n_inner: int | None):
         ctx = self._context
@@ -366,13 +415,31 @@ def _labelled(value: Any, result: BootstrapResult) -> Any:
 # ---------------------------------------------------------------------------
 # jackknife and studentized inputs
 # ---------------------------------------------------------------------------
-def _jackknife(ctx: _Context) -> np.ndarray:
+def random_jackknife_groups(key: Any, n: int, groups: int) -> np.ndarray:
+    """Group code of each row for a delete-a-group jackknife: rows are ranked by
+    uniform ``i`` of purpose slot "jackknife" (replicate 0) and the ranks cut into
+    ``groups`` runs of ``floor`` or ``ceil(n / groups)`` rows.  A pure function of
+    (key, n, groups)."""
+    u = reference_uniforms(key, PURPOSE["jackknife"], 0, n)
+    order = np.argsort(u, kind="stable")
+    codes = np.empty(n, dtype=np.int64)
+    codes[order] = (np.arange(n, dtype=np.int64) * groups) // n
+    return codes
+
+
+def _jackknife(ctx: _Context, groups: int | None = None) -> np.ndarray:
     """Leave-one-out values, or delete-one-group values when the plan says the
-    resampling units are groups or blocks (``plan.jackknife_groups``)."""
+    resampling units are groups or blocks (``plan.jackknife_groups``) or the
+    caller asked for ``groups`` random groups."""
     stat, plan = ctx.stat, ctx.plan
     if isinstance(plan, IndependentPlan):
         return _independent_jackknife(ctx)
     codes = getattr(plan, "jackknife_groups", None)
+    if groups is not None:
+        codes = random_jackknife_groups(plan.key, stat.arrays[0].shape[0], groups)
+    if isinstance(stat, CallableStatistic):
+        # the engine evaluates the callable on the jackknife samples in chunks
+        return callable_jackknife(stat, plan.key, codes, n_jobs=ctx.n_jobs)
     if codes is None:
         return stat.jackknife()
     fast = getattr(stat, "group_jackknife", None)
