@@ -97,8 +97,15 @@ from skboot._validation import check_int, check_n_jobs, check_one_of, param_erro
 from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import GroupBootstrap, StratifiedBootstrap
 from skboot.resamplers._base import BaseResampler, ResamplingPlan
-from skboot.resamplers._iid import IIDPlan, PoolPlan
-from skboot.statistic import BootstrapResult, _Context, _Data, _resolve_resampler
+from skboot.resamplers._iid import IIDPlan
+from skboot.statistic import (
+    BootstrapResult,
+    _Context,
+    _Data,
+    _resolve_resampler,
+    _strata_codes,
+    stratified_jackknife,
+)
 
 __all__ = [
     "BootstrapScore",
@@ -840,7 +847,7 @@ def _interval(
             )
         codes = _strata(result)
         if codes is not None:  # stratified: the multi-sample acceleration
-            jk = _stratified_jackknife(jk[keep], codes[keep])
+            jk = stratified_jackknife(jk[keep], codes[keep])
         else:
             jk = jk[keep]
         return jk
@@ -853,30 +860,7 @@ def _interval(
 
 def _strata(result: BootstrapResult) -> np.ndarray | None:
     """Stratum code of every row when the replicates were stratified."""
-    ctx = result._context
-    if ctx is None or not isinstance(ctx.plan, PoolPlan):
-        return None
-    return np.asarray(ctx.plan.codes)
-
-
-def _stratified_jackknife(jk: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """Leave-one-out values rescaled so that the one-sample acceleration formula
-    of :func:`skboot.intervals.bca_interval` gives the multi-sample one.
-
-    The strata of a stratified bootstrap are independent samples; Efron &
-    Tibshirani (1993, section 14.3) compute the acceleration from the influence
-    values ``U_ji = (n_j - 1) (mean_j - theta_(ji))`` of each sample, weighted
-    by ``1 / n_j`` (scipy's ``bootstrap`` does the same).  Returning
-    ``(n_j - 1) / n_j * (theta_(ji) - mean_j)`` (mean zero within each
-    stratum) makes ``mean(jk) - jk`` equal to ``U_ji / n_j``.
-    """
-    out = np.empty_like(jk)
-    for j in np.unique(codes):
-        rows = codes == j
-        n_j = int(rows.sum())
-        vals = jk[rows]
-        out[rows] = (n_j - 1) / n_j * (vals - vals.mean()) if n_j > 1 else 0.0
-    return out
+    return _strata_codes(result._context)
 
 
 # --------------------------------------------------------------------------- #

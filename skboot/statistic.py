@@ -32,6 +32,7 @@ from skboot._validation import check_int, check_n_jobs, check_one_of, param_erro
 from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import Bootstrap
 from skboot.resamplers._base import BaseResampler, ResamplingPlan
+from skboot.resamplers._iid import PoolPlan
 
 __all__ = ["BootstrapResult", "BootstrapStatistic", "ConfidenceInterval", "bootstrap"]
 
@@ -318,6 +319,9 @@ class BootstrapResult:
 
         def jackknife() -> np.ndarray:
             jk = self.jackknife_values(groups)
+            strata = _strata_codes(self._context)
+            if strata is not None and groups is None:
+                jk = stratified_jackknife(jk, strata)
             return jk if est.ndim else jk[:, 0]
 
         res = _iv.interval_by_method(
@@ -415,6 +419,35 @@ def _labelled(value: Any, result: BootstrapResult) -> Any:
 # ---------------------------------------------------------------------------
 # jackknife and studentized inputs
 # ---------------------------------------------------------------------------
+def _strata_codes(ctx: _Context | None) -> np.ndarray | None:
+    """Stratum code of every row when the replicates were stratified."""
+    if ctx is None or not isinstance(ctx.plan, PoolPlan):
+        return None
+    return np.asarray(ctx.plan.codes)
+
+
+def stratified_jackknife(jk: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Leave-one-out values rescaled so that the one-sample acceleration formula
+    of :func:`skboot.intervals.bca_interval` gives the multi-sample one.
+
+    The strata of a stratified bootstrap are independent samples; Efron &
+    Tibshirani (1993, section 14.3) compute the acceleration from the influence
+    values ``U_ji = (n_j - 1) (mean_j - theta_(ji))`` of each sample, weighted
+    by ``1 / n_j`` (scipy's ``bootstrap`` does the same for several samples).
+    Returning ``(n_j - 1) / n_j * (theta_(ji) - mean_j)`` (mean zero within each
+    stratum) makes ``mean(jk) - jk`` equal to ``U_ji / n_j``.  Differences
+    between the strata, which stratified resampling holds fixed, then do not
+    enter the acceleration.  ``jk`` is (n,) or (n, k).
+    """
+    out = np.empty_like(jk, dtype=np.float64)
+    for j in np.unique(codes):
+        rows = codes == j
+        n_j = int(rows.sum())
+        vals = jk[rows]
+        out[rows] = (n_j - 1) / n_j * (vals - vals.mean(axis=0)) if n_j > 1 else 0.0
+    return out
+
+
 def random_jackknife_groups(key: Any, n: int, groups: int) -> np.ndarray:
     """Group code of each row for a delete-a-group jackknife: rows are ranked by
     uniform ``i`` of purpose slot "jackknife" (replicate 0) and the ranks cut into
