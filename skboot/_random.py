@@ -200,6 +200,8 @@ def replicate_counter(b):
 #: Draws per fast block.  Only the granularity of the rejection fallback; the
 #: stream does not depend on it.
 FAST_BLOCK = 128
+#: Outputs (pairs of draws) per full block.
+HALF_BLOCK = FAST_BLOCK // 2
 
 
 @njit(cache=True)
@@ -235,6 +237,29 @@ def fast_pairs(seed, gamma, ctr, un, thresh, buf, h):
         m1 = (z & _MASK32) * u
         buf[2 * t] = m0 >> _U32
         buf[2 * t + 1] = m1 >> _U32
+        low = min(low, min(m0 & _MASK32, m1 & _MASK32))
+    return low >= thresh
+
+
+@njit(cache=True, inline="always")
+def fast_pairs_split(seed, gamma, ctr, un, thresh, buf, h):
+    """:func:`fast_pairs` with the halves unshuffled: draw ``2t`` (the high half of
+    output ``ctr + t``) goes to ``buf[t]`` and draw ``2t + 1`` to ``buf[h + t]``.
+
+    Saves the vector permutes that interleave the halves (7% of the mean kernel at
+    n = 10,000, with ``h`` the constant :data:`HALF_BLOCK`; with a variable ``h`` it
+    measured slower than :func:`fast_pairs`); a kernel that sums by draw position
+    reads ``buf[t]`` and ``buf[h + t]`` alternately.  Same preconditions and return
+    value.
+    """
+    u = un & _MASK32
+    low = _MASK32
+    for t in range(h):
+        z = mix64(seed + (ctr + np.uint64(t) + _U1) * gamma)
+        m0 = (z >> _U32) * u
+        m1 = (z & _MASK32) * u
+        buf[t] = m0 >> _U32
+        buf[h + t] = m1 >> _U32
         low = min(low, min(m0 & _MASK32, m1 & _MASK32))
     return low >= thresh
 

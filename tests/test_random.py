@@ -719,3 +719,30 @@ def test_single_draw_blocks_keep_a_buffered_half(n) -> None:
     assert_array_equal(got, reference_indices(key, 0, 3, n, total))
     _, seq_state = _bounded_sequence(key, 0, 3, n, total)
     assert state == seq_state
+
+
+@pytest.mark.parametrize("n", [7, 10_000, 10**7])
+@pytest.mark.parametrize("h", [1, 3, 50, 64])
+def test_fast_pairs_split_is_the_stream_unshuffled(n, h) -> None:
+    """fast_pairs_split writes draw 2t to buf[t] and draw 2t + 1 to buf[h + t]:
+    the same draws as the reference, in the documented split layout."""
+    from numba import njit
+
+    from skboot._random import fast_pairs_split
+
+    @njit
+    def run(seed, gamma, ctr, un, thresh, buf, h):
+        return fast_pairs_split(seed, gamma, ctr, un, thresh, buf, h)
+
+    key = check_random_state(31)
+    seed, gamma = key.stream(0)
+    un = np.uint64(n)
+    buf = np.full(2 * h + 3, 2**63, dtype=np.uint64)
+    ok = run(seed, gamma, replicate_counter(5), un, lemire_threshold(un), buf, h)
+    assert (buf[2 * h :] == 2**63).all()  # nothing written past 2h
+    if ok:  # no rejection in the block (the usual case): the draws are the stream's
+        ref = reference_indices(key, 0, 5, n, 2 * h)
+        assert_array_equal(buf[:h], ref[0::2])
+        assert_array_equal(buf[h : 2 * h], ref[1::2])
+    else:  # a rejected word: callers redo the block with draw_block
+        assert n == 10**7
