@@ -40,7 +40,8 @@ otherwise, or `--json PATH`).
   while a workload is timed (as in `timeit`).
 * **A timed value lasts at least 20 ms.** Calls faster than that are repeated back
   to back within their turn and the value is the time per call; the repeat count is
-  calibrated once per implementation from its warm-up (`timeit`'s autorange and
+  calibrated once per implementation from an untimed call after its
+  warm-up (`timeit`'s autorange and
   pyperf's loop calibration do the same).  Every peer call here takes longer than
   20 ms except some scipy and tsbootstrap calls at n = 100, so in practice this
   applies to skboot's sub-millisecond calls, which would otherwise time the state

@@ -13,7 +13,8 @@ one run hold):
   walks every live object and leaves the caches cold, which added ~0.6 ms to a
   1 ms skboot call here and nothing measurable to arch's 100 ms loop;
 * a timed value is the mean of ``loops`` back-to-back calls, with ``loops``
-  calibrated per implementation from its warm-up so that one value spans at least
+  calibrated per implementation from an untimed call after its warm-up so that one
+  value spans at least
   :data:`MIN_VALUE_SECONDS` (``timeit``'s autorange and pyperf's loop calibration
   do the same).  Calls that take longer than that (arch's loops, scipy) run once
   per value, as before; sub-millisecond calls otherwise measure the state the
@@ -160,14 +161,13 @@ def measure_interleaved(
             for k in list(alive):
                 call(k, "warmup")
         for k in list(alive):
-            # the first warm-up call may include compilation: calibrate on the
-            # fastest warm-up, or on one extra untimed call
+            # the warm-up may include compilation or cache loading: calibrate on
+            # one more untimed call (skipped for calls slower than 2 s, which run
+            # once per value anyway unless that time was all compilation)
+            if out[k]["warmup"] and out[k]["warmup"][-1] < 2.0:
+                call(k, "warmup")
             if out[k]["warmup"]:
-                probe = out[k]["warmup"][-1]
-                if probe < MIN_VALUE_SECONDS:
-                    call(k, "warmup")
-                    probe = min(out[k]["warmup"])
-                out[k]["loops"] = calibrate_loops(probe)
+                out[k]["loops"] = calibrate_loops(min(out[k]["warmup"]))
         for r in range(reps):
             if not alive:
                 break

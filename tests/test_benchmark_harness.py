@@ -36,8 +36,8 @@ def test_fast_calls_are_repeated_and_reported_per_call():
     out = measure_interleaved({"fast": fast, "slow": slow}, reps=3)
     assert out["slow"]["loops"] == 1
     assert out["fast"]["loops"] > 1
-    # warm-up (1, plus one calibration call for the fast one) + reps * loops
-    assert calls["slow"] == 1 + 3
+    # warm-up (1, plus one calibration call) + reps * loops
+    assert calls["slow"] == 2 + 3
     assert calls["fast"] == 2 + 3 * out["fast"]["loops"]
     assert all(t >= MIN_VALUE_SECONDS for t in out["slow"]["times"])
     assert all(t < MIN_VALUE_SECONDS for t in out["fast"]["times"])  # per call
@@ -50,3 +50,17 @@ def test_a_failing_implementation_is_dropped():
     out = measure_interleaved({"bad": bad, "ok": lambda: None}, reps=2)
     assert "boom" in out["bad"]["error"] and out["bad"]["times"] == []
     assert len(out["ok"]["times"]) == 2
+
+
+def test_calibration_ignores_a_slow_first_call():
+    """A first call that includes compilation must not leave loops at 1."""
+    state = {"first": True}
+
+    def jit_like():
+        if state["first"]:
+            state["first"] = False
+            time.sleep(MIN_VALUE_SECONDS * 3)
+
+    out = measure_interleaved({"jit": jit_like}, reps=2)
+    assert out["jit"]["loops"] > 1
+    assert all(t < MIN_VALUE_SECONDS for t in out["jit"]["times"])
