@@ -218,15 +218,21 @@ def iid_moments(X, seed, gamma, b0, m, want2, out1, out2):
                 ctr, have, lo = draw_block(
                     seed, gamma, ctr, have, lo, un, thresh, buf, c
                 )
-            for t in range(c):
-                row = X[buf[t]]
-                a = acc[t & 7]
-                for j in range(d):
-                    a[j] += row[j]
-                if want2:
+            if want2:  # hoisted: tested inside the row loop it halved its speed
+                for t in range(c):
+                    row = X[buf[t]]
+                    a = acc[t & 7]
                     a2 = acc2[t & 7]
                     for j in range(d):
-                        a2[j] += row[j] * row[j]
+                        v = row[j]
+                        a[j] += v
+                        a2[j] += v * v
+            else:
+                for t in range(c):
+                    row = X[buf[t]]
+                    a = acc[t & 7]
+                    for j in range(d):
+                        a[j] += row[j]
             done += c
         for j in range(d):
             out1[k, j] = ((acc[0, j] + acc[1, j]) + (acc[2, j] + acc[3, j])) + (
