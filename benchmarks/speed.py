@@ -106,6 +106,43 @@ NOT_INSTALLED = "n/a: {} is not installed"
 TSB_NOTE = "compiled fused, 2 numba threads"
 
 
+def _add_tsb_compiled(
+    cfg: Config,
+    tsb: Any,
+    data: np.ndarray,
+    method: Any,
+    B: int,
+    impls: dict[str, Callable[[], Any]],
+    peers: dict[str, str | NA],
+    notes: dict[str, str],
+    extra: dict[str, tuple[str, str]],
+    note_prefix: str = "",
+) -> None:
+    """tsbootstrap's compiled fused mean as the "tsbootstrap" peer (and, in full
+    runs, the same pinned to one numba thread); n/a when it is not installed.
+    ``method()`` gives the tsbootstrap method object for each call."""
+    if tsb is None:
+        peers["tsbootstrap"] = NA(NOT_INSTALLED.format("tsbootstrap"))
+        return
+
+    def tsb_run() -> Any:
+        return tsb.bootstrap_reduce(
+            data,
+            method=method(),
+            statistic="mean",
+            n_bootstraps=B,
+            random_state=0,
+            backend="compiled",
+        )
+
+    impls["tsbootstrap"] = tsb_run
+    peers["tsbootstrap"] = "tsbootstrap"
+    notes["tsbootstrap"] = note_prefix + TSB_NOTE
+    if not cfg.quick:
+        impls["tsbootstrap_1t"] = _one_thread(tsb_run)
+        extra["tsbootstrap"] = ("1 thr", "tsbootstrap_1t")
+
+
 def _sizes(cfg: Config, n: int, B: int, quick_B: int) -> tuple[int, int]:
     return n, (quick_B if cfg.quick else B)
 
@@ -118,10 +155,18 @@ def _label(text: str, n: int, B: int, extra: str = "") -> str:
 # iid mean, 1-D
 # ---------------------------------------------------------------------------
 def _iid_group(
-    cfg: Config, name: str, n: int, B: int, quick_B: int, floors: list[Floor]
+    cfg: Config,
+    name: str,
+    n: int,
+    B: int,
+    quick_B: int,
+    floors: list[Floor],
+    d: int | None = None,
 ) -> Group:
+    """iid mean of n values (``d=None``) or column means of an (n, d) array."""
     n, B = _sizes(cfg, n, B, quick_B)
-    x = np.random.default_rng(12345).normal(size=n)
+    rng = np.random.default_rng(12345)
+    x = rng.normal(size=n) if d is None else rng.normal(size=(n, d))
     sk, ab, sb, tsb = _skboot(), _arch(), _scipy_bootstrap(), _tsb()
     impls: dict[str, Callable[[], Any]] = {
         "skboot": lambda: sk.bootstrap(x, "mean", n_resamples=B, random_state=0)
@@ -130,54 +175,44 @@ def _iid_group(
     notes: dict[str, str] = {}
     extra: dict[str, tuple[str, str]] = {}
     if ab is not None:
-        impls["arch"] = lambda: ab.IIDBootstrap(x, seed=0).apply(np.mean, B)
+        if d is None:
+            impls["arch"] = lambda: ab.IIDBootstrap(x, seed=0).apply(np.mean, B)
+        else:
+            impls["arch"] = lambda: ab.IIDBootstrap(x, seed=0).apply(
+                lambda a: a.mean(axis=0), B
+            )
+            notes["arch"] = "apply(lambda a: a.mean(axis=0))"
         peers["arch"] = "arch"
     else:
         peers["arch"] = NA(NOT_INSTALLED.format("arch"))
-    batch = _scipy_batch(B, n)
+    batch = _scipy_batch(B, n, 1 if d is None else d)
     impls["scipy"] = lambda: sb(
         (x,),
         np.mean,
         n_resamples=B,
         vectorized=True,
+        axis=0,
         method="percentile",
         batch=batch,
         rng=np.random.default_rng(0),
     )
     peers["scipy"] = "scipy"
     notes["scipy"] = _batch_note(batch)
+    method = None
     if tsb is not None:
-        from tsbootstrap.methods import IID
-
-        def tsb_run() -> Any:
-            return tsb.bootstrap_reduce(
-                x,
-                method=IID(),
-                statistic="mean",
-                n_bootstraps=B,
-                random_state=0,
-                backend="compiled",
-            )
-
-        impls["tsbootstrap"] = tsb_run
-        peers["tsbootstrap"] = "tsbootstrap"
-        notes["tsbootstrap"] = TSB_NOTE
-        if not cfg.quick:
-            impls["tsbootstrap_1t"] = _one_thread(tsb_run)
-            extra["tsbootstrap"] = ("1 thr", "tsbootstrap_1t")
-    else:
-        peers["tsbootstrap"] = NA(NOT_INSTALLED.format("tsbootstrap"))
+        from tsbootstrap.methods import IID as method
+    _add_tsb_compiled(cfg, tsb, x, method, B, impls, peers, notes, extra)
     peers["loop"] = NA("—")
-    row = Row(
-        name,
-        _label("iid mean", n, B),
-        "skboot",
-        peers,
-        floors=floors,
-        notes=notes,
-        extra=extra,
+    label = (
+        _label("iid mean", n, B)
+        if d is None
+        else _label("column means", n, B, extra=f" x d={d}")
     )
-    return Group(name, impls, [row], params={"n": n, "B": B, "scipy_batch": batch})
+    row = Row(name, label, "skboot", peers, floors=floors, notes=notes, extra=extra)
+    params: dict[str, Any] = {"n": n, "B": B, "scipy_batch": batch}
+    if d is not None:
+        params["d"] = d
+    return Group(name, impls, [row], params=params)
 
 
 def group_iid_10k(cfg: Config) -> Group:
@@ -204,73 +239,8 @@ def group_iid_1m(cfg: Config) -> Group:
 # 2-D column means
 # ---------------------------------------------------------------------------
 def group_colmeans_2d(cfg: Config) -> Group:
-    n, B = _sizes(cfg, 10_000, 2_000, 500)
-    d = 8
-    X = np.random.default_rng(12345).normal(size=(n, d))
-    sk, ab, sb, tsb = _skboot(), _arch(), _scipy_bootstrap(), _tsb()
-    impls: dict[str, Callable[[], Any]] = {
-        "skboot": lambda: sk.bootstrap(X, "mean", n_resamples=B, random_state=0)
-    }
-    peers: dict[str, str | NA] = {}
-    notes: dict[str, str] = {}
-    extra: dict[str, tuple[str, str]] = {}
-    if ab is not None:
-        impls["arch"] = lambda: ab.IIDBootstrap(X, seed=0).apply(
-            lambda a: a.mean(axis=0), B
-        )
-        peers["arch"] = "arch"
-        notes["arch"] = "apply(lambda a: a.mean(axis=0))"
-    else:
-        peers["arch"] = NA(NOT_INSTALLED.format("arch"))
-    batch = _scipy_batch(B, n, d)
-    impls["scipy"] = lambda: sb(
-        (X,),
-        np.mean,
-        n_resamples=B,
-        vectorized=True,
-        axis=0,
-        method="percentile",
-        batch=batch,
-        rng=np.random.default_rng(0),
-    )
-    peers["scipy"] = "scipy"
-    notes["scipy"] = _batch_note(batch)
-    if tsb is not None:
-        from tsbootstrap.methods import IID
-
-        def tsb_run() -> Any:
-            return tsb.bootstrap_reduce(
-                X,
-                method=IID(),
-                statistic="mean",
-                n_bootstraps=B,
-                random_state=0,
-                backend="compiled",
-            )
-
-        impls["tsbootstrap"] = tsb_run
-        peers["tsbootstrap"] = "tsbootstrap"
-        notes["tsbootstrap"] = TSB_NOTE
-        if not cfg.quick:
-            impls["tsbootstrap_1t"] = _one_thread(tsb_run)
-            extra["tsbootstrap"] = ("1 thr", "tsbootstrap_1t")
-    else:
-        peers["tsbootstrap"] = NA(NOT_INSTALLED.format("tsbootstrap"))
-    peers["loop"] = NA("—")
-    row = Row(
-        "colmeans_2d",
-        _label("column means", n, B, extra=f" x d={d}"),
-        "skboot",
-        peers,
-        floors=[Floor("arch", 15, "issue 3")],
-        notes=notes,
-        extra=extra,
-    )
-    return Group(
-        "colmeans_2d",
-        impls,
-        [row],
-        params={"n": n, "d": d, "B": B, "scipy_batch": batch},
+    return _iid_group(
+        cfg, "colmeans_2d", 10_000, 2_000, 500, [Floor("arch", 15, "issue 3")], d=8
     )
 
 
@@ -585,29 +555,23 @@ def _block_group(cfg: Config, name: str) -> Group:
     else:
         peers["arch"] = NA(NOT_INSTALLED.format("arch"))
     peers["scipy"] = NA("n/a: scipy.stats.bootstrap has no block resampling")
+    spec = None
     if tsb is not None:
         import tsbootstrap.methods as tm
 
         spec = getattr(tm, tsb_name)(**{tsb_kw: ell})
-
-        def tsb_run() -> Any:
-            return tsb.bootstrap_reduce(
-                x,
-                method=spec,
-                statistic="mean",
-                n_bootstraps=B,
-                random_state=0,
-                backend="compiled",
-            )
-
-        impls["tsbootstrap"] = tsb_run
-        peers["tsbootstrap"] = "tsbootstrap"
-        notes["tsbootstrap"] = f"{tsb_name}, " + TSB_NOTE
-        if not cfg.quick:
-            impls["tsbootstrap_1t"] = _one_thread(tsb_run)
-            extra["tsbootstrap"] = ("1 thr", "tsbootstrap_1t")
-    else:
-        peers["tsbootstrap"] = NA(NOT_INSTALLED.format("tsbootstrap"))
+    _add_tsb_compiled(
+        cfg,
+        tsb,
+        x,
+        lambda: spec,
+        B,
+        impls,
+        peers,
+        notes,
+        extra,
+        note_prefix=f"{tsb_name}, ",
+    )
     peers["loop"] = NA("—")
     kind = name.split("_", 1)[1]
     row = Row(
