@@ -845,7 +845,7 @@ def _interval(
                 UndefinedStatisticWarning,
                 stacklevel=6,  # jackknife <- interval_by_method <- _interval <- ...
             )
-        codes = _strata(result)
+        codes = _strata_codes(result._context)
         if codes is not None:  # stratified: the multi-sample acceleration
             jk = stratified_jackknife(jk[keep], codes[keep])
         else:
@@ -856,11 +856,6 @@ def _interval(
         method, dist, est, level=level, alternative=alternative, jackknife=jackknife
     )
     return ConfidenceInterval(float(res.low), float(res.high))
-
-
-def _strata(result: BootstrapResult) -> np.ndarray | None:
-    """Stratum code of every row when the replicates were stratified."""
-    return _strata_codes(result._context)
 
 
 # --------------------------------------------------------------------------- #
