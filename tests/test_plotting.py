@@ -8,9 +8,8 @@ import pytest
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import Polygon  # noqa: E402
-
 import pandas as pd  # noqa: E402
+from matplotlib.patches import Polygon  # noqa: E402
 from sklearn.exceptions import NotFittedError  # noqa: E402
 
 from skboot import BootstrapStatistic, bootstrap  # noqa: E402
