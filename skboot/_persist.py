@@ -15,6 +15,8 @@ one refuses versions above :data:`FORMAT_VERSION`.
 from __future__ import annotations
 
 import json
+import os
+import zipfile
 from typing import Any
 
 import numpy as np
@@ -210,12 +212,19 @@ def save_result(result: Any, path: Any) -> None:
 
 def load_result(cls: Any, path: Any) -> Any:
     """See :meth:`skboot.BootstrapResult.load`."""
+    if hasattr(path, "read"):
+        return _load(cls, path, getattr(path, "name", path))
+    # opened here, so that the file is closed whatever numpy makes of it
+    with open(path, "rb") as fh:
+        return _load(cls, fh, os.fspath(path))
+
+
+def _load(cls: Any, fh: Any, shown: Any) -> Any:
     import pandas as pd
 
-    shown = getattr(path, "name", path)
     try:
-        archive = np.load(path, allow_pickle=False)
-    except ValueError as exc:  # neither .npy nor .npz, or an object array
+        archive = np.load(fh, allow_pickle=False)
+    except (ValueError, EOFError, zipfile.BadZipFile) as exc:  # not numpy's
         raise ValueError(
             f"The 'path' parameter of BootstrapResult.load must name a file written "
             f"by BootstrapResult.save. Got {shown!r}, which numpy cannot read "
@@ -245,8 +254,8 @@ def load_result(cls: Any, path: Any) -> Any:
     version = record.get("format_version")
     if not isinstance(version, int) or not 1 <= version <= FORMAT_VERSION:
         raise ValueError(
-            f"The file {shown!r} has format version {version!r}; this skboot "
-            f"({record.get('skboot_version', '?')} wrote it) reads versions 1 to "
+            f"The file {shown!r} has format version {version!r} (written by skboot "
+            f"{record.get('skboot_version', '?')}); this skboot reads versions 1 to "
             f"{FORMAT_VERSION}. Upgrade skboot to read it."
         )
     est, dist = values["estimate"], values["distribution"]

@@ -235,8 +235,9 @@ class BootstrapResult:
     -----
     Equality compares the record: the estimate, distribution, standard error and
     bias bit for bit (with their pandas labels) and the provenance (statistic,
-    resampler, ``random_state``, stream version, counts, block length).  The hash
-    is consistent with it, so results can be dict keys and set members.
+    resampler class and parameters other than ``random_state``, ``random_state``
+    itself, stream version, counts, block length).  The hash is consistent with
+    it, so results can be dict keys and set members.
 
     A result computed by :func:`bootstrap` also keeps a reference to the data and
     the statistic, which the BCa jackknife and the studentized interval need
@@ -358,6 +359,8 @@ class BootstrapResult:
         """
         from skboot._persist import result_to_dict
 
+        if not isinstance(distribution, (bool, np.bool_)):
+            raise param_error("distribution", "to_dict", "True or False", distribution)
         return result_to_dict(self, distribution=bool(distribution))
 
     def save(self, path: Any) -> None:

@@ -449,6 +449,9 @@ case(R, "plot-column-out-of-range", lambda: _res_2d().plot(column=5), V, r"'colu
 case(R, "plot-ax-count", lambda: _res_2d().plot(ax=_one_axes()), V, r"'ax' parameter of plot must hold one Axes per output drawn \(3\). Got 1 instead")
 case(R, "plot-column-unknown-label", lambda: _res_dup_columns().plot(column="c"), V, r"'column' parameter of plot must be one of \['a', 'a', 'b'\]. Got 'c'")
 case(R, "plot-column-duplicate-label", lambda: _res_dup_columns().plot(column="a"), V, r"'column' parameter of plot is the label 'a', which 2 columns share.*Pass the column's position")
+case(R, "jackknife_groups-None", lambda: _res_median().confidence_interval(jackknife_groups=None), V, r"'jackknife_groups' parameter of confidence_interval must be 'auto', 'full' or an int in \[2, 40\]. Got None")
+case(R, "to_dict-distribution", lambda: _res().to_dict(distribution="no"), V, r"'distribution' parameter of to_dict must be True or False. Got 'no'")
+case(R, "load-not-a-result", lambda: skboot.BootstrapResult.load(io.BytesIO(b"not numpy")), V, r"'path' parameter of BootstrapResult.load must name a file written by BootstrapResult.save")
 case(R, "plot-method", lambda: _res().plot(method="x"), V, r"'method' parameter of plot must be one of \{'percentile'.*Got 'x'")
 case(R, "plot-level", lambda: _res().plot(level=2), V, r"'level' parameter.*Got 2")
 

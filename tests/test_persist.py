@@ -263,14 +263,18 @@ def test_load_refuses_other_files(tmp_path):
     np.savez(other, distribution=np.arange(3.0))
     with pytest.raises(ValueError, match=r"which lacks \['bias', 'estimate', 'record'"):
         BootstrapResult.load(other)
-    text = tmp_path / "c.npz"
-    text.write_text("not numpy")
-    with pytest.raises(ValueError, match=r"which numpy cannot read without pickle"):
-        BootstrapResult.load(text)
+    for content in ("not numpy", "", "PK\x03\x04broken zip"):
+        text = tmp_path / "c.npz"
+        text.write_text(content)
+        with pytest.raises(ValueError, match=r"which numpy cannot read without pickle"):
+            BootstrapResult.load(text)
     res = bootstrap(X, "mean", n_resamples=8, random_state=0)
     for change, match in (
         ({"format": "other"}, r"whose record is not a 'skboot.BootstrapResult'"),
-        ({"format_version": FORMAT_VERSION + 1}, r"has format version 2; .* reads"),
+        (
+            {"format_version": FORMAT_VERSION + 1},
+            r"has format version 2 \(written by skboot .*\); this skboot reads versions 1 to 1",
+        ),
     ):
         record = {**res.to_dict(distribution=False), **change}
         path = tmp_path / "d.npz"
