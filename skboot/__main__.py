@@ -269,7 +269,6 @@ def _ci(args: argparse.Namespace) -> int:
             )
             return 2
         ax = res.plot(method=args.method, level=args.level)
-        ax.figure.tight_layout()
         ax.figure.savefig(args.plot, dpi=120)
         plt.close(ax.figure)
     return 0

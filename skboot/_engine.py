@@ -25,7 +25,7 @@ import itertools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
@@ -114,6 +114,9 @@ class Statistic:
     #: the tuple of arrays shipped to every task (top-level joblib arguments)
     arrays: tuple[np.ndarray, ...] = ()
     name: str = ""
+    #: True when :meth:`jackknife` is a closed form (O(n) or O(n log n)) rather
+    #: than one evaluation of the statistic per left-out row
+    closed_form_jackknife: ClassVar[bool] = False
 
     def estimate(self) -> np.ndarray:
         raise NotImplementedError
@@ -185,6 +188,7 @@ class BuiltinStatistic(Statistic):
     """A fused built-in: "mean", "sum", "var", "std", "proportion", "median",
     "quantile" (column-wise) and "corr" (two columns)."""
 
+    closed_form_jackknife: ClassVar[bool] = True
     name: str = "mean"
     data: np.ndarray = field(default_factory=lambda: np.empty((0, 1)))
     ddof: int = 0
@@ -725,9 +729,11 @@ def callable_jackknife(
     key: Any,
     codes: np.ndarray | None = None,
     n_jobs: int | None = None,
+    progress: bool = False,
 ) -> np.ndarray:
     """Leave-one-out (``codes is None``) or delete-one-group values of a callable
-    statistic, shape (n or G, k), computed by the engine in chunks.
+    statistic, shape (n or G, k), computed by the engine in chunks (with a
+    progress bar on stderr when ``progress``).
 
     A failure is re-raised naming the left-out row or group.
     """
@@ -740,7 +746,14 @@ def callable_jackknife(
         plan = DeleteGroupPlan(key, n, codes=np.asarray(codes, dtype=np.int64))
         unit = "group"
     try:
-        return run_bootstrap(stat, plan, count, n_jobs=n_jobs)
+        return run_bootstrap(
+            stat,
+            plan,
+            count,
+            n_jobs=n_jobs,
+            progress=progress,
+            progress_label="jackknife samples",
+        )
     except StatisticError as exc:
         cause = exc.__cause__ if exc.__cause__ is not None else exc
         raise StatisticError(
@@ -1022,10 +1035,17 @@ class Progress:
     otherwise.
     """
 
-    def __init__(self, total: int, stream: Any = None, width: int = 30) -> None:
+    def __init__(
+        self,
+        total: int,
+        stream: Any = None,
+        width: int = 30,
+        label: str = "replicates",
+    ) -> None:
         import sys
         import time
 
+        self.label = label
         self.total = total
         self.done = 0
         self.stream = stream if stream is not None else sys.stderr
@@ -1043,7 +1063,7 @@ class Progress:
             bar = "#" * round(frac * self.width)
             elapsed = now - self._start
             self.stream.write(
-                f"\rskboot: {self.done}/{self.total} replicates "
+                f"\rskboot: {self.done}/{self.total} {self.label} "
                 f"[{bar:<{self.width}s}] {frac:4.0%} {elapsed:6.1f} s"
             )
             if self.done >= self.total:
@@ -1104,11 +1124,13 @@ def run_bootstrap(
     n_jobs: int | None = None,
     chunk_size: int | None = None,
     progress: bool = False,
+    progress_label: str = "replicates",
 ) -> np.ndarray:
     """The bootstrap distribution, shape (n_resamples, k).
 
     ``n_jobs`` and any ``joblib.parallel_config`` the caller set decide the backend
-    (loky, threading, Dask, ...); nothing here names a backend.
+    (loky, threading, Dask, ...); nothing here names a backend.  ``progress``
+    shows a bar counting ``progress_label``.
     """
     chunk = _chunk_size(stat, plan, chunk_size)
     n_workers = effective_n_jobs(n_jobs)
@@ -1118,7 +1140,7 @@ def run_bootstrap(
         isinstance(stat, BuiltinStatistic)
         and n_resamples * max(1, plan.replicate_size) < MIN_PARALLEL_DRAWS
     )
-    bar = Progress(n_resamples) if progress else None
+    bar = Progress(n_resamples, label=progress_label) if progress else None
     if n_workers == 1 or n_resamples < 2 or small:
         return _run_range(
             light, plan, 0, n_resamples, chunk, len(data), (), *data, progress=bar

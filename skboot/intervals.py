@@ -131,14 +131,49 @@ Alternative: TypeAlias = Literal["two-sided", "less", "greater"]
 _ALTERNATIVES = ("two-sided", "less", "greater")
 
 
-class ConfidenceInterval(NamedTuple):
-    """Endpoints of a confidence interval.
+#: The interval methods, in their one (lowercase) spelling.
+METHODS = ("percentile", "basic", "normal", "bc", "bca", "studentized")
+
+
+class _Endpoints(NamedTuple):
+    low: FloatOrArray
+    high: FloatOrArray
+
+
+class ConfidenceInterval(_Endpoints):
+    """Endpoints of a confidence interval, with what produced them.
+
+    A 2-tuple ``(low, high)``: ``low, high = ci`` and ``ci.low`` work as for
+    scipy's ``ConfidenceInterval`` NamedTuple, and equality compares the two
+    endpoints only.  The other attributes record the estimate, standard error
+    and method; they are None when unknown (an interval built from two numbers).
 
     Attributes
     ----------
-    low, high : float or ndarray of shape (k,)
+    low, high : float, ndarray of shape (k,) or pandas.Series
         Lower and upper endpoints; ``-inf`` or ``inf`` on the open side of a
-        one-sided interval.
+        one-sided interval.  A Series, indexed by the data's column labels, when
+        the statistic was computed column-wise on a DataFrame.
+    estimate : float, ndarray or pandas.Series, or None
+        The statistic on the original data.
+    standard_error : float, ndarray or pandas.Series, or None
+        The bootstrap standard error (standard deviation of the distribution).
+    method : str or None
+        The interval method, in lowercase.
+    level : float or None
+        The confidence level.
+    alternative : str or None
+        "two-sided", "less" or "greater".
+    jackknife_groups : int or None
+        For "bca": the number ``G`` of seeded random groups of the delete-a-group
+        jackknife that gave the acceleration, chosen by the caller or by the
+        automatic rule of :meth:`skboot.BootstrapResult.confidence_interval`;
+        None when the acceleration came from the leave-one-out jackknife (or the
+        resampler's own delete-one-group / delete-one-block jackknife), or the
+        method needs no jackknife.
+    name : str or None
+        Row label of a scalar interval in :meth:`to_frame` (the Series name or
+        the statistic's name).
 
     Examples
     --------
@@ -150,10 +185,120 @@ class ConfidenceInterval(NamedTuple):
     >>> round(ci.low, 3), round(ci.high, 3)
     (-0.105, 0.259)
     >>> low, high = ci  # a NamedTuple
+    >>> ci.method, ci.level
+    ('percentile', 0.95)
+    >>> print(ci.to_frame().round(3))
+          estimate  standard_error    low   high
+    mean     0.081           0.097 -0.105  0.259
     """
 
-    low: FloatOrArray
-    high: FloatOrArray
+    estimate: Any = None
+    standard_error: Any = None
+    method: str | None = None
+    level: float | None = None
+    alternative: str | None = None
+    jackknife_groups: int | None = None
+    name: Any = None
+
+    def __new__(
+        cls,
+        low: FloatOrArray,
+        high: FloatOrArray,
+        *,
+        estimate: Any = None,
+        standard_error: Any = None,
+        method: str | None = None,
+        level: float | None = None,
+        alternative: str | None = None,
+        jackknife_groups: int | None = None,
+        name: Any = None,
+    ) -> ConfidenceInterval:
+        self = super().__new__(cls, low, high)
+        extra = {
+            "estimate": estimate,
+            "standard_error": standard_error,
+            "method": method,
+            "level": level,
+            "alternative": alternative,
+            "jackknife_groups": jackknife_groups,
+            "name": name,
+        }
+        # a tuple subclass keeps extra attributes in its instance __dict__
+        self.__dict__.update({k: v for k, v in extra.items() if v is not None})
+        return self
+
+    def to_frame(self) -> Any:
+        """The interval as a pandas DataFrame, one row per output.
+
+        Rows are labelled as the result's outputs (the data's column labels,
+        duplicates kept; positions ``0 .. k-1`` for an unlabelled vector; the
+        Series or statistic name for a scalar).  Columns: ``estimate`` and
+        ``standard_error`` when known, then ``low`` and ``high``.  ``method``,
+        ``level`` and ``alternative`` are in ``DataFrame.attrs``.
+
+        Returns
+        -------
+        pandas.DataFrame
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skboot.intervals import ConfidenceInterval
+        >>> ConfidenceInterval(np.array([0.0, 1.0]), np.array([2.0, 3.0])).to_frame()
+           low  high
+        0  0.0   2.0
+        1  1.0   3.0
+        """
+        import pandas as pd
+
+        low = self.low
+        if np.ndim(low) == 0:
+            index: Any = pd.Index([self.name if self.name is not None else 0])
+        elif isinstance(low, pd.Series):
+            index = low.index
+        else:
+            index = pd.RangeIndex(np.size(low))
+        columns: dict[str, Any] = {}
+        for key, value in (
+            ("estimate", self.estimate),
+            ("standard_error", self.standard_error),
+            ("low", self.low),
+            ("high", self.high),
+        ):
+            if value is not None:
+                # positional values: duplicate labels must not trigger alignment
+                columns[key] = np.atleast_1d(np.asarray(value, dtype=float))
+        frame = pd.DataFrame(columns, index=index)
+        frame.attrs.update(
+            {
+                k: v
+                for k, v in (
+                    ("method", self.method),
+                    ("level", self.level),
+                    ("alternative", self.alternative),
+                )
+                if v is not None
+            }
+        )
+        return frame
+
+    def __repr__(self) -> str:
+        if np.ndim(self.low) == 0 and np.ndim(self.high) == 0:
+            return f"ConfidenceInterval(low={self.low!r}, high={self.high!r})"
+        # per-column endpoints: one table rather than two stacked Series
+        what = ", ".join(
+            f"{key}={value!r}"
+            for key, value in (
+                ("level", self.level),
+                ("method", self.method),
+                ("alternative", self.alternative),
+            )
+            if value is not None
+        )
+        head = f"ConfidenceInterval({what})"
+        return f"{head}\n{self.to_frame().to_string()}"
+
+    __str__ = __repr__
 
 
 @dataclass(frozen=True, eq=False)
@@ -220,6 +365,22 @@ def _check_alternative(alternative: Any) -> Alternative:
             f"'greater'. Got {_show(alternative)} instead."
         )
     return cast("Alternative", alternative)
+
+
+def _check_method(
+    method: Any, owner: str | None = None, methods: tuple[str, ...] = METHODS
+) -> str:
+    """``method`` in lowercase (any letter case is accepted: scipy spells "BCa");
+    otherwise a ValueError listing the lowercase names."""
+    value = method.lower() if isinstance(method, str) else None
+    if value not in methods:
+        of = f" of {owner}" if owner else ""
+        listed = ", ".join(repr(m) for m in methods)
+        raise ValueError(
+            f"The 'method' parameter{of} must be one of {{{listed}}}. "
+            f"Got {_show(method)} instead."
+        )
+    return value
 
 
 def _numeric_array(value: Any, name: str) -> FloatArray:
@@ -1133,6 +1294,7 @@ def interval_by_method(
     Parameters
     ----------
     method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}
+        Any letter case ("BCa", as scipy spells it, is "bca").
     distribution, estimate : array-like
         As in the method functions.
     level : float, default=0.95
@@ -1156,6 +1318,7 @@ def interval_by_method(
     >>> round(res.low, 2), round(res.high, 2)
     (-0.9, 0.9)
     """
+    method = _check_method(method)
     kw: dict[str, Any] = {
         "level": level,
         "alternative": _check_alternative(alternative),
@@ -1172,14 +1335,8 @@ def interval_by_method(
         if jackknife is None:
             raise ValueError("The 'bca' method needs jackknife values. Got none.")
         return bca_interval(distribution, estimate, jackknife(), **kw)
-    if method == "studentized":
-        if studentized is None:
-            raise ValueError(
-                "The 'studentized' method needs standard errors. Got none."
-            )
-        se_hat, se_b = studentized()
-        return studentized_interval(distribution, estimate, se_hat, se_b, **kw)
-    raise ValueError(
-        "The 'method' parameter must be one of {'percentile', 'basic', 'normal', "
-        f"'bc', 'bca', 'studentized'}}. Got {method!r} instead."
-    )
+    # "studentized", the one method left
+    if studentized is None:
+        raise ValueError("The 'studentized' method needs standard errors. Got none.")
+    se_hat, se_b = studentized()
+    return studentized_interval(distribution, estimate, se_hat, se_b, **kw)

@@ -424,6 +424,8 @@ class MetricStatistic(Statistic):
     metric is ever prepared twice.
     """
 
+    closed_form_jackknife = True  # metric_loo: every leave-one-out value at once
+
     k = 1
 
     def __init__(
@@ -855,7 +857,16 @@ def _interval(
     res = _iv.interval_by_method(
         method, dist, est, level=level, alternative=alternative, jackknife=jackknife
     )
-    return ConfidenceInterval(float(res.low), float(res.high))
+    return ConfidenceInterval(
+        float(res.low),
+        float(res.high),
+        estimate=est,
+        standard_error=float(result.standard_error),
+        method=_iv._check_method(method),
+        level=level,
+        alternative=alternative,
+        name=name,
+    )
 
 
 # --------------------------------------------------------------------------- #
@@ -917,6 +928,7 @@ class _MetricResultMixin:
         ----------
         level : float, default=0.95
         method : {"percentile", "basic", "normal", "bc", "bca"}, default="bca"
+            Any letter case.
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
 
         Returns
@@ -924,7 +936,7 @@ class _MetricResultMixin:
         ConfidenceInterval
         """
         owner = "confidence_interval"
-        check_one_of(method, "method", owner, METRIC_INTERVAL_METHODS)
+        method = _iv._check_method(method, owner, METRIC_INTERVAL_METHODS)
         level = _iv._check_level(level)
         alternative = _iv._check_alternative(alternative)
         return _interval(
@@ -1119,6 +1131,7 @@ def metric_ci(
     n_resamples : int, default=9999
     random_state : None, int, SeedSequence or Generator, default=None
     method : {"percentile", "basic", "normal", "bc", "bca"}, default="bca"
+        Any letter case ("BCa" is "bca").
     level : float, default=0.95
     n_jobs : int, default=None
         Workers through joblib.
@@ -1164,6 +1177,7 @@ def metric_ci(
     0.814 [0.759, 0.859]
     """
     owner = "metric_ci"
+    method = _iv._check_method(method, owner, METRIC_INTERVAL_METHODS)
     level = _check_common(method, level, undefined, n_jobs, owner)
     yt, (yp,), sw = _check_inputs(
         y_true, {"y_pred": y_pred}, sample_weight, owner, groups
@@ -1291,6 +1305,7 @@ def compare_metrics(
     0.190 p=0.002
     """
     owner = "compare_metrics"
+    method = _iv._check_method(method, owner, METRIC_INTERVAL_METHODS)
     level = _check_common(method, level, undefined, n_jobs, owner)
     yt, preds, sw = _check_inputs(
         y_true,

@@ -24,7 +24,7 @@ def plot_distribution(
     *,
     ax: Any = None,
     column: int | str | None = None,
-    method: str = "percentile",
+    method: str = "bca",
     level: float = 0.95,
     bins: int | str = "auto",
 ) -> Any:
@@ -33,13 +33,17 @@ def plot_distribution(
     Parameters
     ----------
     result : BootstrapResult
-    ax : matplotlib Axes, default=None
-        Axes to draw on; a new figure is made if None.
+    ax : matplotlib Axes or array of Axes, default=None
+        Where to draw: one Axes for one output, one per output (in output order)
+        when several are drawn.  None makes a new figure (constrained layout, so
+        labels are not clipped when it is saved).
     column : int or str, default=None
-        For a vector statistic, which component (position or label).  Required
-        when the statistic has more than one output.
-    method : str, default="percentile"
-        Interval method drawn (any of :meth:`BootstrapResult.confidence_interval`).
+        For a vector statistic, the one component to draw (position or label).
+        None draws every component, each on its own Axes of a grid (at most
+        four a row).
+    method : str, default="bca"
+        Interval method drawn (any of :meth:`BootstrapResult.confidence_interval`,
+        any letter case); the default is that of ``confidence_interval``.
     level : float, default=0.95
         Confidence level of the drawn interval.
     bins : int or str, default="auto"
@@ -47,64 +51,131 @@ def plot_distribution(
 
     Returns
     -------
-    ax : matplotlib Axes
-        With one histogram (``ax.patches``), a solid line at the estimate and a
-        shaded span for the interval, and a legend.
+    ax : matplotlib Axes, or ndarray of Axes
+        One Axes when one output is drawn, else a 1-D array with one Axes per
+        output.  Each has one histogram (``ax.patches``), a solid line at the
+        estimate, a shaded span for the interval, and a legend.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from skboot import bootstrap
+    >>> X = np.random.default_rng(0).normal(size=(100, 3))
+    >>> axes = bootstrap(X, "mean", n_resamples=200, random_state=0).plot()
+    >>> axes.shape, axes[2].get_xlabel()
+    ((3,), 'mean [2]')
     """
+    from skboot import intervals as _iv
+
+    method = _iv._check_method(method, "plot")
+    level = _iv._check_level(level)
     plt = _pyplot()
     dist = np.asarray(result.distribution, dtype=float)
-    est = np.atleast_1d(np.asarray(result.estimate, dtype=float))
-    ci = result.confidence_interval(level=level, method=method)
-    low = np.atleast_1d(np.asarray(ci.low, dtype=float))
-    high = np.atleast_1d(np.asarray(ci.high, dtype=float))
     name = result.statistic
+    labels = list(getattr(result.distribution, "columns", []))
     if dist.ndim == 2:
         k = dist.shape[1]
         if column is None:
-            if k != 1:
-                raise ValueError(
-                    "The 'column' parameter of plot is required for a statistic with "
-                    f"{k} outputs: pass a position in [0, {k - 1}] or a label."
-                )
-            j = 0
+            picked = list(range(k))
         elif isinstance(column, (int, np.integer)) and not isinstance(column, bool):
             if not 0 <= int(column) < k:
                 raise ValueError(
                     f"The 'column' parameter of plot must be in [0, {k - 1}]. "
                     f"Got {column!r} instead."
                 )
-            j = int(column)
+            picked = [int(column)]
         else:
-            labels = list(getattr(result.distribution, "columns", []))
             if column not in labels:
                 raise ValueError(
                     f"The 'column' parameter of plot must be one of {labels}. "
                     f"Got {column!r} instead."
                 )
-            j = labels.index(column)
-        values = dist[:, j]
-        est_j, low_j, high_j = est[j], low[j], high[j]
-        title_col = f" [{column if column is not None else j}]"
+            picked = [labels.index(column)]
+        # a column is named by its label, or by its position if the label is
+        # missing or shared (duplicate column names)
+        names = [
+            f"{name} [{labels[j] if labels.count(labels[j]) == 1 else j}]"
+            if labels
+            else f"{name} [{j}]"
+            for j in picked
+        ]
     else:
-        values, est_j, low_j, high_j, title_col = dist, est[0], low[0], high[0], ""
+        dist = dist[:, None]
+        picked, names = [0], [name]
+    axes = _target_axes(plt, ax, len(picked))
+    ci = result.confidence_interval(level=level, method=method)
+    est = np.atleast_1d(np.asarray(result.estimate, dtype=float))
+    low = np.atleast_1d(np.asarray(ci.low, dtype=float))
+    high = np.atleast_1d(np.asarray(ci.high, dtype=float))
+    for a, j, xlabel in zip(axes, picked, names, strict=True):
+        size = "small" if len(picked) == 1 else "x-small"
+        _draw(a, dist[:, j], est[j], low[j], high[j], xlabel, bins, method, level, size)
+        a.set_title(
+            f"Bootstrap distribution, B = {result.n_resamples}"
+            if len(picked) == 1
+            else xlabel
+        )
+    if len(picked) == 1:
+        return axes[0]
+    axes[0].figure.suptitle(f"Bootstrap distributions, B = {result.n_resamples}")
+    return np.asarray(axes, dtype=object)
+
+
+def _target_axes(plt: Any, ax: Any, count: int) -> list[Any]:
+    """``count`` Axes: the caller's, or a new constrained-layout grid."""
     if ax is None:
-        _, ax = plt.subplots(figsize=(6, 3.5))
+        ncols = min(count, 4)
+        nrows = -(-count // ncols)
+        fig, grid = plt.subplots(
+            nrows,
+            ncols,
+            figsize=(6, 3.5) if count == 1 else (3.6 * ncols, 3.0 * nrows),
+            layout="constrained",
+            squeeze=False,
+        )
+        flat = list(grid.ravel())
+        for extra in flat[count:]:
+            fig.delaxes(extra)
+        return flat[:count]
+    given = list(np.ravel(np.asarray(ax, dtype=object)))
+    if len(given) != count:
+        raise ValueError(
+            f"The 'ax' parameter of plot must hold one Axes per output drawn "
+            f"({count}). Got {len(given)} instead; pass column= to draw one output "
+            "on one Axes, or ax=None for a new grid."
+        )
+    return given
+
+
+def _draw(
+    ax: Any,
+    values: np.ndarray,
+    est: float,
+    low: float,
+    high: float,
+    xlabel: str,
+    bins: Any,
+    method: str,
+    level: float,
+    fontsize: str,
+) -> None:
     ax.hist(
         values, bins=bins, color="0.75", edgecolor="0.45", label="bootstrap replicates"
     )
-    ax.axvline(est_j, color="C3", linewidth=2, label=f"estimate {est_j:.4g}")
-    if np.isfinite(low_j) or np.isfinite(high_j):
-        lo = low_j if np.isfinite(low_j) else np.min(values)
-        hi = high_j if np.isfinite(high_j) else np.max(values)
+    ax.axvline(est, color="C3", linewidth=2, label=f"estimate {est:.4g}")
+    if np.isfinite(low) or np.isfinite(high):
+        lo = low if np.isfinite(low) else np.min(values)
+        hi = high if np.isfinite(high) else np.max(values)
         ax.axvspan(
             lo,
             hi,
             color="C0",
             alpha=0.2,
-            label=f"{level:.0%} {method} [{low_j:.4g}, {high_j:.4g}]",
+            label=f"{100 * level:g}% {method} [{low:.4g}, {high:.4g}]",
         )
-    ax.set_xlabel(f"{name}{title_col}")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("replicates")
-    ax.set_title(f"Bootstrap distribution, B = {result.n_resamples}")
-    ax.legend(loc="best", fontsize="small")
-    return ax
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.45)  # headroom: the legend sits above
+    ax.legend(loc="upper left", fontsize=fontsize)

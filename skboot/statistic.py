@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,7 +37,7 @@ from skboot.resamplers._iid import PoolPlan
 
 __all__ = ["BootstrapResult", "BootstrapStatistic", "ConfidenceInterval", "bootstrap"]
 
-INTERVAL_METHODS = ("percentile", "basic", "normal", "bc", "bca", "studentized")
+INTERVAL_METHODS = _iv.METHODS
 ALTERNATIVES = ("two-sided", "less", "greater")
 
 
@@ -176,9 +177,26 @@ class _Context:
     plan: ResamplingPlan
     resampler: BaseResampler
     n_jobs: int | None
+    progress: bool = False
 
 
-@dataclass(frozen=True)
+#: The automatic jackknife of ``confidence_interval(method="bca")``: a statistic
+#: whose jackknife costs one evaluation per row (callables, estimator refits) on
+#: more than this many rows gets a delete-a-group jackknife over this many seeded
+#: random groups instead (see ``jackknife_groups``).
+AUTO_JACKKNIFE_GROUPS = 1000
+
+_NO_DATA = (
+    "{what} needs the data and the statistic, which this result does not carry: "
+    "an unpickled result, or one read with BootstrapResult.load, keeps only the "
+    "distribution and its provenance. Use method 'percentile', 'basic', 'normal' "
+    "or 'bc' (they need only the distribution), or re-run bootstrap(data, "
+    "statistic, ..., random_state=result.random_state) on the same data, which "
+    "repeats the same replicates with the data attached."
+)
+
+
+@dataclass(frozen=True, eq=False)
 class BootstrapResult:
     """The outcome of one bootstrap run; immutable.
 
@@ -205,6 +223,29 @@ class BootstrapResult:
         Replicates on which the statistic was not finite (NaN/inf).
     n_omitted : int
         Observations dropped because they held NaN (``nan_policy="omit"``).
+    block_length : float or None
+        The block length the run used (the mean length for the stationary
+        scheme; the estimate when ``block_length="auto"``); None for schemes
+        without blocks.
+    resampler_params : dict
+        The resampler's parameters (``get_params()``), values that are not
+        numbers, strings, booleans or None given as their repr.
+
+    Notes
+    -----
+    Equality compares the record: the estimate, distribution, standard error and
+    bias bit for bit (with their pandas labels) and the provenance (statistic,
+    resampler class and parameters other than ``random_state``, ``random_state``
+    itself, stream version, counts, block length).  The hash is consistent with
+    it, so results can be dict keys and set members.
+
+    A result computed by :func:`bootstrap` also keeps a reference to the data and
+    the statistic, which the BCa jackknife and the studentized interval need
+    later.  Pickling does not carry them (so a result with a lambda statistic
+    pickles, and a pickle holds no copy of the data), nor do :meth:`to_dict` and
+    :meth:`save`; on such a result the percentile, basic, normal and bc
+    intervals work, and "bca" and "studentized" raise a ValueError saying to
+    re-run :func:`bootstrap` with ``random_state=result.random_state``.
 
     Examples
     --------
@@ -216,6 +257,8 @@ class BootstrapResult:
     (999, 1, (999,))
     >>> again = bootstrap(x, "mean", n_resamples=999, random_state=res.random_state)
     >>> bool(np.array_equal(again.distribution, res.distribution))
+    True
+    >>> again == res
     True
     """
 
@@ -230,7 +273,159 @@ class BootstrapResult:
     stream_version: int = STREAM_VERSION
     n_undefined: int = 0
     n_omitted: int = 0
-    _context: _Context | None = field(default=None, repr=False, compare=False)
+    block_length: float | None = None
+    resampler_params: dict[str, Any] | None = field(default=None, repr=False)
+    _context: _Context | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        ctx = self._context
+        if ctx is None:
+            return
+        # provenance the context knows and a pickle or a file must keep
+        if self.resampler_params is None:
+            from skboot._persist import json_params
+
+            object.__setattr__(self, "resampler_params", json_params(ctx.resampler))
+        length = getattr(ctx.resampler, "block_length_", None)
+        if self.block_length is None and length is not None:
+            object.__setattr__(self, "block_length", float(length))
+
+    # -- equality, hashing, pickling -----------------------------------------
+    def _key(self) -> tuple[Any, ...]:
+        from skboot._persist import record_key
+
+        return record_key(self)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BootstrapResult):
+            return NotImplemented
+        return type(self) is type(other) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_context"] = None  # the data and the (maybe unpicklable) statistic
+        return state
+
+    def __copy__(self) -> BootstrapResult:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BootstrapResult:
+        import copy
+
+        new = object.__new__(type(self))
+        for name, value in self.__dict__.items():
+            # the context (data, statistic) is shared, as it is never modified
+            new.__dict__[name] = (
+                value if name == "_context" else copy.deepcopy(value, memo)
+            )
+        return new
+
+    # -- export ----------------------------------------------------------------
+    def to_dict(self, *, distribution: bool = True) -> dict[str, Any]:
+        """The result as a dict of plain Python values (``json.dumps``-able).
+
+        Parameters
+        ----------
+        distribution : bool, default=True
+            Include the distribution (a list, or a list of rows); False leaves
+            it out, for a short provenance record.
+
+        Returns
+        -------
+        dict
+            ``format`` ("skboot.BootstrapResult") and ``format_version``,
+            ``skboot_version``; the provenance: ``statistic``, ``resampler``
+            (repr), ``resampler_class``, ``resampler_params``, ``random_state``
+            (``{"entropy": ..., "spawn_key": [...]}``: the seed that repeats the
+            run), ``stream_version``, ``n_resamples``, ``n_undefined``,
+            ``n_omitted``, ``block_length``; ``outputs`` (``kind``: "numpy",
+            "series" or "frame", with the pandas ``labels`` and ``name``); the
+            values ``estimate``, ``standard_error``, ``bias`` (floats, or lists
+            for a vector statistic) and ``distribution``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skboot import bootstrap
+        >>> x = np.random.default_rng(0).normal(size=100)
+        >>> d = bootstrap(x, "mean", n_resamples=99, random_state=0).to_dict()
+        >>> d["statistic"], d["random_state"], d["resampler_class"], len(d["distribution"])
+        ('mean', {'entropy': 0, 'spawn_key': []}, 'Bootstrap', 99)
+        """
+        from skboot._persist import result_to_dict
+
+        if not isinstance(distribution, (bool, np.bool_)):
+            raise param_error("distribution", "to_dict", "True or False", distribution)
+        return result_to_dict(self, distribution=bool(distribution))
+
+    def save(self, path: Any) -> None:
+        """Write the result to a ``.npz`` file that loads without pickle.
+
+        The file holds the float64 arrays ``estimate``, ``distribution``,
+        ``standard_error`` and ``bias`` (bit for bit) and ``record``, a JSON text
+        with :meth:`to_dict`'s keys but the distribution (format version 1; see
+        the reproducibility guide).  The data and the statistic are not saved:
+        on a loaded result, BCa and studentized intervals need a re-run.
+
+        Parameters
+        ----------
+        path : str, os.PathLike or binary file object
+            Written as given (no ``.npz`` suffix is added).
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> from skboot import BootstrapResult, bootstrap
+        >>> x = np.random.default_rng(0).normal(size=100)
+        >>> res = bootstrap(x, "mean", n_resamples=99, random_state=0)
+        >>> path = os.path.join(tempfile.mkdtemp(), "run.npz")
+        >>> res.save(path)
+        >>> BootstrapResult.load(path) == res
+        True
+        """
+        from skboot._persist import save_result
+
+        save_result(self, path)
+
+    @classmethod
+    def load(cls, path: Any) -> BootstrapResult:
+        """Read a result written by :meth:`save` (``allow_pickle=False``).
+
+        Parameters
+        ----------
+        path : str, os.PathLike or binary file object
+
+        Returns
+        -------
+        BootstrapResult
+            Equal to the saved one; pandas labels are restored.  It carries no
+            data: percentile, basic, normal and bc intervals work, BCa and
+            studentized raise a ValueError (re-run :func:`bootstrap` with
+            ``random_state=result.random_state``).
+
+        Examples
+        --------
+        >>> import io
+        >>> import numpy as np
+        >>> from skboot import BootstrapResult, bootstrap
+        >>> res = bootstrap(np.arange(20.0), "mean", n_resamples=99, random_state=0)
+        >>> buf = io.BytesIO()
+        >>> res.save(buf)
+        >>> _ = buf.seek(0)
+        >>> again = BootstrapResult.load(buf)
+        >>> again.confidence_interval(method="percentile") == res.confidence_interval(
+        ...     method="percentile")
+        True
+        """
+        from skboot._persist import load_result
+
+        return load_result(cls, path)
 
     def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
         return np.asarray(self.estimate, dtype=float), np.asarray(
@@ -242,8 +437,9 @@ class BootstrapResult:
 
         O(n) for built-in statistics (closed forms); n evaluations of a callable
         statistic, run by the engine in chunks (one call per chunk for vectorized
-        ones; in parallel with the run's ``n_jobs``).  With a ``GroupBootstrap`` or
-        a block resampler: one value per deleted group or block.
+        ones; in parallel with the run's ``n_jobs``; with a progress bar when the
+        run had ``progress=True``).  With a ``GroupBootstrap`` or a block
+        resampler: one value per deleted group or block.
 
         Parameters
         ----------
@@ -254,13 +450,15 @@ class BootstrapResult:
             pure function of the run's seed (purpose slot "jackknife").  Not
             available when the resampler already deletes groups or blocks, or
             with independent samples.
+
+        Returns
+        -------
+        ndarray of shape (n, k), (groups, k) or (number of groups or blocks, k)
         """
         groups = self._check_jackknife_groups(groups, "jackknife_values")
         ctx = self._context
         if ctx is None:
-            raise ValueError(
-                "This result carries no data; the jackknife is unavailable."
-            )
+            raise ValueError(_NO_DATA.format(what="The jackknife"))
         return _jackknife(ctx, groups)
 
     def confidence_interval(
@@ -271,7 +469,7 @@ class BootstrapResult:
         *,
         standard_error: Any = None,
         n_inner: int | None = None,
-        jackknife_groups: int | None = None,
+        jackknife_groups: int | str = "auto",
     ) -> ConfidenceInterval:
         """Confidence interval by one of six methods.
 
@@ -280,7 +478,8 @@ class BootstrapResult:
         level : float, default=0.95
             Confidence level in (0, 1).
         method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, default="bca"
-            See :mod:`skboot.intervals` for the equations.
+            See :mod:`skboot.intervals` for the equations.  Any letter case
+            ("BCa", as scipy spells it, is "bca").
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
             "less" gives ``(-inf, high)``, "greater" ``(low, inf)``.
         standard_error : callable, optional
@@ -290,23 +489,40 @@ class BootstrapResult:
         n_inner : int, optional
             For "studentized" without a standard-error function: the size of the
             nested bootstrap that estimates each replicate's standard error.
-        jackknife_groups : int, optional
-            For "bca": estimate the acceleration from a delete-a-group jackknife
-            over this many random groups instead of ``n`` leave-one-out samples
-            (see :meth:`jackknife_values`).  The acceleration formula is
+        jackknife_groups : "auto", "full" or int, default="auto"
+            For "bca", the jackknife that gives the acceleration.  An int ``G``:
+            a delete-a-group jackknife over ``G`` seeded random groups of rows
+            instead of ``n`` leave-one-out samples (see :meth:`jackknife_values`;
+            ``G`` evaluations of the statistic).  The acceleration formula is
             unchanged: the third cumulant of the influence adds up over a group
-            as the variance does, so the ratio estimates the same constant.  Use
-            it when ``n`` evaluations of a callable statistic are too costly.
+            as the variance does, so the ratio estimates the same constant.
+            "full": the leave-one-out jackknife (``n`` evaluations), or the
+            resampler's own delete-one-group / delete-one-block jackknife.
+            "auto": "full", except for a statistic evaluated once per jackknife
+            sample (a callable, an estimator refit) on more than
+            :data:`AUTO_JACKKNIFE_GROUPS` (1000) rows, which gets ``G = 1000``
+            groups; built-in statistics (closed-form jackknife in O(n)),
+            resamplers that delete groups or blocks, ``StratifiedBootstrap``
+            and independent samples always get "full".  The returned
+            interval's ``jackknife_groups`` records the ``G`` used.
 
         Returns
         -------
         ConfidenceInterval
-            ``(low, high)``: floats for a scalar statistic, arrays otherwise.
+            ``(low, high)``: floats for a scalar statistic, arrays otherwise
+            (Series labelled by the columns of a DataFrame), with the estimate,
+            standard error, method, level and ``jackknife_groups`` attached
+            (:meth:`ConfidenceInterval.to_frame` tabulates them).
         """
-        check_one_of(method, "method", "confidence_interval", INTERVAL_METHODS)
-        check_one_of(alternative, "alternative", "confidence_interval", ALTERNATIVES)
+        owner = "confidence_interval"
+        method = _iv._check_method(method, owner)
+        check_one_of(alternative, "alternative", owner, ALTERNATIVES)
         level = _iv._check_level(level)  # before the jackknife / nested bootstrap
-        groups = self._check_jackknife_groups(jackknife_groups, "confidence_interval")
+        groups = self._check_jackknife_groups(jackknife_groups, owner, words=True)
+        if groups == "auto":
+            groups = self._auto_jackknife_groups()
+        elif groups == "full":
+            groups = None
         est, dist = self._arrays()
         if self.n_undefined:
             raise ValueError(
@@ -333,13 +549,27 @@ class BootstrapResult:
             jackknife=jackknife,
             studentized=lambda: self._studentized_inputs(standard_error, n_inner),
         )
-        return ConfidenceInterval(_labelled(res.low, self), _labelled(res.high, self))
+        name = getattr(self.distribution, "name", None)
+        return ConfidenceInterval(
+            _labelled(res.low, self),
+            _labelled(res.high, self),
+            estimate=self.estimate,
+            standard_error=self.standard_error,
+            method=method,
+            level=level,
+            alternative=alternative,
+            jackknife_groups=groups if method == "bca" else None,
+            name=self.statistic if name is None else name,
+        )
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Histogram of the distribution with the estimate and an interval marked.
 
-        See :func:`skboot.plotting.plot_distribution` for the keywords
-        (``column``, ``method``, ``level``, ``bins``); needs matplotlib.
+        A statistic with several outputs is drawn as a grid, one Axes per output,
+        unless ``column=`` picks one.  The interval is ``confidence_interval``'s
+        default, "bca", unless ``method=`` says otherwise.  See
+        :func:`skboot.plotting.plot_distribution` for the keywords (``column``,
+        ``method``, ``level``, ``bins``) and the return value; needs matplotlib.
         """
         from skboot.plotting import plot_distribution
 
@@ -357,12 +587,29 @@ class BootstrapResult:
             )
         return plot_distribution(self, ax=ax, **kwargs)
 
-    def _check_jackknife_groups(self, groups: Any, owner: str) -> int | None:
-        if groups is None:
+    def _check_jackknife_groups(
+        self, groups: Any, owner: str, *, words: bool = False
+    ) -> Any:
+        """None (or, with ``words``, "auto"/"full") as given; an int checked
+        against the data and the resampler."""
+        if words and isinstance(groups, str) and groups in ("auto", "full"):
+            return groups
+        if groups is None and not words:
             return None
         ctx = self._context
         n = None if ctx is None else ctx.stat.arrays[0].shape[0]
-        groups = check_int(groups, "jackknife_groups", owner, min_value=2, max_value=n)
+        allowed = "an int >= 2" if n is None else f"an int in [2, {n}]"
+        if words:
+            allowed = f"'auto', 'full' or {allowed}"
+        ok = (
+            isinstance(groups, (numbers.Integral, np.integer))
+            and not isinstance(groups, (bool, np.bool_))
+            and int(groups) >= 2
+            and (n is None or int(groups) <= n)
+        )
+        if not ok:
+            raise param_error("jackknife_groups", owner, allowed, groups)
+        groups = int(groups)
         if ctx is not None:
             if isinstance(ctx.plan, IndependentPlan):
                 raise ValueError(
@@ -371,17 +618,33 @@ class BootstrapResult:
                     f"own jackknife. Got jackknife_groups={groups}."
                 )
             if getattr(ctx.plan, "jackknife_groups", None) is not None:
+                either = "'auto' or 'full'" if words else "None"
                 raise ValueError(
-                    f"The 'jackknife_groups' parameter of {owner} must be None with "
+                    f"The 'jackknife_groups' parameter of {owner} must be "
+                    f"{either} with "
                     f"{type(ctx.resampler).__name__}: its jackknife already deletes "
                     f"one group or block at a time. Got jackknife_groups={groups}."
                 )
         return groups
 
+    def _auto_jackknife_groups(self) -> int | None:
+        """The group count of jackknife_groups="auto" (None: the full jackknife)."""
+        ctx = self._context
+        if ctx is None:
+            return None
+        full = (
+            ctx.stat.closed_form_jackknife
+            or ctx.stat.arrays[0].shape[0] <= AUTO_JACKKNIFE_GROUPS
+            or isinstance(ctx.plan, IndependentPlan)
+            or getattr(ctx.plan, "jackknife_groups", None) is not None
+            or _strata_codes(ctx) is not None
+        )
+        return None if full else AUTO_JACKKNIFE_GROUPS
+
     def _studentized_inputs(self, standard_error: Any, n_inner: int | None):
         ctx = self._context
         if ctx is None:
-            raise ValueError("This result carries no data; studentized is unavailable.")
+            raise ValueError(_NO_DATA.format(what="The studentized interval"))
         stat = ctx.stat
         if standard_error is None and n_inner is None:
             if isinstance(stat, BuiltinStatistic) and stat.name == "mean":
@@ -405,14 +668,15 @@ class BootstrapResult:
 
 
 def _labelled(value: Any, result: BootstrapResult) -> Any:
-    ctx = result._context
-    if ctx is None or ctx.data.kind != "frame" or np.ndim(value) == 0:
-        return value
+    """Per-column endpoints as a Series labelled as the result's estimate (a
+    column-wise statistic of a DataFrame); other values as given."""
     import pandas as pd
 
-    labels = ctx.data.labels
-    if len(labels) == np.size(value):
-        return pd.Series(value, index=labels)
+    est = result.estimate
+    if np.ndim(value) == 0 or not isinstance(est, pd.Series):
+        return value
+    if len(est) == np.size(value):
+        return pd.Series(value, index=est.index)
     return value
 
 
@@ -472,7 +736,9 @@ def _jackknife(ctx: _Context, groups: int | None = None) -> np.ndarray:
         codes = random_jackknife_groups(plan.key, stat.arrays[0].shape[0], groups)
     if isinstance(stat, CallableStatistic):
         # the engine evaluates the callable on the jackknife samples in chunks
-        return callable_jackknife(stat, plan.key, codes, n_jobs=ctx.n_jobs)
+        return callable_jackknife(
+            stat, plan.key, codes, n_jobs=ctx.n_jobs, progress=ctx.progress
+        )
     if codes is None:
         return stat.jackknife()
     fast = getattr(stat, "group_jackknife", None)
@@ -776,7 +1042,14 @@ def _run(
             else getattr(statistic, "__name__", type(statistic).__name__)
         )
     )
-    ctx = _Context(stat=stat, data=data, plan=plan, resampler=resampler, n_jobs=n_jobs)
+    ctx = _Context(
+        stat=stat,
+        data=data,
+        plan=plan,
+        resampler=resampler,
+        n_jobs=n_jobs,
+        progress=bool(progress),
+    )
     estimate: Any
     distribution: Any
     se_o: Any
@@ -1147,3 +1420,20 @@ class BootstrapStatistic(BaseEstimator):
         """Shortcut for ``result_.confidence_interval(...)``."""
         check_is_fitted(self, "result_")
         return self.result_.confidence_interval(level, method, alternative, **kwargs)
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Shortcut for ``result_.plot(...)``: the distribution of each output
+        with its estimate and interval (see :meth:`BootstrapResult.plot`).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes or array of Axes, default=None
+        **kwargs
+            ``column``, ``method``, ``level``, ``bins``.
+
+        Returns
+        -------
+        matplotlib Axes or ndarray of Axes
+        """
+        check_is_fitted(self, "result_")
+        return self.result_.plot(ax=ax, **kwargs)

@@ -124,6 +124,12 @@ def _res_2d():
     return bootstrap(X2, "mean", n_resamples=20, random_state=0)
 
 
+def _one_axes():
+    import matplotlib.pyplot as plt
+
+    return plt.figure().add_subplot()
+
+
 @functools.cache
 def _res_dup_columns():
     frame = pd.DataFrame(X2, columns=["a", "a", "b"])
@@ -425,7 +431,7 @@ for _level in (0, 1, 1.5, -0.1, 95, float("nan"), float("inf"), "x", "0.95", Tru
     case(R, f"level-{_level!r}", lambda lv=_level: _res().confidence_interval(lv), V, r"'level' parameter must be a float in the open interval \(0, 1\). Got " + re.escape(repr(_level)))
 case(R, "level-bca-before-jackknife", lambda: _res_median().confidence_interval(1.5, method="bca"), V, r"'level' parameter must be a float in the open interval \(0, 1\). Got 1.5")
 case(R, "level-studentized-before-nested", lambda: _res_median().confidence_interval(0, method="studentized", n_inner=5), V, r"'level' parameter.*Got 0")
-case(R, "method-BCa", lambda: _res().confidence_interval(method="BCa"), V, r"'method' parameter of confidence_interval must be one of \{'percentile', 'basic', 'normal', 'bc', 'bca', 'studentized'\}. Got 'BCa'")
+case(R, "method-B_Ca", lambda: _res().confidence_interval(method="B_Ca"), V, r"'method' parameter of confidence_interval must be one of \{'percentile', 'basic', 'normal', 'bc', 'bca', 'studentized'\}. Got 'B_Ca'")
 case(R, "method-norm-alias", lambda: _res().confidence_interval(method="norm"), V, r"'method' parameter of confidence_interval.*Got 'norm'")
 case(R, "method-None", lambda: _res().confidence_interval(method=None), V, r"'method' parameter of confidence_interval.*Got None")
 case(R, "alternative-underscore", lambda: _res().confidence_interval(alternative="two_sided"), V, r"'alternative' parameter of confidence_interval must be one of \{'two-sided', 'less', 'greater'\}. Got 'two_sided'")
@@ -440,10 +446,13 @@ case(R, "studentized-se-raises", lambda: _res_median().confidence_interval(metho
 case(R, "studentized-se-wrong-k", lambda: _res_median().confidence_interval(method="studentized", standard_error=lambda a: np.ones(2)), V, r"'standard_error' function must return 1 value\(s\), one per statistic output. Got 2", False)
 case(R, "interval-from-undefined-replicates", lambda: _res_undefined().confidence_interval(method="percentile"), V, r"bootstrap distribution has \d+ undefined \(non-finite\) replicate\(s\) of 50; no interval is computed")
 case(R, "plot-column-out-of-range", lambda: _res_2d().plot(column=5), V, r"'column' parameter of plot must be in \[0, 2\]. Got 5")
-case(R, "plot-column-required", lambda: _res_2d().plot(), V, r"'column' parameter of plot is required for a statistic with 3 outputs")
+case(R, "plot-ax-count", lambda: _res_2d().plot(ax=_one_axes()), V, r"'ax' parameter of plot must hold one Axes per output drawn \(3\). Got 1 instead")
 case(R, "plot-column-unknown-label", lambda: _res_dup_columns().plot(column="c"), V, r"'column' parameter of plot must be one of \['a', 'a', 'b'\]. Got 'c'")
 case(R, "plot-column-duplicate-label", lambda: _res_dup_columns().plot(column="a"), V, r"'column' parameter of plot is the label 'a', which 2 columns share.*Pass the column's position")
-case(R, "plot-method", lambda: _res().plot(method="x"), V, r"'method' parameter of confidence_interval.*Got 'x'")
+case(R, "jackknife_groups-None", lambda: _res_median().confidence_interval(jackknife_groups=None), V, r"'jackknife_groups' parameter of confidence_interval must be 'auto', 'full' or an int in \[2, 40\]. Got None")
+case(R, "to_dict-distribution", lambda: _res().to_dict(distribution="no"), V, r"'distribution' parameter of to_dict must be True or False. Got 'no'")
+case(R, "load-not-a-result", lambda: skboot.BootstrapResult.load(io.BytesIO(b"not numpy")), V, r"'path' parameter of BootstrapResult.load must name a file written by BootstrapResult.save")
+case(R, "plot-method", lambda: _res().plot(method="x"), V, r"'method' parameter of plot must be one of \{'percentile'.*Got 'x'")
 case(R, "plot-level", lambda: _res().plot(level=2), V, r"'level' parameter.*Got 2")
 
 # -- resamplers (split / fit / replicate / get_n_splits) --------------------------
@@ -517,7 +526,7 @@ case(C, "y_pred_a-None", lambda: compare_metrics(Y01, None, SCORE, "roc_auc"), V
 case(C, "y_pred_b-nan", lambda: compare_metrics(Y01, SCORE, _with_nan(SCORE), "roc_auc"), V, r"'y_pred' parameter of roc_auc must be an array of finite values.*\(in 'y_pred_b' of compare_metrics\)")
 case(C, "metric-unknown", lambda: compare_metrics(Y01, SCORE, SCORE, "bogus"), V, r"'metric' parameter of compare_metrics must be a callable.*Got 'bogus'")
 case(C, "level-nan", lambda: compare_metrics(Y01, SCORE, SCORE, "roc_auc", level=float("nan")), V, r"'level' parameter.*Got nan")
-case(C, "method-BCa", lambda: compare_metrics(Y01, SCORE, SCORE, "roc_auc", method="BCa"), V, r"'method' parameter of compare_metrics must be one of.*Got 'BCa'")
+case(C, "method-BCA-", lambda: compare_metrics(Y01, SCORE, SCORE, "roc_auc", method="BCA-"), V, r"'method' parameter of compare_metrics must be one of.*Got 'BCA-'")
 case(C, "n_jobs-0", lambda: compare_metrics(Y01, SCORE, SCORE, "roc_auc", n_jobs=0), V, r"'n_jobs' parameter of compare_metrics must be an int other than 0")
 
 # -- bootstrap_score --------------------------------------------------------------
@@ -761,7 +770,8 @@ def test_invalid_interval_arguments_cost_no_call():
             "alternative": "x",
         },
         {"level": float("nan"), "method": "studentized", "n_inner": 5},
-        {"method": "BCa"},
+        {"method": "B_Ca"},
+        {"jackknife_groups": "none"},
     ):
         with pytest.raises(ValueError):
             res.confidence_interval(**kw)

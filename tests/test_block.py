@@ -471,6 +471,39 @@ def test_auto_block_length(cls):
     assert np.isfinite(bootstrap(series, "mean", resampler=res).standard_error)
 
 
+@pytest.mark.parametrize("cls", ALL_SCHEMES)
+def test_auto_block_length_is_recorded_on_the_run(cls):
+    """bootstrap() fits a copy of the resampler: that copy records block_length_
+    and the result records the same length, as a float (in to_dict too)."""
+    x = ar1(0.5, 400, np.random.default_rng(8))
+    res = cls(30, random_state=1)
+    expect = clone(res).fit(x).block_length_
+    out = bootstrap(x, "mean", resampler=res)
+    assert out.block_length == float(expect) and type(out.block_length) is float
+    assert out._context.resampler.block_length_ == expect
+    assert not hasattr(res, "block_length_")  # the caller's object is not fitted
+    assert out.to_dict(distribution=False)["block_length"] == float(expect)
+    fixed = bootstrap(x, "mean", resampler=make(cls, 30, block_length=7))
+    assert fixed.block_length == 7.0
+    assert bootstrap(x, "mean", n_resamples=30).block_length is None
+
+
+def test_metric_ci_records_the_block_length():
+    from skboot import metric_ci
+
+    rng = np.random.default_rng(9)
+    y = rng.normal(size=300)
+    pred = y + ar1(0.6, 300, rng)
+    res = metric_ci(
+        y,
+        pred,
+        "mean_squared_error",
+        resampler=StationaryBootstrap(50, random_state=0),
+    )
+    expect = StationaryBootstrap(50, random_state=0).fit(y).block_length_
+    assert res.result.block_length == pytest.approx(expect)
+
+
 def test_auto_white_noise_gives_short_blocks():
     x = np.random.default_rng(5).standard_normal(500)
     assert MovingBlockBootstrap(3).fit(x).block_length_ >= 1

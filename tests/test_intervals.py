@@ -811,3 +811,112 @@ def test_coverage_percentile_and_bca_normal_mean():
     ):
         hits = int(np.count_nonzero((res.low < 0) & (res.high > 0)))
         assert 360 <= hits <= 398, hits
+
+
+# --------------------------------------------------------------------------------
+# the ConfidenceInterval object and method names
+
+
+def test_confidence_interval_is_a_pair_with_its_provenance():
+    import pickle
+
+    from skboot import bootstrap
+
+    x = np.random.default_rng(8).exponential(size=80)
+    res = bootstrap(x, "mean", n_resamples=300, random_state=0)
+    ci = res.confidence_interval(0.9, method="basic", alternative="less")
+    low, high = ci
+    assert (low, high) == ci and len(ci) == 2 and isinstance(ci, tuple)
+    assert low == -np.inf and ci.high == high
+    assert ci == ConfidenceInterval(low, high)  # equality: the endpoints
+    assert (ci.estimate, ci.standard_error) == (res.estimate, res.standard_error)
+    assert (ci.method, ci.level, ci.alternative) == ("basic", 0.9, "less")
+    assert ci.jackknife_groups is None and ci.name == "mean"
+    back = pickle.loads(pickle.dumps(ci))
+    assert back == ci and back.method == "basic" and back.level == 0.9
+    bare = ConfidenceInterval(1.0, 2.0)
+    assert bare.estimate is None and bare.method is None
+    assert bare._replace(low=0.0) == (0.0, 2.0)
+    assert repr(bare) == "ConfidenceInterval(low=1.0, high=2.0)"
+
+
+def test_to_frame_labels_rows_as_the_outputs():
+    import pandas as pd
+
+    from skboot import bootstrap
+
+    rng = np.random.default_rng(9)
+    frame = pd.DataFrame(rng.normal(size=(60, 3)), columns=["a", "a", "b"])
+    res = bootstrap(frame, "mean", n_resamples=200, random_state=0)
+    ci = res.confidence_interval(method="percentile")
+    table = ci.to_frame()
+    assert list(table.index) == ["a", "a", "b"]  # duplicates kept, positional
+    assert list(table.columns) == ["estimate", "standard_error", "low", "high"]
+    assert_array_equal(table["estimate"], res.estimate.to_numpy())
+    assert_array_equal(table["standard_error"], res.standard_error.to_numpy())
+    assert_array_equal(table["low"], ci.low.to_numpy())
+    assert_array_equal(table["high"], ci.high.to_numpy())
+    assert table.attrs == {
+        "method": "percentile",
+        "level": 0.95,
+        "alternative": "two-sided",
+    }
+    plain = bootstrap(frame.to_numpy(), "mean", n_resamples=200, random_state=0)
+    assert list(plain.confidence_interval().to_frame().index) == [0, 1, 2]
+    series = bootstrap(frame.iloc[:, 2].rename("income"), "median", n_resamples=50)
+    assert list(series.confidence_interval().to_frame().index) == ["income"]
+    one = bootstrap(frame.to_numpy()[:, 0], "std", n_resamples=50)
+    assert list(one.confidence_interval().to_frame().index) == ["std"]
+    bare = ConfidenceInterval(np.array([0.0, 1.0]), np.array([2.0, 3.0])).to_frame()
+    assert list(bare.columns) == ["low", "high"] and bare.attrs == {}
+
+
+def test_repr_of_per_column_intervals_is_one_table():
+    import pandas as pd
+
+    from skboot import bootstrap
+
+    frame = pd.DataFrame(
+        np.random.default_rng(10).normal(size=(60, 3)), columns=["x1", "x2", "x3"]
+    )
+    ci = bootstrap(frame, "mean", n_resamples=100, random_state=0).confidence_interval(
+        method="normal"
+    )
+    lines = repr(ci).splitlines()
+    assert lines[0] == (
+        "ConfidenceInterval(level=0.95, method='normal', alternative='two-sided')"
+    )
+    assert lines[1].split() == ["estimate", "standard_error", "low", "high"]
+    assert [line.split()[0] for line in lines[2:]] == ["x1", "x2", "x3"]
+    assert "dtype" not in repr(ci) and str(ci) == repr(ci)
+
+
+@pytest.mark.parametrize("spelling", ["BCa", "BCA", "bca", "Bca"])
+def test_method_names_are_case_insensitive(spelling):
+    from skboot import bootstrap, metric_ci
+    from skboot.intervals import interval_by_method
+
+    x = np.random.default_rng(11).exponential(size=50)
+    res = bootstrap(x, "mean", n_resamples=200, random_state=0)
+    ci = res.confidence_interval(method=spelling)
+    assert ci == res.confidence_interval(method="bca") and ci.method == "bca"
+    assert res.confidence_interval(method=spelling[:2]).method == "bc"
+    loo = (x.sum() - x) / 49
+    direct = interval_by_method(
+        spelling, res.distribution, res.estimate, jackknife=lambda: loo
+    )
+    assert (direct.low, direct.high) == ci
+    y = np.array([0, 1] * 25)
+    m = metric_ci(y, x, "roc_auc", n_resamples=100, random_state=0, method=spelling)
+    assert m.method == "bca" and m.interval.method == "bca"
+    assert (
+        m.interval
+        == metric_ci(y, x, "roc_auc", n_resamples=100, random_state=0).interval
+    )
+    assert m.confidence_interval(method="Percentile").method == "percentile"
+    with pytest.raises(
+        ValueError,
+        match=r"'method' parameter must be one of \{'percentile', 'basic', "
+        r"'normal', 'bc', 'bca', 'studentized'\}. Got 'B C a' instead",
+    ):
+        interval_by_method("B C a", res.distribution, res.estimate)

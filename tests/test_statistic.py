@@ -1057,8 +1057,9 @@ def test_grouped_jackknife_bca_is_close_to_the_full_one(seed):
     endpoints by under 3% of the interval width (observed: at most 1%)."""
     x = np.random.default_rng(seed).exponential(size=2000)
     res = bootstrap(x, np.mean, n_resamples=4000, random_state=seed, vectorized=False)
-    full = res.confidence_interval(method="bca")
+    full = res.confidence_interval(method="bca", jackknife_groups="full")
     grouped = res.confidence_interval(method="bca", jackknife_groups=100)
+    assert (full.jackknife_groups, grouped.jackknife_groups) == (None, 100)
     width = full.high - full.low
     assert abs(grouped.low - full.low) < 0.03 * width
     assert abs(grouped.high - full.high) < 0.03 * width
@@ -1078,19 +1079,27 @@ def test_grouped_jackknife_builtins_match_callables(statistic):
 def test_jackknife_groups_bad_input():
     x = np.random.default_rng(0).normal(size=40)
     res = bootstrap(x, np.mean, n_resamples=10, random_state=0)
-    for bad in (1, 41, 2.5, True, "10"):
+    for bad in (1, 41, 2.5, True, "10", None, "Full"):
         with pytest.raises(
-            (ValueError, TypeError), match="'jackknife_groups' parameter"
+            ValueError,
+            match=r"'jackknife_groups' parameter of confidence_interval must be "
+            r"'auto', 'full' or an int in \[2, 40\]. Got ",
         ):
             res.confidence_interval(jackknife_groups=bad)
+    with pytest.raises(ValueError, match=r"of jackknife_values must be an int in"):
+        res.jackknife_values(groups="full")
     grouped = bootstrap(
         x,
         np.mean,
         resampler=GroupBootstrap(10, random_state=0),
         groups=np.arange(40) // 4,
     )
-    with pytest.raises(ValueError, match="must be None with GroupBootstrap"):
+    with pytest.raises(
+        ValueError, match="must be 'auto' or 'full' with GroupBootstrap"
+    ):
         grouped.confidence_interval(jackknife_groups=5)
+    with pytest.raises(ValueError, match="must be None with GroupBootstrap"):
+        grouped.jackknife_values(groups=5)
     indep = bootstrap(
         (x, x[:30]), lambda a, b: a.mean() - b.mean(), paired=False, n_resamples=10
     )
@@ -1126,3 +1135,75 @@ def test_stratified_bca_ignores_differences_between_strata(statistic):
     )
     naive = bca_interval(r2.distribution, r2.estimate, r2.jackknife_values()[:, 0])
     assert abs((naive.low - c) - ci1.low) > 1e-3 * (ci1.high - ci1.low)
+
+
+# ---------------------------------------------------------------------------
+# the automatic delete-a-group jackknife of BCa, and its progress bar
+# ---------------------------------------------------------------------------
+class _Counting:
+    """A plain callable statistic (the mean) that counts its calls."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, a):
+        self.calls += 1
+        return a.mean()
+
+
+def test_bca_of_a_callable_on_many_rows_uses_seeded_groups():
+    from skboot.statistic import AUTO_JACKKNIFE_GROUPS
+
+    assert AUTO_JACKKNIFE_GROUPS == 1000
+    x = np.random.default_rng(21).exponential(size=1500)
+    stat = _Counting()
+    res = bootstrap(x, stat, n_resamples=200, random_state=4)
+    stat.calls = 0
+    auto = res.confidence_interval()
+    assert stat.calls == 1000  # not 1500
+    assert auto.jackknife_groups == 1000
+    same = res.confidence_interval(jackknife_groups=1000)
+    assert same == auto and same.jackknife_groups == 1000
+    stat.calls = 0
+    full = res.confidence_interval(jackknife_groups="full")
+    assert stat.calls == 1500 and full.jackknife_groups is None
+    assert full != auto  # another jackknife, close to it
+    width = full.high - full.low
+    assert abs(full.low - auto.low) < 0.03 * width
+    assert abs(full.high - auto.high) < 0.03 * width
+    assert res.confidence_interval(method="bc").jackknife_groups is None
+
+
+def test_auto_jackknife_stays_full_where_the_rule_says():
+    x = np.random.default_rng(22).exponential(size=1200)
+    small = bootstrap(x[:1000], np.median, n_resamples=50, random_state=0)
+    builtin = bootstrap(x, "median", n_resamples=50, random_state=0)
+    grouped = bootstrap(
+        x, np.median, resampler=GroupBootstrap(50), groups=np.arange(1200) // 3
+    )
+    blocks = bootstrap(
+        x, np.median, resampler=MovingBlockBootstrap(50, block_length=10)
+    )
+    strata = bootstrap(
+        x, np.mean, resampler=StratifiedBootstrap(50), y=np.arange(1200) % 2
+    )
+    indep = bootstrap(
+        (x, x[:1100]), lambda a, b: a.mean() - b.mean(), n_resamples=50, paired=False
+    )
+    for res in (small, builtin, grouped, blocks, strata, indep):
+        ci = res.confidence_interval()
+        assert ci.jackknife_groups is None
+        assert ci == res.confidence_interval(jackknife_groups="full")
+
+
+def test_jackknife_of_a_callable_shows_progress_when_the_run_did(capsys):
+    x = np.random.default_rng(23).normal(size=300)
+    quiet = bootstrap(x, np.median, n_resamples=20, random_state=0)
+    quiet.confidence_interval()
+    assert capsys.readouterr().err == ""
+    loud = bootstrap(x, np.median, n_resamples=20, random_state=0, progress=True)
+    assert "20/20 replicates" in capsys.readouterr().err
+    loud.confidence_interval()
+    assert "300/300 jackknife samples" in capsys.readouterr().err
+    loud.confidence_interval(jackknife_groups=30)
+    assert "30/30 jackknife samples" in capsys.readouterr().err

@@ -504,6 +504,14 @@ class _BlockResampler(BaseResampler):
             With ``block_length_``, ``key_``, ``seed_entropy_``, ``n_samples_``.
         """
         super().fit(X, y, groups)
+        return self
+
+    def _fit_with_key(
+        self, key: RootKey, X: Any, y: Any = None, groups: Any = None
+    ) -> _BlockResampler:
+        # every fit, including the one bootstrap() and metric_ci() make on their
+        # own copy, records the length the plan uses
+        super()._fit_with_key(key, X, y, groups)
         plan = self.plan_
         assert isinstance(plan, BlockPlan)
         self.block_length_ = plan.block_length
@@ -523,7 +531,10 @@ _PARAMS_DOC = """
     ----------
     block_length_ : {attr_doc}
         The block length used by the fitted resampler (the estimate when
-        ``block_length="auto"``).
+        ``block_length="auto"``).  :func:`skboot.bootstrap` fits a copy of the
+        resampler and records its length as ``result.block_length``;
+        :meth:`split` leaves the resampler unchanged (``fit(X).block_length_``
+        is the length ``split(X)`` uses).
     key_ : RootKey
         The root key fixed by :meth:`fit`.
     seed_entropy_ : int or SeedSequence
