@@ -352,7 +352,7 @@ error on the data and on every replicate:
                             {DEFAULT_N_INNER}) of every replicate; --resampler iid only;
                             costs n_resamples x n_inner evaluations of the
                             statistic, so lower --n-resamples for a quick look
---n-inner N runs the nested bootstrap for any statistic.
+--n-inner N runs the nested bootstrap for any statistic (--resampler iid).
 
 Without --seed the run draws fresh entropy and prints it with the --seed flag
 that repeats it exactly (in --json: "random_state" and "repeat_with").
@@ -386,8 +386,8 @@ def build_parser() -> argparse.ArgumentParser:
     ci = sub.add_parser(
         "ci",
         help="interval for a statistic of one CSV column (two for corr)",
-        description="Bootstrap estimate, standard error and confidence interval "
-        "of a statistic of a CSV column.",
+        description="Bootstrap estimate, standard error and confidence interval of "
+        "a statistic\nof a CSV column (of two for corr).",
         epilog=CI_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
