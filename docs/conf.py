@@ -32,8 +32,13 @@ autodoc_default_options = {
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 myst_heading_anchors = 3
-html_theme = "alabaster"
+html_theme = "pydata_sphinx_theme"
 html_title = f"skboot {release}"
+html_theme_options = {
+    "navigation_with_keys": False,
+    "show_toc_level": 2,
+    "header_links_before_dropdown": 6,
+}
 intersphinx_mapping = {}
 suppress_warnings = ["myst.xref_missing"]
 nitpicky = False
