@@ -588,8 +588,12 @@ case(CL, "method-unknown", lambda: _cli("ci", _csv(), "--column", "x", "--method
 case(CL, "statistic-unknown", lambda: _cli("ci", _csv(), "--column", "x", "--statistic", "mode"), CLIError, r"argument --statistic: invalid choice: 'mode'")
 case(CL, "block-length-text", lambda: _cli("ci", _csv(), "--column", "x", "--resampler", "moving", "--block-length", "x"), CLIError, r"argument --block-length: must be 'auto' or a number, got 'x'")
 case(CL, "block-length-0", lambda: _cli("ci", _csv(), "--column", "x", "--resampler", "moving", "--block-length", "0"), CLIError, r"skboot ci: The 'block_length' parameter of MovingBlockBootstrap must be 'auto' or an int")
-case(CL, "block-length-iid", lambda: _cli("ci", _csv(), "--column", "x", "--resampler", "poisson", "--block-length", "3"), CLIError, r"skboot ci: --block-length applies to block resamplers only")
-case(CL, "seed-negative", lambda: _cli("ci", _csv(), "--column", "x", "--seed", "-1"), CLIError, r"skboot ci: The 'random_state' parameter of Bootstrap must be None, a non-negative int")
+case(CL, "block-length-iid", lambda: _cli("ci", _csv(), "--column", "x", "--block-length", "3"), CLIError, r"skboot ci: error: --block-length applies to the block resamplers \(stationary, moving, circular\) only, not --resampler iid")
+case(CL, "block-length-poisson", lambda: _cli("ci", _csv(), "--column", "x", "--resampler", "poisson", "--block-length", "3"), CLIError, r"skboot ci: error: --block-length applies to the block resamplers .* not --resampler poisson")
+case(CL, "seed-negative", lambda: _cli("ci", _csv(), "--column", "x", "--seed", "-1"), CLIError, r"argument --seed: must be an integer >= 0, got '-1'")
+case(CL, "file-directory", lambda: _cli("ci", str(_csv_dir()), "--column", "x"), CLIError, r"skboot ci: .* is a directory, not a CSV file")
+case(CL, "plot-missing-folder", lambda: _cli("ci", _csv(), "--column", "x", "--plot", "/nonexistent/skboot/d.png"), CLIError, r"skboot ci: --plot /nonexistent/skboot/d.png: the folder /nonexistent/skboot does not exist")
+case(CL, "studentized-nested-blocks", lambda: _cli("ci", _csv(), "--column", "x", "--statistic", "median", "--method", "studentized", "--resampler", "stationary"), CLIError, r"runs a nested bootstrap, which needs --resampler iid; got --resampler stationary")
 case(CL, "no-command", lambda: _cli(), CLIError, r"the following arguments are required: command")
 
 # fmt: on
