@@ -413,9 +413,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ci.add_argument(
         "--method",
+        type=str.lower,
         choices=METHODS,
         default="bca",
-        help="interval method (default bca); studentized: see below",
+        help="interval method, any letter case (default bca); studentized: see below",
     )
     ci.add_argument(
         "--n-inner",

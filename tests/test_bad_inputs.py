@@ -584,7 +584,7 @@ case(CL, "one-row", lambda: _cli("ci", _csv("one.csv"), "--column", "x"), CLIErr
 case(CL, "level-1.5", lambda: _cli("ci", _csv(), "--column", "x", "--level", "1.5"), CLIError, r"argument --level: must be in \(0, 1\), got '1.5'")
 case(CL, "level-text", lambda: _cli("ci", _csv(), "--column", "x", "--level", "x"), CLIError, r"argument --level: must be a number in \(0, 1\), got 'x'")
 case(CL, "n-resamples-0", lambda: _cli("ci", _csv(), "--column", "x", "--n-resamples", "0"), CLIError, r"argument --n-resamples: must be an integer >= 1, got '0'")
-case(CL, "method-unknown", lambda: _cli("ci", _csv(), "--column", "x", "--method", "BCa"), CLIError, r"argument --method: invalid choice: 'BCa'")
+case(CL, "method-unknown", lambda: _cli("ci", _csv(), "--column", "x", "--method", "B_Ca"), CLIError, r"argument --method: invalid choice: 'b_ca'")
 case(CL, "statistic-unknown", lambda: _cli("ci", _csv(), "--column", "x", "--statistic", "mode"), CLIError, r"argument --statistic: invalid choice: 'mode'")
 case(CL, "block-length-text", lambda: _cli("ci", _csv(), "--column", "x", "--resampler", "moving", "--block-length", "x"), CLIError, r"argument --block-length: must be 'auto' or a number, got 'x'")
 case(CL, "block-length-0", lambda: _cli("ci", _csv(), "--column", "x", "--resampler", "moving", "--block-length", "0"), CLIError, r"skboot ci: The 'block_length' parameter of MovingBlockBootstrap must be 'auto' or an int")

@@ -53,6 +53,16 @@ def test_ci_matches_python_api(csv, capsys):
     assert out["high"] == pytest.approx(ci.high, rel=1e-15)
 
 
+def test_method_name_in_any_letter_case(csv, capsys):
+    path, _ = csv
+    argv = ["ci", str(path), "--column", "x", "--seed", "1", "--n-resamples", "99"]
+    assert main([*argv, "--method", "BCa", "--json"]) == 0
+    upper = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--method", "bca", "--json"]) == 0
+    lower = json.loads(capsys.readouterr().out)
+    assert upper["method"] == "bca" and upper["low"] == lower["low"]
+
+
 def test_ci_text_output_and_options(csv, capsys):
     path, x = csv
     rc = main(
