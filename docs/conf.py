@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
+
 import skboot
+
+# _gallery_argv.py, named in sphinx_gallery_conf below
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The gallery runs every example while the documentation builds; at full size they
+# take minutes, so the build uses the reduced sizes of their --fast option unless
+# SKBOOT_EXAMPLE_FAST is set already (SKBOOT_EXAMPLE_FAST=0 builds at full size).
+os.environ.setdefault("SKBOOT_EXAMPLE_FAST", "1")
 
 project = "skboot"
 author = "skboot developers"
@@ -17,6 +28,7 @@ extensions = [
     "sphinx.ext.intersphinx",
     "numpydoc",
     "myst_parser",
+    "sphinx_gallery.gen_gallery",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build"]
@@ -32,8 +44,25 @@ autodoc_default_options = {
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 myst_heading_anchors = 3
-html_theme = "alabaster"
+html_theme = "pydata_sphinx_theme"
 html_title = f"skboot {release}"
+html_theme_options = {
+    "navigation_with_keys": False,
+    "show_toc_level": 2,
+    "header_links_before_dropdown": 6,
+}
+# examples/ as a sphinx-gallery (scikit-learn's convention): every script runs at
+# build time and its page shows the code, the printed output and the figure.
+sphinx_gallery_conf = {
+    "examples_dirs": "../examples",
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"\.py$",  # run every example, not only plot_*.py
+    "within_subsection_order": "FileNameSortKey",
+    "reset_argv": "_gallery_argv.example_argv",
+    "abort_on_example_error": True,
+    "remove_config_comments": True,
+    "show_memory": False,
+}
 intersphinx_mapping = {}
 suppress_warnings = ["myst.xref_missing"]
 nitpicky = False

@@ -1,4 +1,6 @@
-"""Bootstrap resamplers as ``cv=`` in GridSearchCV: out-of-bag model selection.
+"""
+Bootstrap resamplers as ``cv=`` in GridSearchCV: out-of-bag model selection
+===========================================================================
 
 Every skboot resampler is a scikit-learn splitter: ``split`` yields
 ``(in_bag, out_of_bag)`` pairs, so it can be passed as ``cv=`` to
@@ -165,7 +167,9 @@ def main(fast: bool = False, plot: str | None = None) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--fast", action="store_true", help="fewer replicates")
     parser.add_argument("--plot", metavar="PATH", help="save a figure (matplotlib)")
     args = parser.parse_args()

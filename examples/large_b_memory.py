@@ -1,4 +1,6 @@
-"""A large-B bootstrap in flat memory.
+"""
+A large-B bootstrap in flat memory
+==================================
 
 skboot never materializes the ``B x n`` matrix of resampled data (or of
 indices).  Replicate ``b``'s random stream is derived from (seed, ``b``), so
@@ -108,7 +110,9 @@ def main(fast: bool = False) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--fast", action="store_true", help="10x smaller B")
     args = parser.parse_args()
     main(fast=args.fast or os.environ.get("SKBOOT_EXAMPLE_FAST") == "1")

@@ -1,4 +1,6 @@
-"""Confidence intervals for a classifier's metrics, and a paired model comparison.
+"""
+Confidence intervals for a classifier's metrics, and a paired model comparison
+==============================================================================
 
 Trains two classifiers on scikit-learn's breast cancer data set, then
 

@@ -1,4 +1,6 @@
-"""Confidence intervals for the coefficients of a scikit-learn Pipeline.
+"""
+Confidence intervals for the coefficients of a scikit-learn Pipeline
+====================================================================
 
 ``BootstrapStatistic(statistic, estimator=...)`` refits a clone of the
 estimator on every bootstrap replicate and records ``statistic(fitted)``: here
@@ -116,7 +118,9 @@ def main(fast: bool = False, plot: str | None = None) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--fast", action="store_true", help="fewer replicates")
     parser.add_argument("--plot", metavar="PATH", help="save a figure (matplotlib)")
     args = parser.parse_args()

@@ -1,4 +1,6 @@
-"""Block bootstraps of a time series with the automatic block length.
+"""
+Block bootstraps of a time series with the automatic block length
+=================================================================
 
 The iid bootstrap treats observations as independent.  For a positively
 autocorrelated series that badly underestimates the uncertainty of the mean:
@@ -177,7 +179,9 @@ def main(fast: bool = False, plot: str | None = None) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--fast", action="store_true", help="smaller sizes")
     parser.add_argument("--plot", metavar="PATH", help="save a figure (matplotlib)")
     args = parser.parse_args()

@@ -9,6 +9,7 @@ temporary file when the script offers it and matplotlib is installed.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -110,6 +111,34 @@ def test_example_runs(script: Path, tmp_path: Path):
         assert figure.stat().st_size > 1000, f"{script.name} saved no figure"
     if script.name == "large_b_memory.py":
         _check_flat_memory(proc.stdout)
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_example_has_a_gallery_header(script: Path):
+    """sphinx-gallery (docs/conf.py) builds each script into a page: its docstring
+    must open with a title underlined with '=' and a paragraph of text."""
+    doc = ast.get_docstring(ast.parse(script.read_text()), clean=False)
+    assert doc is not None
+    lines = doc.strip("\n").splitlines()
+    assert len(lines) > 3, doc
+    title, underline, blank, text = lines[:4]
+    assert title.strip() == title and title, doc
+    assert set(underline) == {"="} and len(underline) >= len(title), doc
+    assert blank == "" and text.strip(), doc
+
+
+def test_gallery_has_a_header_page():
+    readme = EXAMPLES / "README.rst"
+    assert readme.read_text().startswith("Examples\n========\n")
+
+
+def test_generated_docs_are_git_ignored():
+    root = EXAMPLES.parent
+    conf = (root / "docs" / "conf.py").read_text()
+    assert '"gallery_dirs": "auto_examples"' in conf
+    ignored = (root / ".gitignore").read_text().splitlines()
+    for path in ("docs/_build/", "docs/auto_examples/", "docs/sg_execution_times.rst"):
+        assert path in ignored, path
 
 
 def _check_flat_memory(stdout: str) -> None:
