@@ -602,7 +602,7 @@ def test_catalogue_size_and_coverage():
     assert len(CASES) >= 60
     assert {entry for entry, *_ in CASES} == {B, E, R, RS, M, C, BS, OBL, IV, CL}
     # the names of skboot.__all__ that take user input; the others are results,
-    # warnings, errors and a constant
+    # warnings, errors, a constant and the (argument-free) cache folder
     entry_points = {
         "bootstrap", "BootstrapStatistic", "BootstrapResult", "metric_ci",
         "compare_metrics", "bootstrap_score", "optimal_block_length",
@@ -613,7 +613,7 @@ def test_catalogue_size_and_coverage():
     outputs = {
         "ConfidenceInterval", "BootstrapScore", "MetricCI", "MetricComparison",
         "OptimalBlockLength", "StatisticError", "DegenerateDistributionWarning",
-        "UndefinedStatisticWarning", "STREAM_VERSION",
+        "UndefinedStatisticWarning", "STREAM_VERSION", "cache_dir",
     }  # fmt: skip
     assert set(skboot.__all__) == entry_points | outputs
 
