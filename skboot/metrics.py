@@ -65,12 +65,15 @@ on every replicate.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import inspect
 import math
+import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 from sklearn.base import clone
@@ -147,6 +150,61 @@ _REGRESSION = (
     "mean_absolute_error",
     "r2",
 )
+
+
+# --------------------------------------------------------------------------- #
+# UndefinedMetricWarning as an error, without leaking warning filters          #
+# --------------------------------------------------------------------------- #
+# A replicate on which scikit-learn warns UndefinedMetricWarning is undefined.
+# Python's warning filters are one process-wide list, and ``catch_warnings``
+# restores a snapshot on exit: entered per replicate in joblib's threads, one
+# thread's restore put back another thread's "error" filter, which stayed
+# installed after the run.  So the filter is set by one shared, reference-counted
+# ``catch_warnings``: the first holder enters it, the last one leaves it and
+# restores the filters of before, which also discards filters that other code
+# (scikit-learn's input checks) left behind in worker threads meanwhile.  The
+# public entry points hold it in the calling thread for the whole run, so with
+# the threading backend the workers only count; a worker process holds it per
+# chunk.
+_UNDEFINED_LOCK = threading.Lock()
+_undefined_depth = 0
+_undefined_guard: warnings.catch_warnings | None = None
+
+
+@contextlib.contextmanager
+def _undefined_metric_errors() -> Iterator[None]:
+    """While any thread is inside, UndefinedMetricWarning raises (process-wide)."""
+    global _undefined_depth, _undefined_guard
+    with _UNDEFINED_LOCK:
+        if _undefined_depth == 0:
+            guard = warnings.catch_warnings()
+            guard.__enter__()
+            warnings.filterwarnings("error", category=UndefinedMetricWarning)
+            _undefined_guard = guard
+        _undefined_depth += 1
+    try:
+        yield
+    finally:
+        with _UNDEFINED_LOCK:
+            _undefined_depth -= 1
+            if _undefined_depth == 0 and _undefined_guard is not None:
+                _undefined_guard.__exit__(None, None, None)
+                _undefined_guard = None
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _with_undefined_metric_errors(func: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Run ``func`` (a public entry point) inside :func:`_undefined_metric_errors`."""
+
+    @functools.wraps(func)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with _undefined_metric_errors():
+            return func(*args, **kwargs)
+
+    return wrapper
 
 
 # --------------------------------------------------------------------------- #
@@ -606,8 +664,7 @@ class CallableMetricStatistic(Statistic):
         if sw is not None:
             kw["sample_weight"] = sw
         try:
-            with warnings.catch_warnings():
-                warnings.filterwarnings("error", category=UndefinedMetricWarning)
+            with _undefined_metric_errors():
                 value = float(self.func(yt, yp, **kw))
                 if yp2 is not None:
                     value -= float(self.func(yt, yp2, **kw))
@@ -643,6 +700,10 @@ class CallableMetricStatistic(Statistic):
         return 8 * plan.n_samples
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
+        with _undefined_metric_errors():  # once per chunk in a worker process
+            self._run_chunk(arrays, plan, b0, out, scratch)
+
+    def _run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         yt, yp, sw = arrays[:3]
         yp2 = arrays[3] if self._two else None
         nb = out.shape[0]
@@ -1046,6 +1107,7 @@ class MetricComparison(_MetricResultMixin):
 # --------------------------------------------------------------------------- #
 
 
+@_with_undefined_metric_errors
 def metric_ci(
     y_true: Any,
     y_pred: Any,
@@ -1214,6 +1276,7 @@ def _check_layout(stat: Statistic, plan: ResamplingPlan, owner: str) -> None:
         )
 
 
+@_with_undefined_metric_errors
 def compare_metrics(
     y_true: Any,
     y_pred_a: Any,
@@ -1709,8 +1772,7 @@ class _OOBScoreStatistic(_RefitMixin, Statistic):
 
 def _safe_score(scorer: Any, fitted: Any, X: Any, y: Any, b: int) -> float:
     try:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("error", category=UndefinedMetricWarning)
+        with _undefined_metric_errors():
             value = float(scorer(fitted, X, y))
     except UndefinedMetricWarning:
         return math.nan
@@ -1821,6 +1883,7 @@ def _pairwise_mae(y: np.ndarray, yhat: np.ndarray) -> float:
     return float((below + above).sum() / (y.shape[0] * m))
 
 
+@_with_undefined_metric_errors
 def bootstrap_score(
     estimator: Any,
     X: Any,

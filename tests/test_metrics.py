@@ -11,6 +11,7 @@ import math
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -494,6 +495,38 @@ def test_generic_metric_undefined_via_sklearn_warning():
     fitted = Bootstrap(200, random_state=0).fit(y)
     bad = [b for b in range(200) if y[fitted.replicate(b).indices].sum() == 0]
     np.testing.assert_array_equal(res.undefined_replicates, bad)
+
+
+def test_threads_leave_warning_filters_as_they_were():
+    """UndefinedMetricWarning becomes an error once per run, not per replicate: a
+    ``catch_warnings`` per replicate in joblib's threads restored the other
+    thread's filters, which left an "error" filter installed after the run and
+    changed which replicates counted as undefined."""
+    from joblib import parallel_config
+
+    def precision(y_true, y_pred):  # warns on replicates with no predicted positive
+        return skm.precision_score(y_true, y_pred, zero_division="warn")
+
+    y = np.random.default_rng(0).integers(0, 2, 60)
+    pred = np.zeros(60, dtype=int)
+    pred[[*np.flatnonzero(y == 1)[:2], np.flatnonzero(y == 0)[0]]] = 1
+    kw = {"n_resamples": 120, "random_state": 1, "undefined": "omit"}
+    kw["method"] = "percentile"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedStatisticWarning)
+        one = metric_ci(y, pred, precision, **kw)
+        assert 0 < one.n_undefined < 120
+        before = list(warnings.filters)
+        with parallel_config(backend="threading"):
+            runs = [metric_ci(y, pred, precision, n_jobs=2, **kw) for _ in range(3)]
+            diff = compare_metrics(y, pred, 1 - pred, precision, n_jobs=2, **kw)
+        assert warnings.filters == before
+    for run in runs:
+        np.testing.assert_array_equal(
+            run.undefined_replicates, one.undefined_replicates
+        )
+        np.testing.assert_array_equal(run.distribution, one.distribution)
+    assert diff.n_undefined > 0
 
 
 # --------------------------------------------------------------------------- #
