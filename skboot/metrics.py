@@ -331,9 +331,43 @@ def _from_function(
 # --------------------------------------------------------------------------- #
 
 
+#: What to pass instead of an estimator, per entry point that takes predictions.
+_PREDICTION_CALLS = {
+    "metric_ci": "metric_ci(y_test, estimator.predict(X_test), metric)",
+    "compare_metrics": (
+        "compare_metrics(y_test, model_a.predict(X_test), model_b.predict(X_test), "
+        "metric)"
+    ),
+}
+
+
+def _check_not_estimator(value: Any, param: str, owner: str) -> None:
+    """A clear error when a model is passed where targets or predictions go.
+
+    ``metric_ci(pipeline, X, y)`` would otherwise fail on a row count (a Pipeline
+    has a length: its number of steps).
+    """
+    if not (
+        callable(getattr(value, "fit", None))
+        or callable(getattr(value, "predict", None))
+    ):
+        return
+    raise ValueError(
+        f"The '{param}' parameter of {owner} must be an array of "
+        f"{'true targets' if param == 'y_true' else 'predictions'}. Got an "
+        f"estimator ({type(value).__name__}) instead. {owner} bootstraps the "
+        "predictions of a fitted model on test data: pass "
+        f"{_PREDICTION_CALLS.get(owner, owner)} (predict_proba(X_test)[:, 1] or "
+        "decision_function(X_test) for ranking metrics such as roc_auc). To refit "
+        "the estimator on every replicate, use bootstrap_score(estimator, X, y) "
+        "or BootstrapStatistic(estimator=...)."
+    )
+
+
 def _as_array(value: Any, param: str, owner: str) -> np.ndarray:
     if value is None:
         raise param_error(param, owner, "an array-like", value)
+    _check_not_estimator(value, param, owner)
     arr = np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value)
     if arr.ndim == 0 or arr.shape[0] == 0:
         raise ValueError(

@@ -887,6 +887,8 @@ METRIC_CI_INVALID = [
     ((_Y, _S, lambda a, b: 0.5), {"sample_weight": np.ones(6)}, r"'sample_weight' parameter of metric_ci needs a metric that accepts sample_weight"),
     ((_Y, _S, lambda a, b: 0.5), {"resampler": BayesianBootstrap()}, r"continuous weights \(BayesianBootstrap\), so the metric must accept sample_weight"),
     ((_Y[:1], _S[:1], "roc_auc"), {}, r"'y_true' parameter of metric_ci must have at least 2 rows"),
+    ((make_pipeline(StandardScaler(), LogisticRegression()), _S[:, None], _Y), {}, r"'y_true' parameter of metric_ci must be an array of true targets\. Got an estimator \(Pipeline\) instead\. .*pass metric_ci\(y_test, estimator\.predict\(X_test\), metric\) .*use bootstrap_score\(estimator, X, y\)"),
+    ((_Y, DecisionTreeClassifier().fit(_S[:, None], _Y), "accuracy"), {}, r"'y_pred' parameter of metric_ci must be an array of predictions\. Got an estimator \(DecisionTreeClassifier\)"),
 ]  # fmt: skip
 
 
@@ -906,6 +908,8 @@ COMPARE_INVALID = [
     ((_Y, _S, _S, "nope"), {}, r"'metric' parameter of compare_metrics must be a callable.*Got 'nope'"),
     ((_Y, _S, _S * 2, "log_loss"), {}, r"'y_pred' parameter of log_loss must be an array of probabilities"),
     ((_Y, _S, _S, "roc_auc"), {"method": "exact"}, r"'method' parameter of compare_metrics must be one of"),
+    ((_Y, LogisticRegression(), Ridge(), "accuracy"), {}, r"'y_pred_a' parameter of compare_metrics must be an array of predictions\. Got an estimator \(LogisticRegression\) instead\. .*pass compare_metrics\(y_test, model_a\.predict\(X_test\), model_b\.predict\(X_test\), metric\)"),
+    ((Ridge(), _S, _S, "accuracy"), {}, r"'y_true' parameter of compare_metrics must be an array of true targets\. Got an estimator \(Ridge\)"),
 ]  # fmt: skip
 
 
