@@ -114,6 +114,10 @@ class Statistic:
     #: the tuple of arrays shipped to every task (top-level joblib arguments)
     arrays: tuple[np.ndarray, ...] = ()
     name: str = ""
+    #: shape of one replicate's value when it has two or more axes (a refit's
+    #: multiclass ``coef_``); the engine runs it flattened (``k`` values, C order)
+    #: and results restore the shape.  None: ``k`` values (scalar or 1-d).
+    output_shape: tuple[int, ...] | None = None
 
     def estimate(self) -> np.ndarray:
         raise NotImplementedError

@@ -1536,8 +1536,13 @@ class EstimatorStatistic(_RefitMixin, Statistic):
     """A statistic of a refitted estimator (tier 4 of the engine).
 
     Replicate ``b`` fits a clone of ``estimator`` and returns
-    ``statistic(fitted_clone)`` (a number or a 1-d array, e.g. the
-    coefficients of a Pipeline's last step).
+    ``statistic(fitted_clone)``: a number or an array, e.g. the coefficients of
+    a Pipeline's last step.  An array of two or more axes (a multiclass
+    ``coef_`` of shape (n_classes, n_features)) runs flattened in C order
+    (``k`` values, :attr:`output_shape` records the shape) and results restore
+    it: ``estimate`` of that shape, ``distribution`` (n_resamples, *shape),
+    interval bounds of that shape (each element's interval, computed as for a
+    vector).
 
     How a replicate is fitted:
 
@@ -1558,7 +1563,7 @@ class EstimatorStatistic(_RefitMixin, Statistic):
     estimator : estimator object
         Cloned for every fit; never fitted itself.
     statistic : callable
-        ``statistic(fitted_estimator) -> float or 1-d array``.
+        ``statistic(fitted_estimator) -> float or array``.
     X : array-like or DataFrame of shape (n_samples, n_features)
     y : array-like of shape (n_samples,), default=None
     sample_weight : array-like of shape (n_samples,), default=None
@@ -1629,7 +1634,9 @@ class EstimatorStatistic(_RefitMixin, Statistic):
             *((sw,) if sw is not None else ()),
         )
         self.name = str(name or getattr(statistic, "__name__", "statistic"))
-        self._estimate = self._value(-1, self._fit(-1, X, y, sw), None)
+        value = self._value(-1, self._fit(-1, X, y, sw), None)
+        self.output_shape = value.shape if value.ndim > 1 else None
+        self._estimate = value.reshape(-1)
         self.k = int(self._estimate.shape[0])
 
     def _unpack(self, arrays: tuple[Any, ...]) -> tuple[Any, Any, Any]:
@@ -1639,16 +1646,26 @@ class EstimatorStatistic(_RefitMixin, Statistic):
         return X, y, sw
 
     def _value(self, b: int, fitted: Any, k: int | None) -> np.ndarray:
+        """The statistic of ``fitted`` in its own shape; with ``k`` (a replicate)
+        checked against the original data's: the same shape when that has two or
+        more axes (a multiclass ``coef_``), else the same number of values."""
         where = "the original data" if b < 0 else f"replicate {b}"
         try:
-            value = np.asarray(self.statistic(fitted), dtype=np.float64).reshape(-1)
+            value = np.asarray(self.statistic(fitted), dtype=np.float64)
         except Exception as exc:
             raise StatisticError(
                 f"The statistic raised on the estimator fitted to {where}: {exc!r}.", b
             ) from exc
-        if k is not None and value.shape[0] != k:
+        shape = self.output_shape
+        if k is not None and shape is not None and value.shape != shape:
             raise StatisticError(
-                f"The statistic returned {value.shape[0]} value(s) on {where}, but "
+                f"The statistic returned shape {value.shape} on {where}, but "
+                f"{shape} on the original data.",
+                b,
+            )
+        if k is not None and value.size != k:
+            raise StatisticError(
+                f"The statistic returned {value.size} value(s) on {where}, but "
                 f"{k} on the original data.",
                 b,
             )
@@ -1677,7 +1694,7 @@ class EstimatorStatistic(_RefitMixin, Statistic):
             fitted, _ = self._fit_replicate(
                 b0 + r, X, y, sw, None if W is None else W[r], plan
             )
-            out[r] = self._value(b0 + r, fitted, self.k)
+            out[r] = self._value(b0 + r, fitted, self.k).reshape(-1)
 
     def subset(self, rows: np.ndarray) -> Statistic:
         X, y, sw = self._unpack(self.arrays)

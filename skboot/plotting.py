@@ -23,7 +23,7 @@ def plot_distribution(
     result: Any,
     *,
     ax: Any = None,
-    column: int | str | None = None,
+    column: int | str | tuple[int, ...] | None = None,
     method: str = "percentile",
     level: float = 0.95,
     bins: int | str = "auto",
@@ -35,9 +35,11 @@ def plot_distribution(
     result : BootstrapResult
     ax : matplotlib Axes, default=None
         Axes to draw on; a new figure is made if None.
-    column : int or str, default=None
+    column : int, str or tuple of int, default=None
         For a vector statistic, which component (position or label).  Required
-        when the statistic has more than one output.
+        when the statistic has more than one output.  For a statistic that keeps
+        a shape of two or more axes (a refit's multiclass ``coef_``), the
+        element's index tuple (``(class, feature)``) or its flat position.
     method : str, default="percentile"
         Interval method drawn (any of :meth:`BootstrapResult.confidence_interval`).
     level : float, default=0.95
@@ -58,6 +60,24 @@ def plot_distribution(
     low = np.atleast_1d(np.asarray(ci.low, dtype=float))
     high = np.atleast_1d(np.asarray(ci.high, dtype=float))
     name = result.statistic
+    shape = np.shape(result.estimate)
+    if len(shape) >= 2:  # a shaped statistic: flat, in C order
+        dist, est, low, high = (
+            dist.reshape(dist.shape[0], -1),
+            est.reshape(-1),
+            low.reshape(-1),
+            high.reshape(-1),
+        )
+        if isinstance(column, tuple):
+            if len(column) != len(shape) or not all(
+                isinstance(i, (int, np.integer)) and 0 <= i < m
+                for i, m in zip(column, shape, strict=True)
+            ):
+                raise ValueError(
+                    f"The 'column' parameter of plot must be an index into the "
+                    f"statistic's shape {shape}. Got {column!r} instead."
+                )
+            column = int(np.ravel_multi_index(column, shape))
     if dist.ndim == 2:
         k = dist.shape[1]
         if column is None:

@@ -233,9 +233,11 @@ class BootstrapResult:
     _context: _Context | None = field(default=None, repr=False, compare=False)
 
     def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        return np.asarray(self.estimate, dtype=float), np.asarray(
-            self.distribution, dtype=float
-        )
+        est = np.asarray(self.estimate, dtype=float)
+        dist = np.asarray(self.distribution, dtype=float)
+        if est.ndim >= 2:  # a statistic that keeps its shape: intervals run flat
+            est, dist = est.reshape(-1), dist.reshape(dist.shape[0], -1)
+        return est, dist
 
     def jackknife_values(self, groups: int | None = None) -> np.ndarray:
         """Leave-one-out (or leave-one-group-out) values of the statistic, (n, k).
@@ -406,6 +408,9 @@ class BootstrapResult:
 
 def _labelled(value: Any, result: BootstrapResult) -> Any:
     ctx = result._context
+    shape = np.shape(result.estimate)
+    if len(shape) >= 2:  # interval bounds take the statistic's own shape
+        return _shaped(np.reshape(value, shape), None if ctx is None else ctx.data)
     if ctx is None or ctx.data.kind != "frame" or np.ndim(value) == 0:
         return value
     import pandas as pd
@@ -413,6 +418,21 @@ def _labelled(value: Any, result: BootstrapResult) -> Any:
     labels = ctx.data.labels
     if len(labels) == np.size(value):
         return pd.Series(value, index=labels)
+    return value
+
+
+def _shaped(value: np.ndarray, data: _Data | None) -> Any:
+    """A value of two or more axes; a DataFrame when it is 2-d and its last axis
+    matches the data's column labels (rows by position), else as is."""
+    if (
+        data is not None
+        and data.kind == "frame"
+        and value.ndim == 2
+        and value.shape[1] == len(data.labels)
+    ):
+        import pandas as pd
+
+        return pd.DataFrame(value, columns=data.labels)
     return value
 
 
@@ -763,7 +783,10 @@ def _run(
             UndefinedStatisticWarning,
             stacklevel=3,
         )
-    scalar = est.shape[0] == 1 and not _is_vector_output(stat, data)
+    shape = (
+        stat.output_shape if stat.output_shape and len(stat.output_shape) > 1 else None
+    )
+    scalar = shape is None and est.shape[0] == 1 and not _is_vector_output(stat, data)
     with np.errstate(invalid="ignore"):  # inf - inf under nan_policy="propagate"
         se = dist.std(axis=0, ddof=1) if B > 1 else np.full(est.shape, np.nan)
         bias = dist.mean(axis=0) - est
@@ -790,7 +813,12 @@ def _run(
         )
     else:
         estimate, distribution, se_o, bias_o = est, dist, se, bias
-    if data.kind == "frame" and not scalar and est.shape[0] == len(data.labels):
+    if shape is not None:  # e.g. a multiclass coef_: (n_resamples, *shape)
+        distribution = dist.reshape((B, *shape))
+        estimate, se_o, bias_o = (
+            _shaped(v.reshape(shape), data) for v in (est, se, bias)
+        )
+    elif data.kind == "frame" and not scalar and est.shape[0] == len(data.labels):
         import pandas as pd
 
         estimate = pd.Series(est, index=data.labels)
@@ -1008,7 +1036,10 @@ class BootstrapStatistic(BaseEstimator):
     estimator : estimator object, default=None
         If given, every replicate refits a clone of it on the replicate's rows of
         ``(X, y)`` and ``statistic(fitted_clone)`` is the statistic (tier 4), e.g.
-        ``lambda p: p[-1].coef_.ravel()`` for a Pipeline's coefficients.  The clone
+        ``lambda p: p[-1].coef_.ravel()`` for a Pipeline's coefficients.  A
+        statistic of two or more axes keeps its shape (a multiclass ``coef_``:
+        ``estimate_`` (n_classes, n_features), ``distribution_``
+        (n_resamples, n_classes, n_features)).  The clone
         gets ``sample_weight=counts`` when its ``fit`` accepts it (no rows copied),
         else the gathered rows; see :class:`skboot.metrics.EstimatorStatistic`.
     nan_policy : {"raise", "omit", "propagate"}, default="raise"
@@ -1018,7 +1049,7 @@ class BootstrapStatistic(BaseEstimator):
     ----------
     result_ : BootstrapResult
     estimate_ : float or ndarray
-    distribution_ : ndarray of shape (n_resamples,) or (n_resamples, k)
+    distribution_ : ndarray of shape (n_resamples,), (n_resamples, k) or (n_resamples, *shape)
     standard_error_ : float or ndarray
     bias_ : float or ndarray
     n_features_in_ : int
@@ -1067,9 +1098,13 @@ class BootstrapStatistic(BaseEstimator):
         ----------
         X : array-like or DataFrame of shape (n_samples,) or (n_samples, n_features)
         y : array-like of shape (n_samples,), default=None
-            Strata for StratifiedBootstrap; otherwise unused.
+            Without ``estimator``: the strata of a StratifiedBootstrap, otherwise
+            unused.  With ``estimator``: the target every clone is fitted to
+            (``fit(X_b, y_b)`` on the replicate's rows), and also the strata when
+            the resampler is a StratifiedBootstrap.
         groups : array-like of shape (n_samples,), default=None
-            Clusters for GroupBootstrap.
+            Clusters of a GroupBootstrap (with ``estimator`` too; never passed to
+            the estimator's ``fit``).
 
         Returns
         -------
