@@ -1540,7 +1540,7 @@ class EstimatorStatistic(_RefitMixin, Statistic):
     a Pipeline's last step.  An array of two or more axes (a multiclass
     ``coef_`` of shape (n_classes, n_features)) runs flattened in C order
     (``k`` values, :attr:`output_shape` records the shape) and results restore
-    it: ``estimate`` of that shape, ``distribution`` (n_resamples, *shape),
+    it: ``estimate`` of that shape, ``distribution`` ``(n_resamples, *shape)``,
     interval bounds of that shape (each element's interval, computed as for a
     vector).
 

@@ -1049,7 +1049,7 @@ class BootstrapStatistic(BaseEstimator):
     ----------
     result_ : BootstrapResult
     estimate_ : float or ndarray
-    distribution_ : ndarray of shape (n_resamples,), (n_resamples, k) or (n_resamples, *shape)
+    distribution_ : ndarray of shape (n_resamples,), (n_resamples, k) or (n_resamples, d1, d2, ...)
     standard_error_ : float or ndarray
     bias_ : float or ndarray
     n_features_in_ : int
