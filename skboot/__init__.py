@@ -1,11 +1,17 @@
 """skboot: fast, memory-lean bootstrap resampling in the scikit-learn style."""
 
+# First: decides where numba caches the kernels the imports below define.
+from skboot import _cache
+from skboot._cache import cache_dir
+
+# isort: split
 from skboot._exceptions import (
     DegenerateDistributionWarning,
     StatisticError,
     UndefinedStatisticWarning,
 )
-from skboot._random import STREAM_VERSION
+from skboot._version import STREAM_VERSION
+from skboot._version import __version__ as __version__
 from skboot.block_length import OptimalBlockLength, optimal_block_length
 from skboot.intervals import ConfidenceInterval
 from skboot.metrics import (
@@ -30,7 +36,7 @@ from skboot.resamplers import (
 )
 from skboot.statistic import BootstrapResult, BootstrapStatistic, bootstrap
 
-__version__ = "0.1.0.dev0"
+_cache.disable_unwritable()
 
 __all__ = [
     "STREAM_VERSION",
@@ -56,6 +62,7 @@ __all__ = [
     "UndefinedStatisticWarning",
     "bootstrap",
     "bootstrap_score",
+    "cache_dir",
     "compare_metrics",
     "metric_ci",
     "optimal_block_length",

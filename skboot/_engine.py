@@ -117,6 +117,10 @@ class Statistic:
     #: True when :meth:`jackknife` is a closed form (O(n) or O(n log n)) rather
     #: than one evaluation of the statistic per left-out row
     closed_form_jackknife: ClassVar[bool] = False
+    #: shape of one replicate's value when it has two or more axes (a refit's
+    #: multiclass ``coef_``); the engine runs it flattened (``k`` values, C order)
+    #: and results restore the shape.  None: ``k`` values (scalar or 1-d).
+    output_shape: tuple[int, ...] | None = None
 
     def estimate(self) -> np.ndarray:
         raise NotImplementedError

@@ -45,6 +45,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from skboot._version import STREAM_VERSION
+
 __all__ = [
     "PURPOSE",
     "STREAM_VERSION",
@@ -54,9 +56,6 @@ __all__ = [
     "reference_indices",
     "reference_words",
 ]
-
-#: Version of the stream definition recorded on every result.
-STREAM_VERSION = 1
 
 GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
 PURPOSE_STRIDE = np.uint64(0xD1B54A32D192ED03)

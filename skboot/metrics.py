@@ -65,12 +65,15 @@ on every replicate.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import inspect
 import math
+import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 from sklearn.base import clone
@@ -147,6 +150,61 @@ _REGRESSION = (
     "mean_absolute_error",
     "r2",
 )
+
+
+# --------------------------------------------------------------------------- #
+# UndefinedMetricWarning as an error, without leaking warning filters          #
+# --------------------------------------------------------------------------- #
+# A replicate on which scikit-learn warns UndefinedMetricWarning is undefined.
+# Python's warning filters are one process-wide list, and ``catch_warnings``
+# restores a snapshot on exit: entered per replicate in joblib's threads, one
+# thread's restore put back another thread's "error" filter, which stayed
+# installed after the run.  So the filter is set by one shared, reference-counted
+# ``catch_warnings``: the first holder enters it, the last one leaves it and
+# restores the filters of before, which also discards filters that other code
+# (scikit-learn's input checks) left behind in worker threads meanwhile.  The
+# public entry points hold it in the calling thread for the whole run, so with
+# the threading backend the workers only count; a worker process holds it per
+# chunk.
+_UNDEFINED_LOCK = threading.Lock()
+_undefined_depth = 0
+_undefined_guard: warnings.catch_warnings | None = None
+
+
+@contextlib.contextmanager
+def _undefined_metric_errors() -> Iterator[None]:
+    """While any thread is inside, UndefinedMetricWarning raises (process-wide)."""
+    global _undefined_depth, _undefined_guard
+    with _UNDEFINED_LOCK:
+        if _undefined_depth == 0:
+            guard = warnings.catch_warnings()
+            guard.__enter__()
+            warnings.filterwarnings("error", category=UndefinedMetricWarning)
+            _undefined_guard = guard
+        _undefined_depth += 1
+    try:
+        yield
+    finally:
+        with _UNDEFINED_LOCK:
+            _undefined_depth -= 1
+            if _undefined_depth == 0 and _undefined_guard is not None:
+                _undefined_guard.__exit__(None, None, None)
+                _undefined_guard = None
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _with_undefined_metric_errors(func: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Run ``func`` (a public entry point) inside :func:`_undefined_metric_errors`."""
+
+    @functools.wraps(func)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with _undefined_metric_errors():
+            return func(*args, **kwargs)
+
+    return wrapper
 
 
 # --------------------------------------------------------------------------- #
@@ -273,9 +331,43 @@ def _from_function(
 # --------------------------------------------------------------------------- #
 
 
+#: What to pass instead of an estimator, per entry point that takes predictions.
+_PREDICTION_CALLS = {
+    "metric_ci": "metric_ci(y_test, estimator.predict(X_test), metric)",
+    "compare_metrics": (
+        "compare_metrics(y_test, model_a.predict(X_test), model_b.predict(X_test), "
+        "metric)"
+    ),
+}
+
+
+def _check_not_estimator(value: Any, param: str, owner: str) -> None:
+    """A clear error when a model is passed where targets or predictions go.
+
+    ``metric_ci(pipeline, X, y)`` would otherwise fail on a row count (a Pipeline
+    has a length: its number of steps).
+    """
+    if not (
+        callable(getattr(value, "fit", None))
+        or callable(getattr(value, "predict", None))
+    ):
+        return
+    raise ValueError(
+        f"The '{param}' parameter of {owner} must be an array of "
+        f"{'true targets' if param == 'y_true' else 'predictions'}. Got an "
+        f"estimator ({type(value).__name__}) instead. {owner} bootstraps the "
+        "predictions of a fitted model on test data: pass "
+        f"{_PREDICTION_CALLS.get(owner, owner)} (predict_proba(X_test)[:, 1] or "
+        "decision_function(X_test) for ranking metrics such as roc_auc). To refit "
+        "the estimator on every replicate, use bootstrap_score(estimator, X, y) "
+        "or BootstrapStatistic(estimator=...)."
+    )
+
+
 def _as_array(value: Any, param: str, owner: str) -> np.ndarray:
     if value is None:
         raise param_error(param, owner, "an array-like", value)
+    _check_not_estimator(value, param, owner)
     arr = np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value)
     if arr.ndim == 0 or arr.shape[0] == 0:
         raise ValueError(
@@ -608,8 +700,7 @@ class CallableMetricStatistic(Statistic):
         if sw is not None:
             kw["sample_weight"] = sw
         try:
-            with warnings.catch_warnings():
-                warnings.filterwarnings("error", category=UndefinedMetricWarning)
+            with _undefined_metric_errors():
                 value = float(self.func(yt, yp, **kw))
                 if yp2 is not None:
                     value -= float(self.func(yt, yp2, **kw))
@@ -645,6 +736,10 @@ class CallableMetricStatistic(Statistic):
         return 8 * plan.n_samples
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
+        with _undefined_metric_errors():  # once per chunk in a worker process
+            self._run_chunk(arrays, plan, b0, out, scratch)
+
+    def _run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         yt, yp, sw = arrays[:3]
         yp2 = arrays[3] if self._two else None
         nb = out.shape[0]
@@ -1058,6 +1153,7 @@ class MetricComparison(_MetricResultMixin):
 # --------------------------------------------------------------------------- #
 
 
+@_with_undefined_metric_errors
 def metric_ci(
     y_true: Any,
     y_pred: Any,
@@ -1228,6 +1324,7 @@ def _check_layout(stat: Statistic, plan: ResamplingPlan, owner: str) -> None:
         )
 
 
+@_with_undefined_metric_errors
 def compare_metrics(
     y_true: Any,
     y_pred_a: Any,
@@ -1454,8 +1551,13 @@ class EstimatorStatistic(_RefitMixin, Statistic):
     """A statistic of a refitted estimator (tier 4 of the engine).
 
     Replicate ``b`` fits a clone of ``estimator`` and returns
-    ``statistic(fitted_clone)`` (a number or a 1-d array, e.g. the
-    coefficients of a Pipeline's last step).
+    ``statistic(fitted_clone)``: a number or an array, e.g. the coefficients of
+    a Pipeline's last step.  An array of two or more axes (a multiclass
+    ``coef_`` of shape (n_classes, n_features)) runs flattened in C order
+    (``k`` values, :attr:`output_shape` records the shape) and results restore
+    it: ``estimate`` of that shape, ``distribution`` ``(n_resamples, *shape)``,
+    interval bounds of that shape (each element's interval, computed as for a
+    vector).
 
     How a replicate is fitted:
 
@@ -1476,7 +1578,7 @@ class EstimatorStatistic(_RefitMixin, Statistic):
     estimator : estimator object
         Cloned for every fit; never fitted itself.
     statistic : callable
-        ``statistic(fitted_estimator) -> float or 1-d array``.
+        ``statistic(fitted_estimator) -> float or array``.
     X : array-like or DataFrame of shape (n_samples, n_features)
     y : array-like of shape (n_samples,), default=None
     sample_weight : array-like of shape (n_samples,), default=None
@@ -1547,7 +1649,9 @@ class EstimatorStatistic(_RefitMixin, Statistic):
             *((sw,) if sw is not None else ()),
         )
         self.name = str(name or getattr(statistic, "__name__", "statistic"))
-        self._estimate = self._value(-1, self._fit(-1, X, y, sw), None)
+        value = self._value(-1, self._fit(-1, X, y, sw), None)
+        self.output_shape = value.shape if value.ndim > 1 else None
+        self._estimate = value.reshape(-1)
         self.k = int(self._estimate.shape[0])
 
     def _unpack(self, arrays: tuple[Any, ...]) -> tuple[Any, Any, Any]:
@@ -1557,16 +1661,26 @@ class EstimatorStatistic(_RefitMixin, Statistic):
         return X, y, sw
 
     def _value(self, b: int, fitted: Any, k: int | None) -> np.ndarray:
+        """The statistic of ``fitted`` in its own shape; with ``k`` (a replicate)
+        checked against the original data's: the same shape when that has two or
+        more axes (a multiclass ``coef_``), else the same number of values."""
         where = "the original data" if b < 0 else f"replicate {b}"
         try:
-            value = np.asarray(self.statistic(fitted), dtype=np.float64).reshape(-1)
+            value = np.asarray(self.statistic(fitted), dtype=np.float64)
         except Exception as exc:
             raise StatisticError(
                 f"The statistic raised on the estimator fitted to {where}: {exc!r}.", b
             ) from exc
-        if k is not None and value.shape[0] != k:
+        shape = self.output_shape
+        if k is not None and shape is not None and value.shape != shape:
             raise StatisticError(
-                f"The statistic returned {value.shape[0]} value(s) on {where}, but "
+                f"The statistic returned shape {value.shape} on {where}, but "
+                f"{shape} on the original data.",
+                b,
+            )
+        if k is not None and value.size != k:
+            raise StatisticError(
+                f"The statistic returned {value.size} value(s) on {where}, but "
                 f"{k} on the original data.",
                 b,
             )
@@ -1595,7 +1709,7 @@ class EstimatorStatistic(_RefitMixin, Statistic):
             fitted, _ = self._fit_replicate(
                 b0 + r, X, y, sw, None if W is None else W[r], plan
             )
-            out[r] = self._value(b0 + r, fitted, self.k)
+            out[r] = self._value(b0 + r, fitted, self.k).reshape(-1)
 
     def subset(self, rows: np.ndarray) -> Statistic:
         X, y, sw = self._unpack(self.arrays)
@@ -1724,8 +1838,7 @@ class _OOBScoreStatistic(_RefitMixin, Statistic):
 
 def _safe_score(scorer: Any, fitted: Any, X: Any, y: Any, b: int) -> float:
     try:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("error", category=UndefinedMetricWarning)
+        with _undefined_metric_errors():
             value = float(scorer(fitted, X, y))
     except UndefinedMetricWarning:
         return math.nan
@@ -1836,6 +1949,7 @@ def _pairwise_mae(y: np.ndarray, yhat: np.ndarray) -> float:
     return float((below + above).sum() / (y.shape[0] * m))
 
 
+@_with_undefined_metric_errors
 def bootstrap_score(
     estimator: Any,
     X: Any,

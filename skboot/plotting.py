@@ -23,7 +23,7 @@ def plot_distribution(
     result: Any,
     *,
     ax: Any = None,
-    column: int | str | None = None,
+    column: int | str | tuple[int, ...] | None = None,
     method: str = "bca",
     level: float = 0.95,
     bins: int | str = "auto",
@@ -37,10 +37,12 @@ def plot_distribution(
         Where to draw: one Axes for one output, one per output (in output order)
         when several are drawn.  None makes a new figure (constrained layout, so
         labels are not clipped when it is saved).
-    column : int or str, default=None
+    column : int, str or tuple of int, default=None
         For a vector statistic, the one component to draw (position or label).
         None draws every component, each on its own Axes of a grid (at most
-        four a row).
+        four a row).  For a statistic that keeps a shape of two or more axes (a
+        refit's multiclass ``coef_``), the element's index tuple
+        (``(class, feature)``) or its flat position (C order).
     method : str, default="bca"
         Interval method drawn (any of :meth:`BootstrapResult.confidence_interval`,
         any letter case); the default is that of ``confidence_interval``.
@@ -75,6 +77,19 @@ def plot_distribution(
     dist = np.asarray(result.distribution, dtype=float)
     name = result.statistic
     labels = list(getattr(result.distribution, "columns", []))
+    shape = np.shape(result.estimate)
+    if len(shape) >= 2:  # a shaped statistic: flat, in C order
+        dist = dist.reshape(dist.shape[0], -1)
+        if isinstance(column, tuple):
+            if len(column) != len(shape) or not all(
+                isinstance(i, (int, np.integer)) and 0 <= i < m
+                for i, m in zip(column, shape, strict=True)
+            ):
+                raise ValueError(
+                    f"The 'column' parameter of plot must be an index into the "
+                    f"statistic's shape {shape}. Got {column!r} instead."
+                )
+            column = int(np.ravel_multi_index(column, shape))
     if dist.ndim == 2:
         k = dist.shape[1]
         if column is None:
@@ -106,9 +121,9 @@ def plot_distribution(
         picked, names = [0], [name]
     axes = _target_axes(plt, ax, len(picked))
     ci = result.confidence_interval(level=level, method=method)
-    est = np.atleast_1d(np.asarray(result.estimate, dtype=float))
-    low = np.atleast_1d(np.asarray(ci.low, dtype=float))
-    high = np.atleast_1d(np.asarray(ci.high, dtype=float))
+    est = np.asarray(result.estimate, dtype=float).reshape(-1)
+    low = np.asarray(ci.low, dtype=float).reshape(-1)
+    high = np.asarray(ci.high, dtype=float).reshape(-1)
     for a, j, xlabel in zip(axes, picked, names, strict=True):
         size = "small" if len(picked) == 1 else "x-small"
         _draw(a, dist[:, j], est[j], low[j], high[j], xlabel, bins, method, level, size)

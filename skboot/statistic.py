@@ -428,9 +428,11 @@ class BootstrapResult:
         return load_result(cls, path)
 
     def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        return np.asarray(self.estimate, dtype=float), np.asarray(
-            self.distribution, dtype=float
-        )
+        est = np.asarray(self.estimate, dtype=float)
+        dist = np.asarray(self.distribution, dtype=float)
+        if est.ndim >= 2:  # a statistic that keeps its shape: intervals run flat
+            est, dist = est.reshape(-1), dist.reshape(dist.shape[0], -1)
+        return est, dist
 
     def jackknife_values(self, groups: int | None = None) -> np.ndarray:
         """Leave-one-out (or leave-one-group-out) values of the statistic, (n, k).
@@ -669,7 +671,12 @@ class BootstrapResult:
 
 def _labelled(value: Any, result: BootstrapResult) -> Any:
     """Per-column endpoints as a Series labelled as the result's estimate (a
-    column-wise statistic of a DataFrame); other values as given."""
+    column-wise statistic of a DataFrame); endpoints of a statistic of two or more
+    axes in its shape; other values as given."""
+    shape = np.shape(result.estimate)
+    if len(shape) >= 2:  # interval bounds take the statistic's own shape
+        ctx = result._context
+        return _shaped(np.reshape(value, shape), None if ctx is None else ctx.data)
     import pandas as pd
 
     est = result.estimate
@@ -677,6 +684,21 @@ def _labelled(value: Any, result: BootstrapResult) -> Any:
         return value
     if len(est) == np.size(value):
         return pd.Series(value, index=est.index)
+    return value
+
+
+def _shaped(value: np.ndarray, data: _Data | None) -> Any:
+    """A value of two or more axes; a DataFrame when it is 2-d and its last axis
+    matches the data's column labels (rows by position), else as is."""
+    if (
+        data is not None
+        and data.kind == "frame"
+        and value.ndim == 2
+        and value.shape[1] == len(data.labels)
+    ):
+        import pandas as pd
+
+        return pd.DataFrame(value, columns=data.labels)
     return value
 
 
@@ -1029,7 +1051,10 @@ def _run(
             UndefinedStatisticWarning,
             stacklevel=3,
         )
-    scalar = est.shape[0] == 1 and not _is_vector_output(stat, data)
+    shape = (
+        stat.output_shape if stat.output_shape and len(stat.output_shape) > 1 else None
+    )
+    scalar = shape is None and est.shape[0] == 1 and not _is_vector_output(stat, data)
     with np.errstate(invalid="ignore"):  # inf - inf under nan_policy="propagate"
         se = dist.std(axis=0, ddof=1) if B > 1 else np.full(est.shape, np.nan)
         bias = dist.mean(axis=0) - est
@@ -1063,7 +1088,12 @@ def _run(
         )
     else:
         estimate, distribution, se_o, bias_o = est, dist, se, bias
-    if data.kind == "frame" and not scalar and est.shape[0] == len(data.labels):
+    if shape is not None:  # e.g. a multiclass coef_: (n_resamples, *shape)
+        distribution = dist.reshape((B, *shape))
+        estimate, se_o, bias_o = (
+            _shaped(v.reshape(shape), data) for v in (est, se, bias)
+        )
+    elif data.kind == "frame" and not scalar and est.shape[0] == len(data.labels):
         import pandas as pd
 
         estimate = pd.Series(est, index=data.labels)
@@ -1281,7 +1311,10 @@ class BootstrapStatistic(BaseEstimator):
     estimator : estimator object, default=None
         If given, every replicate refits a clone of it on the replicate's rows of
         ``(X, y)`` and ``statistic(fitted_clone)`` is the statistic (tier 4), e.g.
-        ``lambda p: p[-1].coef_.ravel()`` for a Pipeline's coefficients.  The clone
+        ``lambda p: p[-1].coef_.ravel()`` for a Pipeline's coefficients.  A
+        statistic of two or more axes keeps its shape (a multiclass ``coef_``:
+        ``estimate_`` (n_classes, n_features), ``distribution_``
+        (n_resamples, n_classes, n_features)).  The clone
         gets ``sample_weight=counts`` when its ``fit`` accepts it (no rows copied),
         else the gathered rows; see :class:`skboot.metrics.EstimatorStatistic`.
     nan_policy : {"raise", "omit", "propagate"}, default="raise"
@@ -1291,7 +1324,7 @@ class BootstrapStatistic(BaseEstimator):
     ----------
     result_ : BootstrapResult
     estimate_ : float or ndarray
-    distribution_ : ndarray of shape (n_resamples,) or (n_resamples, k)
+    distribution_ : ndarray of shape (n_resamples,), (n_resamples, k) or (n_resamples, d1, d2, ...)
     standard_error_ : float or ndarray
     bias_ : float or ndarray
     n_features_in_ : int
@@ -1340,9 +1373,13 @@ class BootstrapStatistic(BaseEstimator):
         ----------
         X : array-like or DataFrame of shape (n_samples,) or (n_samples, n_features)
         y : array-like of shape (n_samples,), default=None
-            Strata for StratifiedBootstrap; otherwise unused.
+            Without ``estimator``: the strata of a StratifiedBootstrap, otherwise
+            unused.  With ``estimator``: the target every clone is fitted to
+            (``fit(X_b, y_b)`` on the replicate's rows), and also the strata when
+            the resampler is a StratifiedBootstrap.
         groups : array-like of shape (n_samples,), default=None
-            Clusters for GroupBootstrap.
+            Clusters of a GroupBootstrap (with ``estimator`` too; never passed to
+            the estimator's ``fit``).
 
         Returns
         -------

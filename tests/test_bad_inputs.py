@@ -481,6 +481,7 @@ case(M, "y_true-None", lambda: metric_ci(None, SCORE, "roc_auc"), V, r"'y_true' 
 case(M, "y_true-empty", lambda: metric_ci([], [], "roc_auc"), V, r"'y_true' parameter of metric_ci must be a non-empty array")
 case(M, "y_true-length-1", lambda: metric_ci([1], [0.5], "roc_auc"), V, r"'y_true' parameter of metric_ci must have at least 2 rows. Got 1")
 case(M, "y_pred-length", lambda: metric_ci(Y01, SCORE[:10], "roc_auc"), V, r"'y_pred' parameter of metric_ci must have as many rows as y_true \(40\). Got 10")
+case(M, "y_true-estimator", lambda: metric_ci(LogisticRegression(), X2, Y01), V, r"'y_true' parameter of metric_ci must be an array of true targets. Got an estimator \(LogisticRegression\) instead")
 case(M, "y_pred-3d", lambda: metric_ci(Y01, np.zeros((N, 2, 2)), "roc_auc"), V, r"'y_pred' parameter of roc_auc must be a non-empty 1-d array. Got an array of shape \(40, 2, 2\)")
 case(M, "y_pred-nan", lambda: metric_ci(Y01, _with_nan(SCORE), "roc_auc"), V, r"'y_pred' parameter of roc_auc must be an array of finite values. Got 1 NaN or infinite")
 case(M, "y_pred-inf", lambda: metric_ci(Y01, _with_inf(SCORE), "roc_auc"), V, r"'y_pred' parameter of roc_auc must be an array of finite values")
@@ -522,6 +523,7 @@ case(M, "result-confidence_interval-method", lambda: _metric_result().confidence
 case(M, "result-confidence_interval-alternative", lambda: _metric_result().confidence_interval(alternative="both"), V, r"'alternative' parameter must be one of 'two-sided', 'less' or 'greater'. Got 'both'")
 C = "compare_metrics"
 case(C, "y_pred_b-length", lambda: compare_metrics(Y01, SCORE, SCORE[:5], "roc_auc"), V, r"'y_pred_b' parameter of compare_metrics must have as many rows as y_true \(40\). Got 5")
+case(C, "y_pred_a-estimator", lambda: compare_metrics(Y01, LogisticRegression(), LinearRegression(), "accuracy"), V, r"'y_pred_a' parameter of compare_metrics must be an array of predictions. Got an estimator \(LogisticRegression\) instead")
 case(C, "y_pred_a-None", lambda: compare_metrics(Y01, None, SCORE, "roc_auc"), V, r"'y_pred_a' parameter of compare_metrics must be an array-like. Got None")
 case(C, "y_pred_b-nan", lambda: compare_metrics(Y01, SCORE, _with_nan(SCORE), "roc_auc"), V, r"'y_pred' parameter of roc_auc must be an array of finite values.*\(in 'y_pred_b' of compare_metrics\)")
 case(C, "metric-unknown", lambda: compare_metrics(Y01, SCORE, SCORE, "bogus"), V, r"'metric' parameter of compare_metrics must be a callable.*Got 'bogus'")
@@ -615,7 +617,7 @@ def test_catalogue_size_and_coverage():
     assert len(CASES) >= 60
     assert {entry for entry, *_ in CASES} == {B, E, R, RS, M, C, BS, OBL, IV, CL}
     # the names of skboot.__all__ that take user input; the others are results,
-    # warnings, errors and a constant
+    # warnings, errors, a constant and the (argument-free) cache folder
     entry_points = {
         "bootstrap", "BootstrapStatistic", "BootstrapResult", "metric_ci",
         "compare_metrics", "bootstrap_score", "optimal_block_length",
@@ -626,7 +628,7 @@ def test_catalogue_size_and_coverage():
     outputs = {
         "ConfidenceInterval", "BootstrapScore", "MetricCI", "MetricComparison",
         "OptimalBlockLength", "StatisticError", "DegenerateDistributionWarning",
-        "UndefinedStatisticWarning", "STREAM_VERSION",
+        "UndefinedStatisticWarning", "STREAM_VERSION", "cache_dir",
     }  # fmt: skip
     assert set(skboot.__all__) == entry_points | outputs
 

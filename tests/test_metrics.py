@@ -11,6 +11,7 @@ import math
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -496,6 +497,38 @@ def test_generic_metric_undefined_via_sklearn_warning():
     np.testing.assert_array_equal(res.undefined_replicates, bad)
 
 
+def test_threads_leave_warning_filters_as_they_were():
+    """UndefinedMetricWarning becomes an error once per run, not per replicate: a
+    ``catch_warnings`` per replicate in joblib's threads restored the other
+    thread's filters, which left an "error" filter installed after the run and
+    changed which replicates counted as undefined."""
+    from joblib import parallel_config
+
+    def precision(y_true, y_pred):  # warns on replicates with no predicted positive
+        return skm.precision_score(y_true, y_pred, zero_division="warn")
+
+    y = np.random.default_rng(0).integers(0, 2, 60)
+    pred = np.zeros(60, dtype=int)
+    pred[[*np.flatnonzero(y == 1)[:2], np.flatnonzero(y == 0)[0]]] = 1
+    kw = {"n_resamples": 120, "random_state": 1, "undefined": "omit"}
+    kw["method"] = "percentile"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedStatisticWarning)
+        one = metric_ci(y, pred, precision, **kw)
+        assert 0 < one.n_undefined < 120
+        before = list(warnings.filters)
+        with parallel_config(backend="threading"):
+            runs = [metric_ci(y, pred, precision, n_jobs=2, **kw) for _ in range(3)]
+            diff = compare_metrics(y, pred, 1 - pred, precision, n_jobs=2, **kw)
+        assert warnings.filters == before
+    for run in runs:
+        np.testing.assert_array_equal(
+            run.undefined_replicates, one.undefined_replicates
+        )
+        np.testing.assert_array_equal(run.distribution, one.distribution)
+    assert diff.n_undefined > 0
+
+
 # --------------------------------------------------------------------------- #
 # compare_metrics                                                               #
 # --------------------------------------------------------------------------- #
@@ -854,6 +887,8 @@ METRIC_CI_INVALID = [
     ((_Y, _S, lambda a, b: 0.5), {"sample_weight": np.ones(6)}, r"'sample_weight' parameter of metric_ci needs a metric that accepts sample_weight"),
     ((_Y, _S, lambda a, b: 0.5), {"resampler": BayesianBootstrap()}, r"continuous weights \(BayesianBootstrap\), so the metric must accept sample_weight"),
     ((_Y[:1], _S[:1], "roc_auc"), {}, r"'y_true' parameter of metric_ci must have at least 2 rows"),
+    ((make_pipeline(StandardScaler(), LogisticRegression()), _S[:, None], _Y), {}, r"'y_true' parameter of metric_ci must be an array of true targets\. Got an estimator \(Pipeline\) instead\. .*pass metric_ci\(y_test, estimator\.predict\(X_test\), metric\) .*use bootstrap_score\(estimator, X, y\)"),
+    ((_Y, DecisionTreeClassifier().fit(_S[:, None], _Y), "accuracy"), {}, r"'y_pred' parameter of metric_ci must be an array of predictions\. Got an estimator \(DecisionTreeClassifier\)"),
 ]  # fmt: skip
 
 
@@ -873,6 +908,8 @@ COMPARE_INVALID = [
     ((_Y, _S, _S, "nope"), {}, r"'metric' parameter of compare_metrics must be a callable.*Got 'nope'"),
     ((_Y, _S, _S * 2, "log_loss"), {}, r"'y_pred' parameter of log_loss must be an array of probabilities"),
     ((_Y, _S, _S, "roc_auc"), {"method": "exact"}, r"'method' parameter of compare_metrics must be one of"),
+    ((_Y, LogisticRegression(), Ridge(), "accuracy"), {}, r"'y_pred_a' parameter of compare_metrics must be an array of predictions\. Got an estimator \(LogisticRegression\) instead\. .*pass compare_metrics\(y_test, model_a\.predict\(X_test\), model_b\.predict\(X_test\), metric\)"),
+    ((Ridge(), _S, _S, "accuracy"), {}, r"'y_true' parameter of compare_metrics must be an array of true targets\. Got an estimator \(Ridge\)"),
 ]  # fmt: skip
 
 

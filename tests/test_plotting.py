@@ -128,3 +128,30 @@ def test_bootstrap_statistic_plot():
     axes = est.fit(X).plot(bins=5)
     assert axes.shape == (2,)
     assert sum(p.get_height() for p in axes[1].containers[0].patches) == 50
+
+
+def test_plot_shaped_statistic_by_index_tuple():
+    """A refit statistic of shape (2, 3) (a two-output regression's coef_): the
+    element is chosen by its index tuple or its flat position (C order)."""
+    from sklearn.linear_model import LinearRegression
+
+    from skboot import BootstrapStatistic
+
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(60, 3))
+    Y = X @ rng.normal(size=(3, 2)) + rng.normal(size=(60, 2))
+    est = BootstrapStatistic(
+        lambda m: m.coef_, estimator=LinearRegression(), n_resamples=40, random_state=0
+    ).fit(X, Y)
+    res = est.result_
+    assert res.distribution.shape == (40, 2, 3)
+    ax = res.plot(column=(1, 2), bins=5)
+    heights = [p.get_height() for p in ax.containers[0].patches]
+    counts, _ = np.histogram(res.distribution[:, 1, 2], bins=5)
+    np.testing.assert_array_equal(heights, counts)
+    assert ax.get_xlabel() == "<lambda> [5]"
+    lines = [ln.get_xdata()[0] for ln in ax.get_lines()]
+    assert res.estimate[1, 2] in lines
+    with pytest.raises(ValueError, match=r"index into the statistic's shape \(2, 3\)"):
+        res.plot(column=(2, 0))
+    assert res.plot().shape == (6,)  # every element, one Axes each

@@ -710,6 +710,90 @@ def test_bootstrap_statistic_refits_an_estimator():
         BootstrapStatistic("mean", estimator=LinearRegression()).fit(X, y)
 
 
+def _iris_subset():
+    """45 rows of iris (15 per class), as a DataFrame: cheap multiclass refits."""
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    rows = np.concatenate([np.arange(c * 50, c * 50 + 15) for c in range(3)])
+    return X.iloc[rows].reset_index(drop=True), y.iloc[rows].to_numpy()
+
+
+def test_refit_statistic_keeps_its_shape():
+    """A multiclass coef_ (3 x 4) is no longer flattened without labels: results
+    have its shape, intervals are elementwise, and values are the refits'."""
+    from sklearn.linear_model import LogisticRegression
+
+    from skboot import intervals as iv
+
+    X, y = _iris_subset()
+    Xn = X.to_numpy()
+    B = 20
+    est = BootstrapStatistic(
+        lambda m: m.coef_, estimator=LogisticRegression(), n_resamples=B, random_state=0
+    ).fit(Xn, y)
+    full = LogisticRegression().fit(Xn, y).coef_
+    assert full.shape == (3, 4)
+    assert est.estimate_.shape == (3, 4) and est.distribution_.shape == (B, 3, 4)
+    assert est.standard_error_.shape == est.bias_.shape == (3, 4)
+    np.testing.assert_allclose(est.estimate_, full)
+    fitted = Bootstrap(B, random_state=0).fit(Xn)
+    for b in (0, 13):  # sample_weight=counts refits, element by element
+        counts = fitted.replicate(b).counts.astype(float)
+        ref = LogisticRegression().fit(Xn, y, sample_weight=counts).coef_
+        np.testing.assert_allclose(est.distribution_[b], ref, rtol=1e-10)
+    np.testing.assert_allclose(est.standard_error_, est.distribution_.std(0, ddof=1))
+
+    # every interval method: each element's interval, as computed on the flat k = 12
+    flat_dist, flat_est = est.distribution_.reshape(B, 12), est.estimate_.ravel()
+    jk = est.result_.jackknife_values()
+    assert jk.shape == (45, 12)
+    for method, ref in [
+        ("percentile", iv.percentile_interval(flat_dist)),
+        ("normal", iv.normal_interval(flat_dist, flat_est)),
+        ("bca", iv.bca_interval(flat_dist, flat_est, jk)),
+    ]:
+        ci = est.confidence_interval(method=method)
+        assert ci.low.shape == ci.high.shape == (3, 4), method
+        np.testing.assert_allclose(ci.low.ravel(), ref.low, rtol=1e-12)
+        np.testing.assert_allclose(ci.high.ravel(), ref.high, rtol=1e-12)
+    less = est.confidence_interval(method="percentile", alternative="less")
+    assert less.low.shape == (3, 4) and np.isneginf(less.low).all()
+
+    # a DataFrame: the feature axis is labelled, the class axis by position
+    framed = BootstrapStatistic(
+        lambda m: m.coef_, estimator=LogisticRegression(), n_resamples=B, random_state=0
+    ).fit(X, y)
+    assert isinstance(framed.estimate_, pd.DataFrame)
+    assert list(framed.estimate_.columns) == list(X.columns)
+    assert framed.estimate_.shape == (3, 4)
+    np.testing.assert_array_equal(framed.distribution_, est.distribution_)
+    ci = framed.confidence_interval(method="percentile")
+    assert isinstance(ci.low, pd.DataFrame) and list(ci.low.columns) == list(X.columns)
+    np.testing.assert_allclose(
+        ci.low.to_numpy(), est.confidence_interval(method="percentile").low
+    )
+
+
+def test_refit_statistic_shape_must_not_change():
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = _iris_subset()
+    calls = []
+
+    def coef(m):  # the original data, then replicate 0 transposed
+        calls.append(1)
+        return m.coef_.T if len(calls) == 2 else m.coef_
+
+    with pytest.raises(
+        StatisticError,
+        match=r"returned shape \(4, 3\) on replicate 0, but \(3, 4\) on the original",
+    ):
+        BootstrapStatistic(
+            coef, estimator=LogisticRegression(), n_resamples=3, random_state=0
+        ).fit(X.to_numpy(), y)
+
+
 def test_nan_policy():
     x = X1.copy()
     x[[3, 50, 51]] = np.nan
