@@ -78,7 +78,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils.validation import has_fit_parameter
 
 from skboot import intervals as _iv
-from skboot._engine import Statistic, run_bootstrap
+from skboot._engine import Statistic, centre_of, moments_to_values, run_bootstrap
 from skboot._exceptions import StatisticError, UndefinedStatisticWarning
 from skboot._kernels import iid_sum_1d
 from skboot._metric_kernels import (
@@ -504,8 +504,13 @@ class MetricStatistic(Statistic):
             for j, values in enumerate((arrays[1], arrays[5] if self._two else None)):
                 if values is None:
                     break
-                iid_sum_1d(values, seed, gamma, b0, m, sums)
-                part = sums / m
+                # centred once per task, as the engine's "mean" (precision)
+                if f"centred{j}" not in scratch:
+                    c = centre_of(values[:, None])
+                    scratch[f"centred{j}"] = (values - c[0], c)
+                centred, c = scratch[f"centred{j}"]
+                iid_sum_1d(centred, seed, gamma, b0, m, sums)
+                part = moments_to_values("mean", sums, sums, np.full(1, float(m)), c, 0)
                 if rms:
                     part = np.sqrt(np.maximum(part, 0.0))
                 if j == 0:
