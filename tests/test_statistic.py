@@ -861,6 +861,65 @@ def test_mean_kernel_follows_its_documented_summation_order(n, m):
         assert out[k] == want
 
 
+def _documented_sum_1d(x, idx):
+    """iid_sum_1d's rule in Python (see the test above)."""
+    m = idx.shape[0]
+    acc = [0.0] * 8
+    full = m - m % 8
+    for j in range(full):
+        acc[j % 8] += float(x[idx[j]])
+    tail = 0.0
+    for j in range(full, m):
+        tail += float(x[idx[j]])
+    return (
+        ((acc[0] + acc[1]) + (acc[2] + acc[3]))
+        + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+        + tail
+    )
+
+
+@pytest.mark.parametrize("kind", ["offset", "integer"])
+def test_engine_mean_and_sum_are_the_documented_centred_rule(kind):
+    """ "mean"/"sum" of replicate b, bit for bit: c = the data's mean (rounded to an
+    integer for integer-valued data), S = the kernel's sum of x - c in its
+    documented order, sum = S + m * c, mean = sum / m."""
+    from skboot._engine import centre_of
+    from skboot._random import check_random_state, reference_indices
+
+    gen = np.random.default_rng(8)
+    n = 1003
+    if kind == "offset":
+        x = 1e9 + 1e-3 * gen.normal(size=n)
+        c = np.mean(x)
+    else:
+        x = gen.integers(0, 7, size=n).astype(float)
+        c = np.round(np.mean(x))
+        assert c != np.mean(x)
+    assert centre_of(x[:, None])[0] == c
+    key = check_random_state(4)
+    means = bootstrap(x, "mean", n_resamples=5, random_state=4).distribution
+    sums = bootstrap(x, "sum", n_resamples=5, random_state=4).distribution
+    for b in range(5):
+        idx = reference_indices(key, 0, b, n, n)
+        total = _documented_sum_1d(x - c, idx) + n * c
+        assert sums[b] == total
+        assert means[b] == total / n
+
+
+def test_engine_column_means_are_the_documented_centred_rule():
+    """2-D: per column, the same rule on the eight-accumulator column sums."""
+    from skboot._random import check_random_state
+
+    offsets = np.array([0.0, 1e6, -1e9, 1e9, 5.0, 0.0, 1e3, -7.0])
+    X = offsets + np.random.default_rng(9).normal(size=(301, 8))
+    c = X.mean(axis=0)
+    key = check_random_state(6)
+    res = bootstrap(X, "mean", n_resamples=3, random_state=6).distribution
+    for b in range(3):
+        total = _documented_column_sums(X - c, key, b, 301) + 301 * c
+        np.testing.assert_array_equal(res[b], total / 301)
+
+
 def test_aligned_rows():
     from skboot._engine import aligned_rows
 
