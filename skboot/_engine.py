@@ -39,6 +39,7 @@ from skboot._kernels import (
     iid_order_stats,
     iid_sum_1d,
     iid_sumsq_1d,
+    integral_columns,
     take_rows,
     weighted_corr,
     weighted_moments,
@@ -183,35 +184,28 @@ def aligned_rows(X: np.ndarray) -> np.ndarray:
 def centre_of(X: np.ndarray) -> np.ndarray:
     """The shift ``c`` subtracted from each column before a fused sum, shape (d,).
 
-    ``c_j`` is the mean of column ``j`` (``np.mean``, over its finite values),
-    rounded to the nearest integer when every finite value of the column is an
-    integer (counts, 0/1 data: their centred values and sums then stay exact
-    integers), and 0 when that mean is not finite.  A pure function of the data,
-    computed once per call, so replicates stay bit-identical for any chunking.
-    Centring makes the rounding error of a replicate sum proportional to the
-    spread of the data, not to its offset (Chan, Golub & LeVeque 1983).
+    ``c_j`` is the mean of column ``j`` (``X.mean(axis=0)``; over the finite
+    values when there are others), rounded to the nearest integer (half to
+    even) when every finite value of the column is an integer (counts, 0/1
+    data: their centred values and sums then stay exact integers), and 0 when
+    that mean is not finite.  A pure function of
+    the data, computed once per call, so replicates stay bit-identical for any
+    chunking.  Centring makes the rounding error of a replicate sum proportional
+    to the spread of the data, not to its offset (Chan, Golub & LeVeque 1983).
     """
-    X = np.asarray(X, dtype=np.float64)
+    X = np.ascontiguousarray(X, dtype=np.float64)
     if X.shape[0] == 0:
         return np.zeros(X.shape[1])
     with np.errstate(over="ignore", invalid="ignore"):
-        finite = np.isfinite(X)
-        if finite.all():
-            mu = X.mean(axis=0)
-        else:
-            count = np.maximum(finite.sum(axis=0), 1)
-            mu = np.where(finite, X, 0.0).sum(axis=0) / count
+        mu = X.mean(axis=0)  # finite only if every value is (or over: inf)
+        for j in np.flatnonzero(~np.isfinite(mu)):
+            col = X[:, j]
+            col = col[np.isfinite(col)]
+            mu[j] = col.mean() if col.shape[0] else 0.0
     mu = np.where(np.isfinite(mu), mu, 0.0)
-    for j in range(X.shape[1]):
-        col = X[:, j]
-        head = col[:64]
-        # most real-valued columns fail on their first values: a cheap early exit
-        if np.array_equal(head, np.round(head)) or not np.isfinite(head).all():
-            with np.errstate(invalid="ignore"):
-                integral = bool(np.all((col == np.round(col)) | ~np.isfinite(col)))
-            if integral:
-                mu[j] = np.round(mu[j])
-    return mu
+    integral = np.empty(X.shape[1], dtype=np.bool_)
+    integral_columns(X, integral)
+    return np.where(integral, np.round(mu), mu)
 
 
 def centred_rows(X: np.ndarray, shift: np.ndarray) -> np.ndarray:

@@ -449,3 +449,29 @@ def test_metric_with_all_zero_weights_follows_the_undefined_policy(metric):
     )
     assert res.n_undefined > 0
     assert np.isfinite(res.result.distribution).all()
+
+
+def test_centre_is_the_column_mean_rounded_for_integer_columns():
+    """The documented shift: ``X.mean(axis=0)`` (over the finite values), rounded
+    (half to even) for integer-valued columns, 0 when that mean is not finite."""
+    from skboot._engine import centre_of
+
+    gen = np.random.default_rng(13)
+    X = np.column_stack(
+        [
+            1e9 + gen.normal(size=300),  # real: the mean itself
+            gen.integers(0, 5, size=300).astype(float),  # integers: rounded
+            np.r_[np.arange(299.0), np.inf],  # integers and inf
+            np.r_[0.25, 0.5, np.full(298, np.nan)],  # NaN left out
+            np.full(300, 1e308),  # the mean overflows: 0
+        ]
+    )
+    c = centre_of(X)
+    with np.errstate(over="ignore"):
+        assert c[0] == X.mean(axis=0)[0]
+    assert c[1] == np.round(np.mean(X[:, 1])) != np.mean(X[:, 1])
+    assert c[2] == np.round(np.mean(np.arange(299.0))) == 149.0
+    assert c[3] == 0.375
+    assert c[4] == 0.0
+    assert centre_of(np.array([[0.5], [1.5]]))[0] == 1.0  # real data: not rounded
+    assert centre_of(np.array([[1.0], [2.0]]))[0] == 2.0  # 1.5, half to even
