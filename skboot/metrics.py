@@ -922,6 +922,7 @@ class _MetricResultMixin:
         ----------
         level : float, default=0.95
         method : {"percentile", "basic", "normal", "bc", "bca"}, default="bca"
+            "normal" is ``estimate -/+ z * standard_error`` (``ddof=1``).
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
 
         Returns

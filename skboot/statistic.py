@@ -280,7 +280,9 @@ class BootstrapResult:
         level : float, default=0.95
             Confidence level in (0, 1).
         method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, default="bca"
-            See :mod:`skboot.intervals` for the equations.
+            See :mod:`skboot.intervals` for the equations.  "normal" is
+            ``estimate -/+ z * standard_error``, with the same ``ddof=1``
+            standard error as :attr:`standard_error`.
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
             "less" gives ``(-inf, high)``, "greater" ``(low, inf)``.
         standard_error : callable, optional
