@@ -386,6 +386,31 @@ def test_bad_input_messages(call, match):
         call()
 
 
+def test_n_resamples_none_means_the_resamplers_own_value():
+    """n_resamples=None (the default) is "not given": the resampler's value, or
+    9999 without one.  An explicit value replaces a resampler left at its
+    default; two explicit values that differ are an error, 9999 included (it was
+    read as "not given" and silently ran the resampler's 500)."""
+    x = X1[:40]
+    assert bootstrap(x, resampler=Bootstrap(500)).n_resamples == 500
+    assert bootstrap(x, random_state=0).n_resamples == 9999
+    assert bootstrap(x, resampler=Bootstrap(), n_resamples=300).n_resamples == 300
+    mbb = MovingBlockBootstrap(block_length=3)
+    assert bootstrap(x, resampler=mbb, n_resamples=30).n_resamples == 30
+    assert mbb.n_resamples == 9999  # the caller's object is left alone
+    assert bootstrap(x, resampler=Bootstrap(50), n_resamples=50).n_resamples == 50
+    for B in (9999, 2000):
+        with pytest.raises(ValueError, match=r"\(500\); set it in one place"):
+            bootstrap(x, resampler=Bootstrap(500), n_resamples=B)
+    est = BootstrapStatistic("mean", resampler=Bootstrap(50, random_state=0))
+    assert est.get_params()["n_resamples"] is None
+    assert clone(est).fit(x).distribution_.shape == (50,)
+    with pytest.raises(ValueError, match="conflicts with the resampler's"):
+        BootstrapStatistic(resampler=Bootstrap(50), n_resamples=9999).fit(x)
+    with pytest.raises(ValueError, match="'n_resamples' parameter of bootstrap"):
+        bootstrap(x, n_resamples=0)
+
+
 def test_undefined_replicates_warn_and_intervals_refuse():
     x = np.array([0.0, 0.0, 0.0, 1.0])
 
