@@ -194,18 +194,24 @@ def centre_of(X: np.ndarray) -> np.ndarray:
     to the spread of the data, not to its offset (Chan, Golub & LeVeque 1983).
     """
     X = np.ascontiguousarray(X, dtype=np.float64)
-    if X.shape[0] == 0:
+    n = X.shape[0]
+    if n == 0:
         return np.zeros(X.shape[1])
+    # np.add.reduce / n is X.mean(axis=0) bit for bit, without its Python layer
+    # (this runs once per call, and small calls are dominated by fixed costs)
     with np.errstate(over="ignore", invalid="ignore"):
-        mu = X.mean(axis=0)  # finite only if every value is (or over: inf)
-        for j in np.flatnonzero(~np.isfinite(mu)):
-            col = X[:, j]
-            col = col[np.isfinite(col)]
-            mu[j] = col.mean() if col.shape[0] else 0.0
-    mu = np.where(np.isfinite(mu), mu, 0.0)
+        mu = np.add.reduce(X, axis=0) / n  # finite only if every value is
+        if not np.isfinite(mu).all():
+            for j in np.flatnonzero(~np.isfinite(mu)):
+                col = X[:, j]
+                col = col[np.isfinite(col)]
+                mu[j] = col.mean() if col.shape[0] else 0.0
+            mu[~np.isfinite(mu)] = 0.0  # overflow
     integral = np.empty(X.shape[1], dtype=np.bool_)
     integral_columns(X, integral)
-    return np.where(integral, np.round(mu), mu)
+    if integral.any():
+        mu = np.where(integral, np.round(mu), mu)
+    return mu
 
 
 def centred_rows(X: np.ndarray, shift: np.ndarray) -> np.ndarray:
@@ -305,8 +311,12 @@ class BuiltinStatistic(Statistic):
             self.shift = centre_of(X)
             self.arrays = (centred_rows(X, self.shift),)
             self.k = 1 if self.name == "corr" else self.d
-        # the estimate from the data as given (numpy's value, not a reconstruction)
-        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        # the estimate from the data as given (numpy's value, not a reconstruction);
+        # a NaN estimate is reported by the caller (UndefinedStatisticWarning)
+        if self.name in ("corr", "var", "std"):
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+                est = self.estimate_from(X)
+        else:
             est = self.estimate_from(X)
         self.cached_estimate = np.atleast_1d(np.asarray(est, dtype=np.float64))
         self.data = np.empty((0, self.d))  # do not ship the raw copy twice

@@ -12,6 +12,10 @@ Summation order is fixed by the replicate, never by the chunk: sums over draws u
 eight accumulators indexed by draw position modulo 8, combined pairwise; weighted
 sums run over rows in order.  So results are bit-identical for any chunk size,
 ``n_jobs`` or backend.  Kernels release the GIL.
+
+The engine gives the moment kernels centred data ``x - c``
+(:func:`skboot._engine.centre_of`) and adds ``w * c`` back to their sums, so the
+rounding error of a sum follows the spread of the data, not its offset.
 """
 
 from __future__ import annotations
