@@ -15,6 +15,9 @@ non-overlapping; geometric blocks: stationary; tapered blocks):
   accumulated once per call (O(n d)); a block ``[s, e)`` then contributes
   ``P[e] - P[s]`` (plus the wrapped part), so a replicate costs O(n / L * d).
   Blocks are added in draw order, so a replicate's value depends only on ``b``.
+  The engine passes centred data (``x - c``, :func:`skboot._engine.centre_of`):
+  prefix sums of uncentred data would carry rounding errors of the size of the
+  offset times ``n`` into every block difference.
 
 Kernels use int64/float64 scalars, uint64 seeds, and release the GIL.
 """

@@ -39,6 +39,7 @@ from skboot._kernels import (
     iid_order_stats,
     iid_sum_1d,
     iid_sumsq_1d,
+    integral_columns,
     take_rows,
     weighted_corr,
     weighted_moments,
@@ -187,10 +188,113 @@ def aligned_rows(X: np.ndarray) -> np.ndarray:
     return out
 
 
+def centre_of(X: np.ndarray) -> np.ndarray:
+    """The shift ``c`` subtracted from each column before a fused sum, shape (d,).
+
+    ``c_j`` is the mean of column ``j`` (``X.mean(axis=0)``; over the finite
+    values when there are others), rounded to the nearest integer (half to
+    even) when every finite value of the column is an integer (counts, 0/1
+    data: their centred values and sums then stay exact integers), and 0 when
+    that mean is not finite.  A pure function of
+    the data, computed once per call, so replicates stay bit-identical for any
+    chunking.  Centring makes the rounding error of a replicate sum proportional
+    to the spread of the data, not to its offset (Chan, Golub & LeVeque 1983).
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    n = X.shape[0]
+    if n == 0:
+        return np.zeros(X.shape[1])
+    # np.add.reduce / n is X.mean(axis=0) bit for bit, without its Python layer
+    # (this runs once per call, and small calls are dominated by fixed costs)
+    with np.errstate(over="ignore", invalid="ignore"):
+        mu = np.add.reduce(X, axis=0) / n  # finite only if every value is
+        if not np.isfinite(mu).all():
+            for j in np.flatnonzero(~np.isfinite(mu)):
+                col = X[:, j]
+                col = col[np.isfinite(col)]
+                mu[j] = col.mean() if col.shape[0] else 0.0
+            mu[~np.isfinite(mu)] = 0.0  # overflow
+    integral = np.empty(X.shape[1], dtype=np.bool_)
+    integral_columns(X, integral)
+    if integral.any():
+        mu = np.where(integral, np.round(mu), mu)
+    return mu
+
+
+def centred_rows(X: np.ndarray, shift: np.ndarray) -> np.ndarray:
+    """``X - shift`` as a new C-contiguous float64 (n, d) array, its first row on
+    a 64-byte boundary when ``d`` is a multiple of 8 (see :func:`aligned_rows`)."""
+    n, d = X.shape
+    if d % 8:
+        out = np.empty((n, d))
+    else:
+        raw = np.empty(n * d * 8 + 64, dtype=np.uint8)
+        start = (-raw.ctypes.data) % 64
+        out = raw[start : start + n * d * 8].view(np.float64).reshape(n, d)
+    np.subtract(X, shift, out=out)
+    return out
+
+
+def moments_to_values(
+    name: str,
+    s1: np.ndarray,
+    s2: np.ndarray,
+    sw: np.ndarray,
+    shift: np.ndarray,
+    ddof: int,
+) -> np.ndarray:
+    """A moment statistic from the sums of centred values.
+
+    ``s1``/``s2``: sums of ``w * (x - shift)`` and ``w * (x - shift)**2`` per
+    replicate and column; ``sw`` the total weight (broadcastable against them).
+    sum: ``s1 + sw * shift``; mean and proportion: that sum divided by ``sw``
+    (NaN when ``sw <= 0``, an empty replicate); var: ``(s2 - s1**2 / sw) / (sw -
+    ddof)``, clipped at 0 (NaN when ``sw - ddof <= 0``); std: its square root.
+    Never emits a numpy RuntimeWarning: undefined values are NaN, which the
+    caller counts (``n_undefined``) and reports once.
+    """
+    if name == "sum":
+        return s1 + sw * shift
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if name in ("mean", "proportion"):
+            return np.where(sw > 0, (s1 + sw * shift) / sw, np.nan)
+        dof = sw - ddof
+        var = np.maximum((s2 - s1 * s1 / sw) / dof, 0.0)
+        var = np.where((dof > 0) & (sw > 0), var, np.nan)
+    return var if name == "var" else np.sqrt(var)
+
+
+def corr_from_sums(
+    sx: np.ndarray,
+    sy: np.ndarray,
+    sxx: np.ndarray,
+    syy: np.ndarray,
+    sxy: np.ndarray,
+    sw: np.ndarray,
+) -> np.ndarray:
+    """Pearson's r from weighted sums of centred x, y, x*x, y*y, x*y.
+
+    NaN (undefined, counted by the caller) when the total weight is not positive
+    or either variance is not positive; no numpy RuntimeWarning.
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        vx = sxx - sx * sx / sw
+        vy = syy - sy * sy / sw
+        ok = (sw > 0) & (vx > 0) & (vy > 0)
+        r = (sxy - sx * sy / sw) / np.sqrt(np.where(ok, vx * vy, 1.0))
+    return np.where(ok, r, np.nan)
+
+
 @dataclass
 class BuiltinStatistic(Statistic):
     """A fused built-in: "mean", "sum", "var", "std", "proportion", "median",
-    "quantile" (column-wise) and "corr" (two columns)."""
+    "quantile" (column-wise) and "corr" (two columns).
+
+    Moment statistics (all but the order statistics) work on ``X - shift`` with
+    ``shift = centre_of(X)``; a replicate's column sum is ``S + w * shift``, ``S``
+    the fused sum of the centred values and ``w`` the replicate's total weight
+    (its size for index schemes), and its mean that sum divided by ``w``.
+    """
 
     closed_form_jackknife: ClassVar[bool] = True
     name: str = "mean"
@@ -206,23 +310,23 @@ class BuiltinStatistic(Statistic):
     def __post_init__(self) -> None:
         X = self.data
         self.d = X.shape[1]
-        if self.name == "corr":
-            self.shift = X.mean(axis=0)
-            self.arrays = (np.ascontiguousarray(X - self.shift),)
-            self.k = 1
-        elif self.name in ("median", "quantile"):
+        if self.name in ("median", "quantile"):
             order = np.ascontiguousarray(np.argsort(X, axis=0, kind="stable").T)
             self.arrays = (X, order.astype(np.int64))
             nq = 1 if self.name == "median" else self.q.shape[0]
             self.k = self.d * nq
         else:
-            if self.name in ("var", "std"):
-                self.shift = X.mean(axis=0)
-                self.arrays = (aligned_rows(np.ascontiguousarray(X - self.shift)),)
-            else:
-                self.shift = np.zeros(self.d)
-                self.arrays = (aligned_rows(X),)
-            self.k = self.d
+            self.shift = centre_of(X)
+            self.arrays = (centred_rows(X, self.shift),)
+            self.k = 1 if self.name == "corr" else self.d
+        # the estimate from the data as given (numpy's value, not a reconstruction);
+        # a NaN estimate is reported by the caller (UndefinedStatisticWarning)
+        if self.name in ("corr", "var", "std"):
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+                est = self.estimate_from(X)
+        else:
+            est = self.estimate_from(X)
+        self.cached_estimate = np.atleast_1d(np.asarray(est, dtype=np.float64))
         self.data = np.empty((0, self.d))  # do not ship the raw copy twice
 
     # -- estimate and jackknife on the original rows ---------------------------
@@ -244,11 +348,16 @@ class BuiltinStatistic(Statistic):
         return np.array([r])
 
     def estimate(self) -> np.ndarray:
-        if self.name == "corr" or self.name in ("var", "std"):
-            X = self.arrays[0] + self.shift
-        else:
-            X = self.arrays[0]
-        return np.atleast_1d(np.asarray(self.estimate_from(X), dtype=np.float64))
+        if self.cached_estimate is not None:
+            return self.cached_estimate.copy()
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            est = self.estimate_from(self.original_rows())
+        return np.atleast_1d(np.asarray(est, dtype=np.float64))
+
+    def original_rows(self) -> np.ndarray:
+        """The data rows, ``X - shift + shift`` for the centred statistics."""
+        X = self.arrays[0]
+        return X if self.name in ("median", "quantile") else X + self.shift
 
     def jackknife(self) -> np.ndarray:
         """Leave-one-out values, shape (n, k), in O(n) (O(n log n) for order stats)."""
@@ -256,30 +365,27 @@ class BuiltinStatistic(Statistic):
         Xa = self.arrays[0]
         n = Xa.shape[0]
         if name in ("mean", "proportion", "sum"):
-            S = Xa.sum(axis=0)
-            loo = S[None, :] - Xa
-            return loo / (n - 1) if name != "sum" else loo
+            # the replicate rule on the n - 1 rows left
+            s1 = Xa.sum(axis=0)[None, :] - Xa
+            sw = np.full((1, 1), float(n - 1))
+            return moments_to_values(name, s1, s1, sw, self.shift, 0)
         if name in ("var", "std"):
             S1 = Xa.sum(axis=0)
             S2 = (Xa * Xa).sum(axis=0)
             s1 = S1[None, :] - Xa
             s2 = S2[None, :] - Xa * Xa
-            m = n - 1
-            var = (s2 - s1 * s1 / m) / (m - self.ddof)
-            var = np.maximum(var, 0.0)
-            return var if name == "var" else np.sqrt(var)
+            sw = np.full((1, 1), float(n - 1))
+            return moments_to_values(name, s1, s2, sw, self.shift, self.ddof)
         if name == "corr":
             x, y = Xa[:, 0], Xa[:, 1]
-            m = n - 1
-            sx = x.sum() - x
-            sy = y.sum() - y
-            sxx = (x * x).sum() - x * x
-            syy = (y * y).sum() - y * y
-            sxy = (x * y).sum() - x * y
-            cov = sxy - sx * sy / m
-            den = np.sqrt((sxx - sx * sx / m) * (syy - sy * sy / m))
-            with np.errstate(invalid="ignore", divide="ignore"):
-                return (cov / den)[:, None]
+            return corr_from_sums(
+                x.sum() - x,
+                y.sum() - y,
+                (x * x).sum() - x * x,
+                (y * y).sum() - y * y,
+                (x * y).sum() - x * y,
+                np.full(n, float(n - 1)),
+            )[:, None]
         # order statistics: leave-one-out sample of size n-1
         X, order = self.arrays
         m = n - 1
@@ -316,9 +422,7 @@ class BuiltinStatistic(Statistic):
         return out.reshape(n, -1)
 
     def subset(self, rows: np.ndarray) -> Statistic:
-        X = self.arrays[0]
-        if self.name in ("corr", "var", "std"):
-            X = X + self.shift
+        X = self.original_rows()
         return BuiltinStatistic(
             name=self.name,
             data=np.ascontiguousarray(X[rows]),
@@ -351,26 +455,18 @@ class BuiltinStatistic(Statistic):
             for j in range(Xa.shape[1])
         ]
         S1 = Xa.sum(axis=0)[None, :] - np.column_stack(sums)
-        if name in ("mean", "proportion"):
-            return S1 / m[:, None]
-        if name == "sum":
-            return S1
+        if name in ("mean", "proportion", "sum"):
+            return moments_to_values(name, S1, S1, m[:, None], self.shift, 0)
         sq = [
             np.bincount(codes, weights=Xa[:, j] ** 2, minlength=G)
             for j in range(Xa.shape[1])
         ]
         S2 = (Xa * Xa).sum(axis=0)[None, :] - np.column_stack(sq)
         if name in ("var", "std"):
-            var = (S2 - S1 * S1 / m[:, None]) / (m[:, None] - self.ddof)
-            var = np.maximum(var, 0.0)
-            return var if name == "var" else np.sqrt(var)
+            return moments_to_values(name, S1, S2, m[:, None], self.shift, self.ddof)
         x, y = Xa[:, 0], Xa[:, 1]
         sxy = (x * y).sum() - np.bincount(codes, weights=x * y, minlength=G)
-        sx, sy = S1[:, 0], S1[:, 1]
-        cov = sxy - sx * sy / m
-        den = np.sqrt((S2[:, 0] - sx * sx / m) * (S2[:, 1] - sy * sy / m))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return (cov / den)[:, None]
+        return corr_from_sums(S1[:, 0], S1[:, 1], S2[:, 0], S2[:, 1], sxy, m)[:, None]
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         nb = out.shape[0]
@@ -389,18 +485,15 @@ class BuiltinStatistic(Statistic):
             plan.fill_weights_chunk(b0, W)
         if name == "corr":
             (xy,) = arrays
+            s = np.empty((nb, 7))
             if iid:
-                s = np.empty((nb, 5))
                 iid_corr(xy, seed, gamma, b0, m, s)
             else:
-                s = np.empty((nb, 6))
                 weighted_corr(xy, W, s)
-                sw = s[:, 5]
-            sx, sy, sxx, syy, sxy = (s[:, j] for j in range(5))
-            cov = sxy - sx * sy / sw
-            den = np.sqrt((sxx - sx * sx / sw) * (syy - sy * sy / sw))
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out[:, 0] = cov / den
+            r = corr_from_sums(s[:, 0], s[:, 1], s[:, 2], s[:, 3], s[:, 4], s[:, 5])
+            # a replicate whose x or y values are all equal: undefined, exactly
+            # (its centred sums need not cancel to 0 in floating point)
+            out[:, 0] = np.where(s[:, 6] > 0, r, np.nan)
             return
         if name in ("median", "quantile"):
             X, order = arrays
@@ -452,16 +545,9 @@ class BuiltinStatistic(Statistic):
         else:
             sw = np.empty(nb)
             weighted_moments(X, W, want2, s1, s2, sw)
-        swc = sw[:, None]
-        if name in ("mean", "proportion"):
-            out[:, :] = s1 / swc
-        elif name == "sum":
-            out[:, :] = s1
-        else:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                var = (s2 - s1 * s1 / swc) / (swc - self.ddof)
-            var = np.maximum(var, 0.0)
-            out[:, :] = var if name == "var" else np.sqrt(var)
+        out[:, :] = moments_to_values(
+            name, s1, s2, sw[:, None], self.shift[None, :], self.ddof
+        )
 
 
 def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:

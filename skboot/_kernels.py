@@ -12,6 +12,10 @@ Summation order is fixed by the replicate, never by the chunk: sums over draws u
 eight accumulators indexed by draw position modulo 8, combined pairwise; weighted
 sums run over rows in order.  So results are bit-identical for any chunk size,
 ``n_jobs`` or backend.  Kernels release the GIL.
+
+The engine gives the moment kernels centred data ``x - c``
+(:func:`skboot._engine.centre_of`) and adds ``w * c`` back to their sums, so the
+rounding error of a sum follows the spread of the data, not its offset.
 """
 
 from __future__ import annotations
@@ -41,12 +45,35 @@ __all__ = [
     "iid_order_stats",
     "iid_sum_1d",
     "iid_sumsq_1d",
+    "integral_columns",
     "lerp",
     "take_rows",
     "weighted_corr",
     "weighted_moments",
     "weighted_order_stats",
 ]
+
+
+@njit(cache=True, nogil=True)
+def integral_columns(X, out):
+    """``out[j]``: whether every finite value of column ``j`` of the C-contiguous
+    (n, d) float64 ``X`` is an integer.  Rows are scanned in runs of 256 (a
+    branch-free loop the compiler vectorizes); a column stops at the first run
+    with a fractional value, which for most real data is the first."""
+    n = X.shape[0]
+    d = X.shape[1]
+    for j in range(d):
+        col = X[:, j]
+        ok = True
+        for i0 in range(0, n, 256):
+            bad = 0
+            for i in range(i0, min(n, i0 + 256)):
+                v = col[i]
+                bad += (v != np.floor(v)) & (v == v)  # fractional, not NaN
+            if bad:
+                ok = False
+                break
+        out[j] = ok
 
 
 @njit(cache=True, nogil=True)
@@ -313,9 +340,11 @@ def iid_moments_tiled(X, seed, gamma, b0, m, want2, out1, out2):
 
 @njit(cache=True, nogil=True)
 def iid_corr(xy, seed, gamma, b0, m, out):
-    """Per replicate: sums of x, y, x*x, y*y, x*y of the drawn pairs.
+    """Per replicate: sums of x, y, x*x, y*y, x*y of the drawn pairs, then ``m``
+    and a flag: 1.0 when both the drawn x and the drawn y take two values or
+    more (0.0: a constant column, Pearson's r undefined).
 
-    ``xy`` is (n, 2) float64 (centered by the caller); ``out`` is (nb, 5).
+    ``xy`` is (n, 2) float64 (centred by the caller); ``out`` is (nb, 7).
     """
     n = xy.shape[0]
     un = np.uint64(n)
@@ -331,6 +360,10 @@ def iid_corr(xy, seed, gamma, b0, m, out):
         sxx = 0.0
         syy = 0.0
         sxy = 0.0
+        x0 = 0.0
+        y0 = 0.0
+        nx = 0
+        ny = 0
         while done < m:
             c = min(FAST_BLOCK, m - done)
             if (
@@ -344,6 +377,9 @@ def iid_corr(xy, seed, gamma, b0, m, out):
                 ctr, have, lo = draw_block(
                     seed, gamma, ctr, have, lo, un, thresh, buf, c
                 )
+            if done == 0:
+                x0 = xy[buf[0], 0]
+                y0 = xy[buf[0], 1]
             for t in range(c):
                 r = buf[t]
                 a = xy[r, 0]
@@ -353,12 +389,16 @@ def iid_corr(xy, seed, gamma, b0, m, out):
                 sxx += a * a
                 syy += bb * bb
                 sxy += a * bb
+                nx += a != x0
+                ny += bb != y0
             done += c
         out[k, 0] = sx
         out[k, 1] = sy
         out[k, 2] = sxx
         out[k, 3] = syy
         out[k, 4] = sxy
+        out[k, 5] = m
+        out[k, 6] = 1.0 if (nx > 0 and ny > 0) else 0.0
 
 
 @njit(cache=True)
@@ -410,31 +450,44 @@ def iid_order_stats(X, order, seed, gamma, b0, m, positions, out):
 
 @njit(cache=True, nogil=True)
 def weighted_moments(X, W, want2, out1, out2, outw):
-    """Per weight row ``k``: ``sum_i W[k,i] X[i]`` (and of squares) and ``sum W[k]``."""
+    """Per weight row ``k``: ``sum_i W[k,i] X[i]`` (and of squares) and ``sum W[k]``.
+
+    Rows are added in order.  The weight total is summed with Neumaier's
+    compensation (its error is then about one rounding): the caller multiplies
+    it by the data's centre, which can be large next to the centred sums.
+    """
     n = X.shape[0]
     d = X.shape[1]
     for k in range(W.shape[0]):
         w = W[k]
         sw = 0.0
+        comp = 0.0
         for j in range(d):
             out1[k, j] = 0.0
             out2[k, j] = 0.0
         for i in range(n):
             wi = w[i]
             if wi != 0.0:
-                sw += wi
+                t = sw + wi
+                if abs(sw) >= abs(wi):
+                    comp += (sw - t) + wi
+                else:
+                    comp += (wi - t) + sw
+                sw = t
                 row = X[i]
                 for j in range(d):
                     v = row[j]
                     out1[k, j] += wi * v
                     if want2:
                         out2[k, j] += wi * v * v
-        outw[k] = sw
+        outw[k] = sw + comp
 
 
 @njit(cache=True, nogil=True)
 def weighted_corr(xy, W, out):
-    """Per weight row: weighted sums of x, y, x*x, y*y, x*y and of the weights."""
+    """Per weight row: weighted sums of x, y, x*x, y*y, x*y, the weight total and
+    the flag of :func:`iid_corr` (over the rows of non-zero weight); ``out`` is
+    (nb, 7)."""
     for k in range(W.shape[0]):
         w = W[k]
         sw = 0.0
@@ -443,11 +496,22 @@ def weighted_corr(xy, W, out):
         sxx = 0.0
         syy = 0.0
         sxy = 0.0
+        first = True
+        x0 = 0.0
+        y0 = 0.0
+        nx = 0
+        ny = 0
         for i in range(xy.shape[0]):
             wi = w[i]
             if wi != 0.0:
                 a = xy[i, 0]
                 bb = xy[i, 1]
+                if first:
+                    x0 = a
+                    y0 = bb
+                    first = False
+                nx += a != x0
+                ny += bb != y0
                 sw += wi
                 sx += wi * a
                 sy += wi * bb
@@ -460,6 +524,7 @@ def weighted_corr(xy, W, out):
         out[k, 3] = syy
         out[k, 4] = sxy
         out[k, 5] = sw
+        out[k, 6] = 1.0 if (nx > 0 and ny > 0) else 0.0
 
 
 @njit(cache=True, nogil=True)
@@ -467,7 +532,8 @@ def weighted_order_stats(X, order, W, qs, median, out):
     """Per weight row (integer counts) and column: quantiles ``qs`` of the multiset.
 
     ``median``: use numpy's median rule (mean of the two middle values) instead of
-    the linear-interpolation quantile.  ``out`` is (nb, d, len(qs)).
+    the linear-interpolation quantile.  ``out`` is (nb, d, len(qs)); NaN for an
+    empty replicate (every count 0, possible under the Poisson bootstrap).
     """
     d = X.shape[1]
     nq = qs.shape[0]
@@ -479,6 +545,9 @@ def weighted_order_stats(X, order, W, qs, median, out):
         for i in range(w.shape[0]):
             m += w[i]
         mi = np.int64(m)
+        if mi <= 0:
+            out[k, :, :] = np.nan
+            continue
         for p in range(nq):
             if median:
                 lo_i = (mi - 1) // 2

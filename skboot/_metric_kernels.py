@@ -515,16 +515,28 @@ def _prepare_labels(
 
 @njit(cache=True, nogil=True)
 def _weighted_mean_kernel(values, w):  # pragma: no cover - compiled
-    """``sum(w * values) / sum(w)``; NaN when ``sum(w) == 0``."""
+    """``sum(w * values) / sum(w)``; NaN when ``sum(w) == 0``.
+
+    Computed as ``(sum(w * (values - c)) + sum(w) * c) / sum(w)`` with ``c`` the
+    value of the first row of non-zero weight: the rounding error then scales
+    with the spread of the values, not with their offset, and 0/1 values with
+    integer weights (accuracy) give the exactly rounded ratio.
+    """
     total = 0.0
     acc = 0.0
+    c = 0.0
+    first = True
     for i in range(values.shape[0]):
         wi = w[i]
-        total += wi
-        acc += wi * values[i]
+        if wi != 0.0:
+            if first:
+                c = values[i]
+                first = False
+            total += wi
+            acc += wi * (values[i] - c)
     if total <= 0.0:
         return np.nan
-    return acc / total
+    return (acc + total * c) / total
 
 
 @njit(cache=True, nogil=True)
@@ -535,18 +547,28 @@ def _weighted_rms_kernel(squares, w):  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True)
 def _r2_kernel(y_true, squares, force_finite, w):  # pragma: no cover - compiled
-    """Weighted coefficient of determination (two passes)."""
+    """Weighted coefficient of determination (two passes).
+
+    ``y_true`` is centred on its first drawn value ``c`` before the first pass, so
+    the weighted mean's rounding error, which enters the denominator, scales
+    with the spread of ``y_true`` and not with its offset.
+    """
     total = 0.0
     acc = 0.0
     numerator = 0.0
     lo = np.inf
     hi = -np.inf
+    c = 0.0
+    first = True
     for i in range(y_true.shape[0]):
         wi = w[i]
         if wi > 0.0:
             y = y_true[i]
+            if first:
+                c = y
+                first = False
             total += wi
-            acc += wi * y
+            acc += wi * (y - c)
             numerator += wi * squares[i]
             lo = min(lo, y)
             hi = max(hi, y)
@@ -556,10 +578,10 @@ def _r2_kernel(y_true, squares, force_finite, w):  # pragma: no cover - compiled
         if not force_finite:
             return np.nan
         return 1.0 if numerator == 0.0 else 0.0
-    mean = acc / total
+    mean_c = acc / total  # the weighted mean of y_true - c
     denominator = 0.0
     for i in range(y_true.shape[0]):
-        d = y_true[i] - mean
+        d = (y_true[i] - c) - mean_c
         denominator += w[i] * d * d
     if denominator == 0.0:  # pragma: no cover - only through rounding
         if not force_finite:
@@ -1385,11 +1407,20 @@ def _loo_generic(p, sw, full, out):  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True)
 def _loo_mean(values, sw, full, rms, out):  # pragma: no cover - compiled
+    """Leave-one-out weighted means (or root means), centred as in
+    :func:`_weighted_mean_kernel` on the first row of non-zero weight."""
     total = 0.0
     acc = 0.0
+    c = 0.0
+    first = True
     for i in range(values.shape[0]):
-        total += sw[i]
-        acc += sw[i] * values[i]
+        wi = sw[i]
+        if wi != 0.0:
+            if first:
+                c = values[i]
+                first = False
+            total += wi
+            acc += wi * (values[i] - c)
     for i in range(values.shape[0]):
         wi = sw[i]
         if wi == 0.0:
@@ -1399,8 +1430,8 @@ def _loo_mean(values, sw, full, rms, out):  # pragma: no cover - compiled
         if t <= 0.0:
             out[i] = np.nan
             continue
-        v = max(acc - wi * values[i], 0.0) if rms else acc - wi * values[i]
-        out[i] = math.sqrt(v / t) if rms else v / t
+        v = ((acc - wi * (values[i] - c)) + t * c) / t
+        out[i] = math.sqrt(max(v, 0.0)) if rms else v
 
 
 @njit(cache=True, nogil=True)

@@ -45,9 +45,12 @@ compare against ``arch.bootstrap.IIDBootstrap.conf_int`` (arch 8.0).
 * The normal interval is centred on the estimate, ``theta_hat -/+ z * se``, as in
   arch's ``method="norm"`` and the standard interval of Efron & Tibshirani; it does
   not subtract the bootstrap bias (Davison & Hinkley's section 5.2.1 does). ``se`` is the
-  standard deviation of the bootstrap distribution with ``ddof=0`` by default
-  (arch's convention); pass ``ddof=1`` for the ``B - 1`` divisor of Efron &
-  Tibshirani eq. 6.6 and of ``scipy.stats.bootstrap(...).standard_error``.
+  standard deviation of the bootstrap distribution with the ``B - 1`` divisor
+  (``ddof=1``) of Efron & Tibshirani eq. 6.6, the one ``BootstrapResult.
+  standard_error`` and ``scipy.stats.bootstrap(...).standard_error`` use, so the
+  interval is ``estimate -/+ z * result.standard_error``.  arch's
+  ``method="norm"`` divides by ``B`` (``ddof=0``); pass ``ddof=0`` to reproduce
+  it (the two differ by the factor ``sqrt(B / (B - 1))``).
 * The acceleration is computed from leave-one-out values of the statistic as
   ``a_hat = sum(d**3) / (6 * sum(d**2) ** 1.5)`` with ``d = mean(jk) - jk`` per
   column (Efron & Tibshirani eq. 14.15). arch 8.0 centres a multi-column jackknife
@@ -825,7 +828,7 @@ def normal_interval(
     *,
     level: float = 0.95,
     alternative: Alternative = "two-sided",
-    ddof: int = 0,
+    ddof: int = 1,
 ) -> IntervalEndpoints:
     """Standard normal interval with the bootstrap standard error.
 
@@ -835,9 +838,12 @@ def normal_interval(
     deviation of the bootstrap replicates (Efron & Tibshirani eq. 6.6).
 
     The interval is centred on the estimate, not on the bias-corrected
-    ``theta_hat - bias`` of Davison & Hinkley (1997) section 5.2.1: this is what
-    ``arch.bootstrap.IIDBootstrap.conf_int(method="norm")`` computes, and with the
-    default ``ddof=0`` the endpoints equal arch's to rounding error.
+    ``theta_hat - bias`` of Davison & Hinkley (1997) section 5.2.1, as
+    ``arch.bootstrap.IIDBootstrap.conf_int(method="norm")`` does.  ``se`` has the
+    ``B - 1`` divisor by default (``ddof=1``), as ``BootstrapResult.
+    standard_error`` and ``scipy.stats.bootstrap(...).standard_error``; arch
+    divides by ``B``, and with ``ddof=0`` the endpoints equal arch's to rounding
+    error.
 
     Parameters
     ----------
@@ -849,10 +855,10 @@ def normal_interval(
         Confidence level, in the open interval (0, 1).
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         ``"less"`` gives ``(-inf, high)``, ``"greater"`` gives ``(low, inf)``.
-    ddof : int, default=0
-        Delta degrees of freedom of ``se``: the divisor is ``B - ddof``. 0 is
-        arch's convention; 1 is Efron & Tibshirani's and scipy's
-        ``standard_error``.
+    ddof : int, default=1
+        Delta degrees of freedom of ``se``: the divisor is ``B - ddof``. 1 is
+        Efron & Tibshirani's (eq. 6.6), skboot's and scipy's ``standard_error``;
+        0 is arch's convention.
 
     Returns
     -------
@@ -876,8 +882,9 @@ def normal_interval(
     >>> res = normal_interval(boot, x.mean(), level=0.9)
     >>> print(round(res.low, 3), round(res.high, 3))
     0.855 1.46
-    >>> print(round(res.diagnostics["standard_error"], 4))
-    0.1839
+    >>> se = res.diagnostics["standard_error"]
+    >>> print(round(se, 5), se == boot.std(ddof=1))
+    0.18398 True
     """
     level = _check_level(level)
     alternative = _check_alternative(alternative)

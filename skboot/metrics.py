@@ -81,7 +81,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.utils.validation import has_fit_parameter
 
 from skboot import intervals as _iv
-from skboot._engine import Statistic, run_bootstrap
+from skboot._engine import Statistic, centre_of, moments_to_values, run_bootstrap
 from skboot._exceptions import StatisticError, UndefinedStatisticWarning
 from skboot._kernels import iid_sum_1d
 from skboot._metric_kernels import (
@@ -451,7 +451,8 @@ def _metric_resampler(
     """The resampler to run and the object its key is drawn from."""
     if not isinstance(stratify, bool | np.bool_):
         raise param_error("stratify", owner, "a bool", stratify)
-    check_int(n_resamples, "n_resamples", owner, min_value=1)
+    if n_resamples is not None:
+        check_int(n_resamples, "n_resamples", owner, min_value=1)
     if stratify and groups is not None:
         raise ValueError(
             f"The 'stratify' and 'groups' parameters of {owner} cannot be used "
@@ -598,8 +599,13 @@ class MetricStatistic(Statistic):
             for j, values in enumerate((arrays[1], arrays[5] if self._two else None)):
                 if values is None:
                     break
-                iid_sum_1d(values, seed, gamma, b0, m, sums)
-                part = sums / m
+                # centred once per task, as the engine's "mean" (precision)
+                if f"centred{j}" not in scratch:
+                    c = centre_of(values[:, None])
+                    scratch[f"centred{j}"] = (values - c[0], c)
+                centred, c = scratch[f"centred{j}"]
+                iid_sum_1d(centred, seed, gamma, b0, m, sums)
+                part = moments_to_values("mean", sums, sums, np.full(1, float(m)), c, 0)
                 if rms:
                     part = np.sqrt(np.maximum(part, 0.0))
                 if j == 0:
@@ -1023,7 +1029,8 @@ class _MetricResultMixin:
         ----------
         level : float, default=0.95
         method : {"percentile", "basic", "normal", "bc", "bca"}, default="bca"
-            Any letter case.
+            Any letter case; "normal" is ``estimate -/+ z * standard_error``
+            (``ddof=1``).
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
 
         Returns
@@ -1163,7 +1170,7 @@ def metric_ci(
     groups: Any = None,
     stratify: bool = False,
     resampler: Any = None,
-    n_resamples: int = 9999,
+    n_resamples: int | None = None,
     random_state: Any = None,
     method: str = "bca",
     level: float = 0.95,
@@ -1224,7 +1231,11 @@ def metric_ci(
     resampler : skboot resampler, default=None
         Any resampler; None means :class:`Bootstrap` (or the stratified / group
         one above).  ``y_true`` is routed as ``y`` and ``groups`` as ``groups``.
-    n_resamples : int, default=9999
+    n_resamples : int or None, default=None
+        Number of replicates.  None: the resampler's ``n_resamples`` when a
+        resampler is given, else 9999.  An int replaces the value of a resampler
+        left at its default; a resampler set to another value raises a
+        ValueError.
     random_state : None, int, SeedSequence or Generator, default=None
     method : {"percentile", "basic", "normal", "bc", "bca"}, default="bca"
         Any letter case ("BCa" is "bca").
@@ -1335,7 +1346,7 @@ def compare_metrics(
     groups: Any = None,
     stratify: bool = False,
     resampler: Any = None,
-    n_resamples: int = 9999,
+    n_resamples: int | None = None,
     random_state: Any = None,
     method: str = "bca",
     level: float = 0.95,
@@ -2010,8 +2021,10 @@ def bootstrap_score(
         (not :class:`BayesianBootstrap`).  ``y`` is routed as the strata and
         ``groups`` as the groups.
     method : {"oob", ".632", ".632+"}, default=".632+"
-    n_resamples : int, default=None
-        None: the resampler's ``n_resamples`` when one is given, else 200.
+    n_resamples : int or None, default=None
+        None: the resampler's ``n_resamples`` when one is given, else 200.  An
+        int replaces the value of a resampler left at its default; a resampler
+        set to another value raises a ValueError.
     random_state : None, int, SeedSequence or Generator, default=None
     groups : array-like of shape (n_samples,), default=None
     n_jobs : int, default=None
@@ -2062,21 +2075,11 @@ def bootstrap_score(
         )
     if resampler is not None and not isinstance(resampler, BaseResampler):
         raise param_error("resampler", owner, "None or a skboot resampler", resampler)
-    if n_resamples is None:
-        n_resamples = 200 if resampler is None else resampler.n_resamples
-    check_int(n_resamples, "n_resamples", owner, min_value=1)
-    if resampler is not None and resampler.n_resamples not in (9999, n_resamples):
-        raise ValueError(
-            f"The 'n_resamples' parameter of {owner} ({n_resamples!r}) conflicts with "
-            f"the resampler's n_resamples ({resampler.n_resamples!r}); set it in one "
-            "place."
-        )
-    if resampler is None:
-        from skboot.resamplers import Bootstrap
-
-        resampler = Bootstrap()
-    res, source = _resolve_resampler(resampler, 9999, random_state, owner)
-    res.set_params(n_resamples=n_resamples)
+    if n_resamples is not None:
+        check_int(n_resamples, "n_resamples", owner, min_value=1)
+    res, source = _resolve_resampler(
+        resampler, n_resamples, random_state, owner, default=200
+    )
     if scoring is None:
         raise param_error("scoring", owner, "a scorer name or a callable scorer", None)
     try:

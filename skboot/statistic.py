@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import inspect
 import numbers
 import warnings
 from dataclasses import dataclass, field
@@ -38,6 +39,8 @@ from skboot.resamplers._iid import PoolPlan
 __all__ = ["BootstrapResult", "BootstrapStatistic", "ConfidenceInterval", "bootstrap"]
 
 INTERVAL_METHODS = _iv.METHODS
+#: Replicates run when neither the call nor a resampler says how many.
+DEFAULT_N_RESAMPLES = 9999
 ALTERNATIVES = ("two-sided", "less", "greater")
 
 
@@ -481,7 +484,9 @@ class BootstrapResult:
             Confidence level in (0, 1).
         method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, default="bca"
             See :mod:`skboot.intervals` for the equations.  Any letter case
-            ("BCa", as scipy spells it, is "bca").
+            ("BCa", as scipy spells it, is "bca").  "normal" is
+            ``estimate -/+ z * standard_error``, with the same ``ddof=1``
+            standard error as :attr:`standard_error`.
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
             "less" gives ``(-inf, high)``, "greater" ``(low, inf)``.
         standard_error : callable, optional
@@ -926,15 +931,33 @@ def _nested_studentized(ctx: _Context, n_inner: int):
 # ---------------------------------------------------------------------------
 # entry points
 # ---------------------------------------------------------------------------
+def _default_n_resamples(resampler: BaseResampler) -> Any:
+    """The ``n_resamples`` default of the resampler's class (9999 for skboot's)."""
+    param = inspect.signature(type(resampler)).parameters.get("n_resamples")
+    if param is None or param.default is inspect.Parameter.empty:
+        return DEFAULT_N_RESAMPLES
+    return param.default
+
+
 def _resolve_resampler(
-    resampler: Any, n_resamples: Any, random_state: Any, owner: str
+    resampler: Any,
+    n_resamples: Any,
+    random_state: Any,
+    owner: str,
+    default: int = DEFAULT_N_RESAMPLES,
 ) -> tuple[BaseResampler, Any]:
     """The resampler to run and the random_state object to draw the key from.
 
-    The key is drawn from the caller's own object (not a clone), so a Generator
-    passed by the user advances once per call."""
+    ``n_resamples=None`` (the caller did not give it): the resampler's own value,
+    or ``default`` without a resampler.  An int given by the caller replaces the
+    value of a resampler left at its class default; a resampler whose
+    ``n_resamples`` was set to another value conflicts with it (an error, as
+    for ``random_state``: two explicit values that differ are a mistake, not a
+    preference).  The key is drawn from the caller's own object (not a clone),
+    so a Generator passed by the user advances once per call."""
     if resampler is None:
-        return Bootstrap(n_resamples, random_state=random_state), random_state
+        B = default if n_resamples is None else n_resamples
+        return Bootstrap(B, random_state=random_state), random_state
     if not isinstance(resampler, BaseResampler):
         raise param_error(
             "resampler",
@@ -943,8 +966,8 @@ def _resolve_resampler(
             resampler,
         )
     params: dict[str, Any] = {}
-    if n_resamples != 9999 and n_resamples != resampler.n_resamples:
-        if resampler.n_resamples != 9999:
+    if n_resamples is not None and n_resamples != resampler.n_resamples:
+        if resampler.n_resamples != _default_n_resamples(resampler):
             raise ValueError(
                 f"The 'n_resamples' parameter of {owner} ({n_resamples!r}) conflicts "
                 f"with the resampler's n_resamples ({resampler.n_resamples!r}); set "
@@ -1168,7 +1191,7 @@ def bootstrap(
     statistic: Any = "mean",
     *,
     resampler: Any = None,
-    n_resamples: int = 9999,
+    n_resamples: int | None = None,
     random_state: Any = None,
     vectorized: bool | None = None,
     statistic_kwargs: dict[str, Any] | None = None,
@@ -1218,9 +1241,11 @@ def bootstrap(
         vectorized (see ``vectorized``).
     resampler : resampler, default=None
         The scheme; None means :class:`Bootstrap`.
-    n_resamples : int, default=9999
-        Number of replicates (if a resampler is given, its own value is used
-        unless this one is set).
+    n_resamples : int or None, default=None
+        Number of replicates.  None: the resampler's ``n_resamples`` when a
+        resampler is given, else 9999.  An int replaces the ``n_resamples`` of a
+        resampler left at its default (9999); a resampler set to another value
+        raises a ValueError (set it in one place).
     random_state : None, int, SeedSequence or Generator, default=None
         Root of the random streams; the entropy used is recorded on the result.
     vectorized : bool or None, default=None
@@ -1265,7 +1290,8 @@ def bootstrap(
     (0.0153, 0.065)
     """
     owner = "bootstrap"
-    check_int(n_resamples, "n_resamples", owner, min_value=1)
+    if n_resamples is not None:
+        check_int(n_resamples, "n_resamples", owner, min_value=1)
     res, source = _resolve_resampler(resampler, n_resamples, random_state, owner)
     if not isinstance(paired, (bool, np.bool_)):
         raise param_error("paired", owner, "True or False", paired)
@@ -1300,7 +1326,8 @@ class BootstrapStatistic(BaseEstimator):
         As in :func:`bootstrap`.
     resampler : resampler, default=None
         None means :class:`Bootstrap`.
-    n_resamples : int, default=9999
+    n_resamples : int or None, default=None
+        As in :func:`bootstrap`: None means the resampler's value, else 9999.
     random_state : None, int, SeedSequence or Generator, default=None
     n_jobs : int, default=None
     vectorized : bool or None, default=None
@@ -1344,7 +1371,7 @@ class BootstrapStatistic(BaseEstimator):
         statistic: Any = "mean",
         *,
         resampler: Any = None,
-        n_resamples: int = 9999,
+        n_resamples: int | None = None,
         random_state: Any = None,
         n_jobs: int | None = None,
         vectorized: bool | None = None,
@@ -1386,7 +1413,8 @@ class BootstrapStatistic(BaseEstimator):
         self : BootstrapStatistic
         """
         owner = type(self).__name__
-        check_int(self.n_resamples, "n_resamples", owner, min_value=1)
+        if self.n_resamples is not None:
+            check_int(self.n_resamples, "n_resamples", owner, min_value=1)
         res, source = _resolve_resampler(
             self.resampler, self.n_resamples, self.random_state, owner
         )

@@ -178,8 +178,10 @@ def test_matches_arch_scalar(arch_sample, method, alternative, level):
     theta, estimate = distribution[:, 0], x.mean()
     if method == "norm":
         # Centred on the estimate with the ddof=0 bootstrap standard deviation,
-        # exactly as arch does.
-        res = normal_interval(theta, estimate, level=level, alternative=alternative)
+        # exactly as arch does (skboot's default is ddof=1, see below).
+        res = normal_interval(
+            theta, estimate, level=level, alternative=alternative, ddof=0
+        )
     elif method == "bc":
         res = bc_interval(theta, estimate, level=level, alternative=alternative)
     elif method == "bca":
@@ -223,7 +225,7 @@ def test_matches_arch_vector(arch_sample, method, alternative):
         return
     if method == "norm":
         res = normal_interval(
-            distribution, estimate, level=level, alternative=alternative
+            distribution, estimate, level=level, alternative=alternative, ddof=0
         )
     elif method == "bc":
         res = bc_interval(distribution, estimate, level=level, alternative=alternative)
@@ -312,14 +314,44 @@ def test_studentized_with_constant_se_is_basic():
 
 
 def test_normal_interval_centre_and_ddof():
+    """Default ddof=1 (the B - 1 divisor of result.standard_error and scipy's
+    standard_error); ddof=0 is arch's."""
     theta = np.array([1.0, 2.0, 4.0, 7.0])
     res = normal_interval(theta, 3.0, level=0.9)
     z = ndtri(0.95)
-    assert res.low == pytest.approx(3.0 - z * theta.std())
-    assert res.high == pytest.approx(3.0 + z * theta.std())
-    assert res.diagnostics["standard_error"] == pytest.approx(theta.std())
-    res1 = normal_interval(theta, 3.0, level=0.9, ddof=1)
-    assert res1.diagnostics["standard_error"] == pytest.approx(theta.std(ddof=1))
+    se = theta.std(ddof=1)
+    assert res.low == pytest.approx(3.0 - z * se)
+    assert res.high == pytest.approx(3.0 + z * se)
+    assert res.diagnostics["standard_error"] == se
+    res0 = normal_interval(theta, 3.0, level=0.9, ddof=0)
+    assert res0.diagnostics["standard_error"] == theta.std()
+
+
+def test_normal_interval_uses_the_result_standard_error():
+    """One convention: result.confidence_interval(method="normal") is
+    estimate -/+ z * result.standard_error, for bootstrap() and metric_ci();
+    scipy's standard_error is the same number on the same distribution."""
+    from scipy import stats
+
+    from skboot import bootstrap, metric_ci
+
+    x = np.random.default_rng(4).exponential(size=60)
+    res = bootstrap(x, "mean", n_resamples=500, random_state=1)
+    ci = res.confidence_interval(method="normal", level=0.9)
+    z = ndtri(0.95)
+    assert ci.low == pytest.approx(res.estimate - z * res.standard_error, rel=1e-14)
+    assert ci.high == pytest.approx(res.estimate + z * res.standard_error, rel=1e-14)
+    ref = stats.bootstrap(
+        (x,), np.mean, n_resamples=500, method="percentile", random_state=1
+    )
+    assert np.std(ref.bootstrap_distribution, ddof=1) == pytest.approx(
+        ref.standard_error, rel=1e-14
+    )
+    y = np.r_[np.zeros(30), np.ones(30)].astype(int)
+    m = metric_ci(y, x, "roc_auc", n_resamples=300, random_state=2, method="normal")
+    assert m.interval.low == pytest.approx(
+        m.estimate - ndtri(0.975) * m.standard_error, rel=1e-13
+    )
 
 
 @pytest.mark.parametrize("level", [0.6, 0.9, 0.975])

@@ -978,3 +978,37 @@ def test_example_runs():
     assert proc.returncode == 0, proc.stderr
     for word in ("roc_auc", "accuracy", "log_loss", "p-value", ".632+"):
         assert word in proc.stdout
+
+
+def test_metric_entry_points_take_n_resamples_from_the_resampler():
+    """n_resamples=None: the resampler's value (metric_ci, compare_metrics,
+    bootstrap_score); an explicit different value conflicts with a resampler set
+    to another value, 9999 included."""
+    gen = np.random.default_rng(0)
+    y = np.r_[np.zeros(20), np.ones(20)].astype(int)
+    s = y + gen.normal(size=40)
+    kw = {"method": "percentile"}
+    res = metric_ci(y, s, "roc_auc", resampler=Bootstrap(60, random_state=0), **kw)
+    assert res.n_resamples == 60
+    cmp = compare_metrics(
+        y, s, -s, "roc_auc", resampler=Bootstrap(70, random_state=0), **kw
+    )
+    assert cmp.result.n_resamples == 70
+    assert metric_ci(y, s, "roc_auc", n_resamples=80, **kw).n_resamples == 80
+    for call in (
+        lambda: metric_ci(y, s, "roc_auc", resampler=Bootstrap(60), n_resamples=9999),
+        lambda: compare_metrics(
+            y, s, -s, "roc_auc", resampler=Bootstrap(60), n_resamples=9999
+        ),
+        lambda: bootstrap_score(
+            LogisticRegression(), s[:, None], y, scoring="accuracy",
+            resampler=Bootstrap(60), n_resamples=9999,
+        ),
+    ):  # fmt: skip
+        with pytest.raises(ValueError, match=r"\(60\); set it in one place"):
+            call()
+    score = bootstrap_score(
+        LogisticRegression(), s[:, None], y, scoring="accuracy",
+        resampler=Bootstrap(6, random_state=0),
+    )  # fmt: skip
+    assert score.n_resamples == 6

@@ -386,6 +386,31 @@ def test_bad_input_messages(call, match):
         call()
 
 
+def test_n_resamples_none_means_the_resamplers_own_value():
+    """n_resamples=None (the default) is "not given": the resampler's value, or
+    9999 without one.  An explicit value replaces a resampler left at its
+    default; two explicit values that differ are an error, 9999 included (it was
+    read as "not given" and silently ran the resampler's 500)."""
+    x = X1[:40]
+    assert bootstrap(x, resampler=Bootstrap(500)).n_resamples == 500
+    assert bootstrap(x, random_state=0).n_resamples == 9999
+    assert bootstrap(x, resampler=Bootstrap(), n_resamples=300).n_resamples == 300
+    mbb = MovingBlockBootstrap(block_length=3)
+    assert bootstrap(x, resampler=mbb, n_resamples=30).n_resamples == 30
+    assert mbb.n_resamples == 9999  # the caller's object is left alone
+    assert bootstrap(x, resampler=Bootstrap(50), n_resamples=50).n_resamples == 50
+    for B in (9999, 2000):
+        with pytest.raises(ValueError, match=r"\(500\); set it in one place"):
+            bootstrap(x, resampler=Bootstrap(500), n_resamples=B)
+    est = BootstrapStatistic("mean", resampler=Bootstrap(50, random_state=0))
+    assert est.get_params()["n_resamples"] is None
+    assert clone(est).fit(x).distribution_.shape == (50,)
+    with pytest.raises(ValueError, match="conflicts with the resampler's"):
+        BootstrapStatistic(resampler=Bootstrap(50), n_resamples=9999).fit(x)
+    with pytest.raises(ValueError, match="'n_resamples' parameter of bootstrap"):
+        bootstrap(x, n_resamples=0)
+
+
 def test_undefined_replicates_warn_and_intervals_refuse():
     x = np.array([0.0, 0.0, 0.0, 1.0])
 
@@ -943,6 +968,65 @@ def test_mean_kernel_follows_its_documented_summation_order(n, m):
             + tail
         )
         assert out[k] == want
+
+
+def _documented_sum_1d(x, idx):
+    """iid_sum_1d's rule in Python (see the test above)."""
+    m = idx.shape[0]
+    acc = [0.0] * 8
+    full = m - m % 8
+    for j in range(full):
+        acc[j % 8] += float(x[idx[j]])
+    tail = 0.0
+    for j in range(full, m):
+        tail += float(x[idx[j]])
+    return (
+        ((acc[0] + acc[1]) + (acc[2] + acc[3]))
+        + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+        + tail
+    )
+
+
+@pytest.mark.parametrize("kind", ["offset", "integer"])
+def test_engine_mean_and_sum_are_the_documented_centred_rule(kind):
+    """ "mean"/"sum" of replicate b, bit for bit: c = the data's mean (rounded to an
+    integer for integer-valued data), S = the kernel's sum of x - c in its
+    documented order, sum = S + m * c, mean = sum / m."""
+    from skboot._engine import centre_of
+    from skboot._random import check_random_state, reference_indices
+
+    gen = np.random.default_rng(8)
+    n = 1003
+    if kind == "offset":
+        x = 1e9 + 1e-3 * gen.normal(size=n)
+        c = np.mean(x)
+    else:
+        x = gen.integers(0, 7, size=n).astype(float)
+        c = np.round(np.mean(x))
+        assert c != np.mean(x)
+    assert centre_of(x[:, None])[0] == c
+    key = check_random_state(4)
+    means = bootstrap(x, "mean", n_resamples=5, random_state=4).distribution
+    sums = bootstrap(x, "sum", n_resamples=5, random_state=4).distribution
+    for b in range(5):
+        idx = reference_indices(key, 0, b, n, n)
+        total = _documented_sum_1d(x - c, idx) + n * c
+        assert sums[b] == total
+        assert means[b] == total / n
+
+
+def test_engine_column_means_are_the_documented_centred_rule():
+    """2-D: per column, the same rule on the eight-accumulator column sums."""
+    from skboot._random import check_random_state
+
+    offsets = np.array([0.0, 1e6, -1e9, 1e9, 5.0, 0.0, 1e3, -7.0])
+    X = offsets + np.random.default_rng(9).normal(size=(301, 8))
+    c = X.mean(axis=0)
+    key = check_random_state(6)
+    res = bootstrap(X, "mean", n_resamples=3, random_state=6).distribution
+    for b in range(3):
+        total = _documented_column_sums(X - c, key, b, 301) + 301 * c
+        np.testing.assert_array_equal(res[b], total / 301)
 
 
 def test_aligned_rows():
