@@ -7,6 +7,7 @@ from skboot._exceptions import (
 )
 from skboot._random import STREAM_VERSION
 from skboot.block_length import OptimalBlockLength, optimal_block_length
+from skboot.cuda import cuda_info
 from skboot.intervals import ConfidenceInterval
 from skboot.metrics import (
     BootstrapScore,
@@ -57,6 +58,7 @@ __all__ = [
     "bootstrap",
     "bootstrap_score",
     "compare_metrics",
+    "cuda_info",
     "metric_ci",
     "optimal_block_length",
 ]

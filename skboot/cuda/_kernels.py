@@ -1,0 +1,566 @@
+"""CUDA kernels (numba-cuda) reading the counter-based streams of skboot._random.
+
+Every kernel computes replicate ``b``'s draws from ``(key, purpose, b, i)`` exactly as
+the CPU kernels do, with the same SplitMix64 words, the same Lemire bounded draws with
+rejection and the same block and weight rules, so the row indices (and Poisson counts)
+are bit-identical to ``resampler.replicate(b)`` (stream version
+:data:`skboot.cuda._constants.IMPLEMENTS_STREAM`).
+
+Threads and sums
+----------------
+One thread computes one *item*: replicate ``b0 + k`` and, for column statistics,
+column ``c`` (item ``k * d + c``, so neighbouring threads read neighbouring columns
+of one drawn row).  A grid-stride loop covers the items, so any grid and block size
+compute the same items with the same code.  Draws are read in order and reduced in
+registers as they are made: no index array exists, in device memory or elsewhere.
+
+Every sum follows one rule, fixed by the item and never by the launch: the value
+at position ``t`` (draw ``t`` of an index scheme, row ``t`` of a weight scheme) goes
+to accumulator ``t % 8`` while whole groups of eight remain; the at most seven
+values after the last whole group are summed in order into a ninth; the result is
+``((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7)) + tail``.  Sums of values are
+therefore reproducible bit for bit (the pure-numpy :mod:`skboot.cuda._reference`
+computes them the same way); products (squares, weights) may be fused into FMA
+instructions by the device compiler, which changes their rounding, never their
+reproducibility.
+
+Kernels use uint64 for every stream quantity (numba types mixed signed/unsigned
+arithmetic as float64), int64 for rows and float64 for data.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import cuda, float64
+
+from skboot.cuda._constants import DIRICHLET, FIXED_BLOCKS, IID, POISSON
+
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_MASK32 = np.uint64(0xFFFFFFFF)
+_U0 = np.uint64(0)
+_U1 = np.uint64(1)
+_U11 = np.uint64(11)
+_U27 = np.uint64(27)
+_U30 = np.uint64(30)
+_U31 = np.uint64(31)
+_U32 = np.uint64(32)
+_TWO53_INV = 1.0 / 9007199254740992.0
+_EXP_MINUS_1 = 0.36787944117144233
+_POISSON_MAX = 20
+
+
+# ---------------------------------------------------------------------------
+# the stream (device functions)
+# ---------------------------------------------------------------------------
+@cuda.jit(device=True)
+def mix64(z):
+    """Stafford's variant-13 finalizer (SplitMix64's output function)."""
+    z = (z ^ (z >> _U30)) * _M1
+    z = (z ^ (z >> _U27)) * _M2
+    return z ^ (z >> _U31)
+
+
+@cuda.jit(device=True)
+def output_at(seed, gamma, t):
+    """SplitMix64 output ``t``: ``mix64(seed + (t + 1) * gamma)``."""
+    return mix64(seed + (t + _U1) * gamma)
+
+
+@cuda.jit(device=True)
+def next_word(seed, gamma, ctr, have, lo):
+    """The next 32-bit word and the reader state ``(ctr, have, lo)``: high half of
+    output ``ctr`` first, its low half buffered for the next call."""
+    if have != _U0:
+        return lo, ctr, _U0, lo
+    z = output_at(seed, gamma, ctr)
+    return z >> _U32, ctr + _U1, _U1, z & _MASK32
+
+
+@cuda.jit(device=True)
+def mulhilo64(a, b):
+    """High and low 64-bit halves of the 128-bit product ``a * b``, from 32-bit
+    halves (portable: the simulator has no ``umul64hi``)."""
+    a_lo = a & _MASK32
+    a_hi = a >> _U32
+    b_lo = b & _MASK32
+    b_hi = b >> _U32
+    p0 = a_lo * b_lo
+    p1 = a_lo * b_hi
+    p2 = a_hi * b_lo
+    p3 = a_hi * b_hi
+    mid = (p0 >> _U32) + (p1 & _MASK32) + (p2 & _MASK32)
+    hi = p3 + (p1 >> _U32) + (p2 >> _U32) + (mid >> _U32)
+    lo = (mid << _U32) | (p0 & _MASK32)
+    return hi, lo
+
+
+@cuda.jit(device=True)
+def bounded(seed, gamma, ctr, have, lo, un, thresh):
+    """Lemire's exactly uniform draw in ``[0, un)`` with rejection: one word per
+    attempt below ``2**32``, two (high word first) above.  Returns the value and
+    the reader state."""
+    if un <= _MASK32:
+        x, ctr, have, lo = next_word(seed, gamma, ctr, have, lo)
+        m = x * un
+        while (m & _MASK32) < thresh:
+            x, ctr, have, lo = next_word(seed, gamma, ctr, have, lo)
+            m = x * un
+        return m >> _U32, ctr, have, lo
+    hi_w, ctr, have, lo = next_word(seed, gamma, ctr, have, lo)
+    lo_w, ctr, have, lo = next_word(seed, gamma, ctr, have, lo)
+    mhi, mlo = mulhilo64((hi_w << _U32) | lo_w, un)
+    while mlo < thresh:
+        hi_w, ctr, have, lo = next_word(seed, gamma, ctr, have, lo)
+        lo_w, ctr, have, lo = next_word(seed, gamma, ctr, have, lo)
+        mhi, mlo = mulhilo64((hi_w << _U32) | lo_w, un)
+    return mhi, ctr, have, lo
+
+
+@cuda.jit(device=True)
+def uniform_at(seed, gamma, bctr, i):
+    """Uniform double ``i`` of the replicate whose first counter is ``bctr``: two
+    words from a reader that starts aligned are exactly output ``bctr + i``."""
+    z = output_at(seed, gamma, bctr + np.uint64(i))
+    return np.float64(z >> _U11) * _TWO53_INV
+
+
+@cuda.jit(device=True)
+def next_row(
+    scheme,
+    seed,
+    seed_l,
+    gamma,
+    bctr,
+    un_draw,
+    thresh,
+    n,
+    L,
+    stride,
+    log_q,
+    amb_rel,
+    ctr,
+    have,
+    lo,
+    cur,
+    rem,
+    j,
+    amb,
+):
+    """Row ``t`` of an index replicate, then the advanced state.
+
+    State: the "indices" / "block_starts" reader ``(ctr, have, lo)``, the next row
+    of the current block ``cur``, rows left in it ``rem``, blocks drawn ``j``, and
+    ``amb`` (1 once a stationary block length came within ``amb_rel`` (relative)
+    of a rounding boundary of ``floor``: the device's ``log`` may differ from the
+    CPU's by an ulp, so such a replicate is recomputed on the host).
+    """
+    if scheme == IID:
+        v, ctr, have, lo = bounded(seed, gamma, ctr, have, lo, un_draw, thresh)
+        return np.int64(v), ctr, have, lo, cur, rem, j, amb
+    if rem == 0:
+        s, ctr, have, lo = bounded(seed, gamma, ctr, have, lo, un_draw, thresh)
+        if scheme == FIXED_BLOCKS:
+            cur = np.int64(s) * stride
+            rem = L
+        else:
+            u = uniform_at(seed_l, gamma, bctr, j)
+            g = math.log(1.0 - u) / log_q
+            rem = n if g >= n else 1 + np.int64(g)
+            if math.floor(g - g * amb_rel) != math.floor(g + g * amb_rel):
+                amb = 1
+            cur = np.int64(s)
+        j += 1
+    row = cur
+    cur += 1
+    if cur == n:
+        cur = 0
+    rem -= 1
+    return row, ctr, have, lo, cur, rem, j, amb
+
+
+@cuda.jit(device=True)
+def poisson_at(seed, gamma, bctr, i):
+    """Poisson(1) count of row ``i``: inversion of uniform ``i`` (capped at 20)."""
+    u = uniform_at(seed, gamma, bctr, i)
+    k = 0
+    p = _EXP_MINUS_1
+    cdf = _EXP_MINUS_1
+    while u >= cdf and k < _POISSON_MAX:
+        k += 1
+        p = p / k
+        cdf += p
+    return np.float64(k)
+
+
+@cuda.jit(device=True)
+def exp_at(seed, gamma, bctr, i):
+    """Unnormalized flat-Dirichlet weight of row ``i``: ``-log1p(-u_i)``."""
+    return -math.log1p(-uniform_at(seed, gamma, bctr, i))
+
+
+@cuda.jit(device=True)
+def weight_at(scheme, seed, gamma, bctr, i, scale):
+    """Weight of row ``i``: a Poisson count, or ``scale * Exp(1)``."""
+    if scheme == POISSON:
+        return poisson_at(seed, gamma, bctr, i)
+    return exp_at(seed, gamma, bctr, i) * scale
+
+
+@cuda.jit(device=True)
+def dirichlet_scale(seed, gamma, bctr, n):
+    """``n / sum_i Exp_i`` summed in row order, as the CPU's fill does."""
+    total = 0.0
+    for i in range(n):
+        total += exp_at(seed, gamma, bctr, i)
+    return n / total
+
+
+@cuda.jit(device=True)
+def combine(a, off, tail):
+    """The fixed pairwise combination of the eight accumulators ``a[off:off + 8]``
+    plus the tail."""
+    return (
+        ((a[off] + a[off + 1]) + (a[off + 2] + a[off + 3]))
+        + ((a[off + 4] + a[off + 5]) + (a[off + 6] + a[off + 7]))
+        + tail
+    )
+
+
+# ---------------------------------------------------------------------------
+# kernels
+# ---------------------------------------------------------------------------
+@cuda.jit(device=True)
+def first_item():
+    """This thread's first item of the grid-stride loop (``cuda.grid(1)``)."""
+    return cuda.threadIdx.x + cuda.blockIdx.x * cuda.blockDim.x  # type: ignore[operator]
+
+
+@cuda.jit(device=True)
+def item_stride():
+    """Threads in the grid (``cuda.gridsize(1)``)."""
+    return cuda.gridDim.x * cuda.blockDim.x  # type: ignore[operator]
+
+
+@cuda.jit(cache=True)
+def index_rows(
+    scheme, seed, seed_l, gamma, b0, un_draw, thresh, n, L, stride, log_q, out
+):
+    """Row ``k`` of ``out`` (nb, m) gets the rows of replicate ``b0 + k`` (tests)."""
+    m = out.shape[1]
+    for k in range(first_item(), out.shape[0], item_stride()):
+        bctr = (b0 + np.uint64(k)) << _U32
+        ctr = bctr
+        have = _U0
+        lo = _U0
+        cur = 0
+        rem = 0
+        j = 0
+        amb = 0
+        for t in range(m):
+            r, ctr, have, lo, cur, rem, j, amb = next_row(
+                scheme,
+                seed,
+                seed_l,
+                gamma,
+                bctr,
+                un_draw,
+                thresh,
+                n,
+                L,
+                stride,
+                log_q,
+                0.0,
+                ctr,
+                have,
+                lo,
+                cur,
+                rem,
+                j,
+                amb,
+            )
+            out[k, t] = r
+
+
+@cuda.jit(cache=True)
+def weight_rows(scheme, seed, gamma, b0, out):
+    """Row ``k`` of ``out`` (nb, n) gets the weights of replicate ``b0 + k``."""
+    n = out.shape[1]
+    for k in range(first_item(), out.shape[0], item_stride()):
+        bctr = (b0 + np.uint64(k)) << _U32
+        scale = 1.0
+        if scheme == DIRICHLET:
+            scale = dirichlet_scale(seed, gamma, bctr, n)
+        for i in range(n):
+            out[k, i] = weight_at(scheme, seed, gamma, bctr, i, scale)
+
+
+@cuda.jit(cache=True)
+def index_moments(
+    X,
+    d,
+    scheme,
+    seed,
+    seed_l,
+    gamma,
+    b0,
+    m,
+    un_draw,
+    thresh,
+    L,
+    stride,
+    log_q,
+    amb_rel,
+    want2,
+    out1,
+    out2,
+    flags,
+):
+    """Item ``k * d + c``: the sum (``out1``) and sum of squares (``out2``, when
+    ``want2``) of column ``c`` over the ``m`` rows of index replicate ``b0 + k``;
+    ``flags[k]`` = 1 when a stationary block length was ambiguous.
+
+    ``X`` is the (n, d) data flattened in C order.
+    """
+    n = X.shape[0] // d
+    a1 = cuda.local.array(8, float64)
+    a2 = cuda.local.array(8, float64)
+    m8 = m - (m & 7)
+    for item in range(first_item(), out1.shape[0], item_stride()):
+        k = item // d
+        c = item - k * d
+        bctr = (b0 + np.uint64(k)) << _U32
+        ctr = bctr
+        have = _U0
+        lo = _U0
+        cur = 0
+        rem = 0
+        j = 0
+        amb = 0
+        for u in range(8):
+            a1[u] = 0.0
+            a2[u] = 0.0
+        for _ in range(0, m8, 8):
+            for u in range(8):
+                r, ctr, have, lo, cur, rem, j, amb = next_row(
+                    scheme,
+                    seed,
+                    seed_l,
+                    gamma,
+                    bctr,
+                    un_draw,
+                    thresh,
+                    n,
+                    L,
+                    stride,
+                    log_q,
+                    amb_rel,
+                    ctr,
+                    have,
+                    lo,
+                    cur,
+                    rem,
+                    j,
+                    amb,
+                )
+                v = X[r * d + c]
+                a1[u] += v
+                if want2:
+                    a2[u] += v * v
+        t1 = 0.0
+        t2 = 0.0
+        for _ in range(m8, m):
+            r, ctr, have, lo, cur, rem, j, amb = next_row(
+                scheme,
+                seed,
+                seed_l,
+                gamma,
+                bctr,
+                un_draw,
+                thresh,
+                n,
+                L,
+                stride,
+                log_q,
+                amb_rel,
+                ctr,
+                have,
+                lo,
+                cur,
+                rem,
+                j,
+                amb,
+            )
+            v = X[r * d + c]
+            t1 += v
+            if want2:
+                t2 += v * v
+        out1[item] = combine(a1, 0, t1)
+        out2[item] = combine(a2, 0, t2)
+        if c == 0:
+            flags[k] = amb
+
+
+@cuda.jit(cache=True)
+def weight_moments(X, d, scheme, seed, gamma, b0, want2, out1, out2, outw):
+    """Item ``k * d + c``: ``sum_i w_i x_ic`` (``out1``), ``sum_i w_i x_ic**2``
+    (``out2``, when ``want2``) and ``sum_i w_i`` (``outw``) with the weights of
+    replicate ``b0 + k``; rows of weight 0 are skipped, as on the CPU."""
+    n = X.shape[0] // d
+    a1 = cuda.local.array(8, float64)
+    a2 = cuda.local.array(8, float64)
+    aw = cuda.local.array(8, float64)
+    n8 = n - (n & 7)
+    for item in range(first_item(), out1.shape[0], item_stride()):
+        k = item // d
+        c = item - k * d
+        bctr = (b0 + np.uint64(k)) << _U32
+        scale = 1.0
+        if scheme == DIRICHLET:
+            scale = dirichlet_scale(seed, gamma, bctr, n)
+        for u in range(8):
+            a1[u] = 0.0
+            a2[u] = 0.0
+            aw[u] = 0.0
+        for i0 in range(0, n8, 8):
+            for u in range(8):
+                w = weight_at(scheme, seed, gamma, bctr, i0 + u, scale)
+                if w != 0.0:
+                    wv = w * X[(i0 + u) * d + c]
+                    a1[u] += wv
+                    if want2:
+                        a2[u] += wv * X[(i0 + u) * d + c]
+                    aw[u] += w
+        t1 = 0.0
+        t2 = 0.0
+        tw = 0.0
+        for i in range(n8, n):
+            w = weight_at(scheme, seed, gamma, bctr, i, scale)
+            if w != 0.0:
+                wv = w * X[i * d + c]
+                t1 += wv
+                if want2:
+                    t2 += wv * X[i * d + c]
+                tw += w
+        out1[item] = combine(a1, 0, t1)
+        out2[item] = combine(a2, 0, t2)
+        outw[item] = combine(aw, 0, tw)
+
+
+@cuda.jit(device=True)
+def add_pair(acc, stride, u, w, x, y):
+    """Accumulate ``w x, w y, w x x, w y y, w x y`` into slot ``u`` of the five
+    accumulator rows of ``acc`` (row ``q`` starts at ``q * stride``)."""
+    wx = w * x
+    wy = w * y
+    acc[u] += wx
+    acc[stride + u] += wy
+    acc[2 * stride + u] += wx * x
+    acc[3 * stride + u] += wy * y
+    acc[4 * stride + u] += wx * y
+
+
+@cuda.jit(cache=True)
+def index_corr(
+    XY,
+    scheme,
+    seed,
+    seed_l,
+    gamma,
+    b0,
+    m,
+    un_draw,
+    thresh,
+    L,
+    stride,
+    log_q,
+    amb_rel,
+    out,
+    flags,
+):
+    """Replicate ``b0 + k``: sums of x, y, xx, yy, xy of the drawn rows of the
+    (n, 2) data ``XY`` (flattened) into ``out[k, :5]``; ``out[k, 5]`` = m."""
+    n = XY.shape[0] // 2
+    acc = cuda.local.array(40, float64)
+    tail = cuda.local.array(5, float64)
+    m8 = m - (m & 7)
+    for k in range(first_item(), out.shape[0], item_stride()):
+        bctr = (b0 + np.uint64(k)) << _U32
+        ctr = bctr
+        have = _U0
+        lo = _U0
+        cur = 0
+        rem = 0
+        j = 0
+        amb = 0
+        for q in range(40):
+            acc[q] = 0.0
+        for q in range(5):
+            tail[q] = 0.0
+        for t in range(m):
+            r, ctr, have, lo, cur, rem, j, amb = next_row(
+                scheme,
+                seed,
+                seed_l,
+                gamma,
+                bctr,
+                un_draw,
+                thresh,
+                n,
+                L,
+                stride,
+                log_q,
+                amb_rel,
+                ctr,
+                have,
+                lo,
+                cur,
+                rem,
+                j,
+                amb,
+            )
+            if t < m8:
+                add_pair(acc, 8, t & 7, 1.0, XY[2 * r], XY[2 * r + 1])
+            else:
+                add_pair(tail, 1, 0, 1.0, XY[2 * r], XY[2 * r + 1])
+        for q in range(5):
+            out[k, q] = combine(acc, 8 * q, tail[q])
+        out[k, 5] = m
+        flags[k] = amb
+
+
+@cuda.jit(cache=True)
+def weight_corr(XY, scheme, seed, gamma, b0, out):
+    """As :func:`index_corr` with the weights of replicate ``b0 + k``;
+    ``out[k, 5]`` = the sum of the weights."""
+    n = XY.shape[0] // 2
+    acc = cuda.local.array(40, float64)
+    tail = cuda.local.array(5, float64)
+    sw = cuda.local.array(8, float64)
+    n8 = n - (n & 7)
+    for k in range(first_item(), out.shape[0], item_stride()):
+        bctr = (b0 + np.uint64(k)) << _U32
+        scale = 1.0
+        if scheme == DIRICHLET:
+            scale = dirichlet_scale(seed, gamma, bctr, n)
+        for q in range(40):
+            acc[q] = 0.0
+        for q in range(5):
+            tail[q] = 0.0
+        for u in range(8):
+            sw[u] = 0.0
+        tw = 0.0
+        for i in range(n):
+            w = weight_at(scheme, seed, gamma, bctr, i, scale)
+            if w != 0.0:
+                if i < n8:
+                    add_pair(acc, 8, i & 7, w, XY[2 * i], XY[2 * i + 1])
+                    sw[i & 7] += w
+                else:
+                    add_pair(tail, 1, 0, w, XY[2 * i], XY[2 * i + 1])
+                    tw += w
+        for q in range(5):
+            out[k, q] = combine(acc, 8 * q, tail[q])
+        out[k, 5] = combine(sw, 0, tw)
