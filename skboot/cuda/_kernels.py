@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import cuda, float64
+from numba import cuda
 
 from skboot.cuda._constants import DIRICHLET, FIXED_BLOCKS, IID, POISSON
 
@@ -50,6 +50,8 @@ _U32 = np.uint64(32)
 _TWO53_INV = 1.0 / 9007199254740992.0
 _EXP_MINUS_1 = 0.36787944117144233
 _POISSON_MAX = 20
+#: Eight zeroed accumulators (see :func:`push`).
+ZERO8 = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 # ---------------------------------------------------------------------------
@@ -219,14 +221,18 @@ def dirichlet_scale(seed, gamma, bctr, n):
 
 
 @cuda.jit(device=True)
-def combine(a, off, tail):
-    """The fixed pairwise combination of the eight accumulators ``a[off:off + 8]``
-    plus the tail."""
-    return (
-        ((a[off] + a[off + 1]) + (a[off + 2] + a[off + 3]))
-        + ((a[off + 4] + a[off + 5]) + (a[off + 6] + a[off + 7]))
-        + tail
-    )
+def push(a, v):
+    """Eight accumulators held in registers as a tuple, rotated: ``v`` is added to
+    the first and the tuple turns by one, so after a whole group of eight pushes
+    accumulator ``u`` has received the group's ``u``-th value and is back in
+    place (a dynamically indexed array would live in local memory)."""
+    return (a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[0] + v)
+
+
+@cuda.jit(device=True)
+def total(a, tail):
+    """The fixed pairwise combination of the eight accumulators plus the tail."""
+    return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])) + tail
 
 
 # ---------------------------------------------------------------------------
@@ -325,8 +331,6 @@ def index_moments(
     ``X`` is the (n, d) data flattened in C order.
     """
     n = X.shape[0] // d
-    a1 = cuda.local.array(8, float64)
-    a2 = cuda.local.array(8, float64)
     m8 = m - (m & 7)
     for item in range(first_item(), out1.shape[0], item_stride()):
         k = item // d
@@ -339,39 +343,11 @@ def index_moments(
         rem = 0
         j = 0
         amb = 0
-        for u in range(8):
-            a1[u] = 0.0
-            a2[u] = 0.0
-        for _ in range(0, m8, 8):
-            for u in range(8):
-                r, ctr, have, lo, cur, rem, j, amb = next_row(
-                    scheme,
-                    seed,
-                    seed_l,
-                    gamma,
-                    bctr,
-                    un_draw,
-                    thresh,
-                    n,
-                    L,
-                    stride,
-                    log_q,
-                    amb_rel,
-                    ctr,
-                    have,
-                    lo,
-                    cur,
-                    rem,
-                    j,
-                    amb,
-                )
-                v = X[r * d + c]
-                a1[u] += v
-                if want2:
-                    a2[u] += v * v
+        s1 = ZERO8
+        s2 = ZERO8
         t1 = 0.0
         t2 = 0.0
-        for _ in range(m8, m):
+        for t in range(m):
             r, ctr, have, lo, cur, rem, j, amb = next_row(
                 scheme,
                 seed,
@@ -394,11 +370,16 @@ def index_moments(
                 amb,
             )
             v = X[r * d + c]
-            t1 += v
-            if want2:
-                t2 += v * v
-        out1[item] = combine(a1, 0, t1)
-        out2[item] = combine(a2, 0, t2)
+            if t < m8:
+                s1 = push(s1, v)
+                if want2:
+                    s2 = push(s2, v * v)
+            else:
+                t1 += v
+                if want2:
+                    t2 += v * v
+        out1[item] = total(s1, t1)
+        out2[item] = total(s2, t2)
         if c == 0:
             flags[k] = amb
 
@@ -407,11 +388,9 @@ def index_moments(
 def weight_moments(X, d, scheme, seed, gamma, b0, want2, out1, out2, outw):
     """Item ``k * d + c``: ``sum_i w_i x_ic`` (``out1``), ``sum_i w_i x_ic**2``
     (``out2``, when ``want2``) and ``sum_i w_i`` (``outw``) with the weights of
-    replicate ``b0 + k``; rows of weight 0 are skipped, as on the CPU."""
+    replicate ``b0 + k``; rows of weight 0 add 0.0 (never ``0 * x``, which is NaN
+    for an infinite ``x``), as the CPU skips them."""
     n = X.shape[0] // d
-    a1 = cuda.local.array(8, float64)
-    a2 = cuda.local.array(8, float64)
-    aw = cuda.local.array(8, float64)
     n8 = n - (n & 7)
     for item in range(first_item(), out1.shape[0], item_stride()):
         k = item // d
@@ -420,46 +399,43 @@ def weight_moments(X, d, scheme, seed, gamma, b0, want2, out1, out2, outw):
         scale = 1.0
         if scheme == DIRICHLET:
             scale = dirichlet_scale(seed, gamma, bctr, n)
-        for u in range(8):
-            a1[u] = 0.0
-            a2[u] = 0.0
-            aw[u] = 0.0
-        for i0 in range(0, n8, 8):
-            for u in range(8):
-                w = weight_at(scheme, seed, gamma, bctr, i0 + u, scale)
-                if w != 0.0:
-                    wv = w * X[(i0 + u) * d + c]
-                    a1[u] += wv
-                    if want2:
-                        a2[u] += wv * X[(i0 + u) * d + c]
-                    aw[u] += w
+        s1 = ZERO8
+        s2 = ZERO8
+        sw = ZERO8
         t1 = 0.0
         t2 = 0.0
         tw = 0.0
-        for i in range(n8, n):
+        for i in range(n):
             w = weight_at(scheme, seed, gamma, bctr, i, scale)
+            wv = 0.0
+            wvv = 0.0
             if w != 0.0:
-                wv = w * X[i * d + c]
+                x = X[i * d + c]
+                wv = w * x
+                wvv = wv * x
+            if i < n8:
+                s1 = push(s1, wv)
+                if want2:
+                    s2 = push(s2, wvv)
+                sw = push(sw, w)
+            else:
                 t1 += wv
                 if want2:
-                    t2 += wv * X[i * d + c]
+                    t2 += wvv
                 tw += w
-        out1[item] = combine(a1, 0, t1)
-        out2[item] = combine(a2, 0, t2)
-        outw[item] = combine(aw, 0, tw)
+        out1[item] = total(s1, t1)
+        out2[item] = total(s2, t2)
+        outw[item] = total(sw, tw)
 
 
 @cuda.jit(device=True)
-def add_pair(acc, stride, u, w, x, y):
-    """Accumulate ``w x, w y, w x x, w y y, w x y`` into slot ``u`` of the five
-    accumulator rows of ``acc`` (row ``q`` starts at ``q * stride``)."""
+def corr_terms(w, x, y):
+    """``w x, w y, w x x, w y y, w x y`` (0.0 for a weight of 0)."""
+    if w == 0.0:
+        return 0.0, 0.0, 0.0, 0.0, 0.0
     wx = w * x
     wy = w * y
-    acc[u] += wx
-    acc[stride + u] += wy
-    acc[2 * stride + u] += wx * x
-    acc[3 * stride + u] += wy * y
-    acc[4 * stride + u] += wx * y
+    return wx, wy, wx * x, wy * y, wx * y
 
 
 @cuda.jit(cache=True)
@@ -483,8 +459,6 @@ def index_corr(
     """Replicate ``b0 + k``: sums of x, y, xx, yy, xy of the drawn rows of the
     (n, 2) data ``XY`` (flattened) into ``out[k, :5]``; ``out[k, 5]`` = m."""
     n = XY.shape[0] // 2
-    acc = cuda.local.array(40, float64)
-    tail = cuda.local.array(5, float64)
     m8 = m - (m & 7)
     for k in range(first_item(), out.shape[0], item_stride()):
         bctr = (b0 + np.uint64(k)) << _U32
@@ -495,10 +469,16 @@ def index_corr(
         rem = 0
         j = 0
         amb = 0
-        for q in range(40):
-            acc[q] = 0.0
-        for q in range(5):
-            tail[q] = 0.0
+        ax = ZERO8
+        ay = ZERO8
+        axx = ZERO8
+        ayy = ZERO8
+        axy = ZERO8
+        tx = 0.0
+        ty = 0.0
+        txx = 0.0
+        tyy = 0.0
+        txy = 0.0
         for t in range(m):
             r, ctr, have, lo, cur, rem, j, amb = next_row(
                 scheme,
@@ -521,12 +501,24 @@ def index_corr(
                 j,
                 amb,
             )
+            vx, vy, vxx, vyy, vxy = corr_terms(1.0, XY[2 * r], XY[2 * r + 1])
             if t < m8:
-                add_pair(acc, 8, t & 7, 1.0, XY[2 * r], XY[2 * r + 1])
+                ax = push(ax, vx)
+                ay = push(ay, vy)
+                axx = push(axx, vxx)
+                ayy = push(ayy, vyy)
+                axy = push(axy, vxy)
             else:
-                add_pair(tail, 1, 0, 1.0, XY[2 * r], XY[2 * r + 1])
-        for q in range(5):
-            out[k, q] = combine(acc, 8 * q, tail[q])
+                tx += vx
+                ty += vy
+                txx += vxx
+                tyy += vyy
+                txy += vxy
+        out[k, 0] = total(ax, tx)
+        out[k, 1] = total(ay, ty)
+        out[k, 2] = total(axx, txx)
+        out[k, 3] = total(ayy, tyy)
+        out[k, 4] = total(axy, txy)
         out[k, 5] = m
         flags[k] = amb
 
@@ -536,31 +528,44 @@ def weight_corr(XY, scheme, seed, gamma, b0, out):
     """As :func:`index_corr` with the weights of replicate ``b0 + k``;
     ``out[k, 5]`` = the sum of the weights."""
     n = XY.shape[0] // 2
-    acc = cuda.local.array(40, float64)
-    tail = cuda.local.array(5, float64)
-    sw = cuda.local.array(8, float64)
     n8 = n - (n & 7)
     for k in range(first_item(), out.shape[0], item_stride()):
         bctr = (b0 + np.uint64(k)) << _U32
         scale = 1.0
         if scheme == DIRICHLET:
             scale = dirichlet_scale(seed, gamma, bctr, n)
-        for q in range(40):
-            acc[q] = 0.0
-        for q in range(5):
-            tail[q] = 0.0
-        for u in range(8):
-            sw[u] = 0.0
+        ax = ZERO8
+        ay = ZERO8
+        axx = ZERO8
+        ayy = ZERO8
+        axy = ZERO8
+        aw = ZERO8
+        tx = 0.0
+        ty = 0.0
+        txx = 0.0
+        tyy = 0.0
+        txy = 0.0
         tw = 0.0
         for i in range(n):
             w = weight_at(scheme, seed, gamma, bctr, i, scale)
-            if w != 0.0:
-                if i < n8:
-                    add_pair(acc, 8, i & 7, w, XY[2 * i], XY[2 * i + 1])
-                    sw[i & 7] += w
-                else:
-                    add_pair(tail, 1, 0, w, XY[2 * i], XY[2 * i + 1])
-                    tw += w
-        for q in range(5):
-            out[k, q] = combine(acc, 8 * q, tail[q])
-        out[k, 5] = combine(sw, 0, tw)
+            vx, vy, vxx, vyy, vxy = corr_terms(w, XY[2 * i], XY[2 * i + 1])
+            if i < n8:
+                ax = push(ax, vx)
+                ay = push(ay, vy)
+                axx = push(axx, vxx)
+                ayy = push(ayy, vyy)
+                axy = push(axy, vxy)
+                aw = push(aw, w)
+            else:
+                tx += vx
+                ty += vy
+                txx += vxx
+                tyy += vyy
+                txy += vxy
+                tw += w
+        out[k, 0] = total(ax, tx)
+        out[k, 1] = total(ay, ty)
+        out[k, 2] = total(axx, txx)
+        out[k, 3] = total(ayy, tyy)
+        out[k, 4] = total(axy, txy)
+        out[k, 5] = total(aw, tw)
