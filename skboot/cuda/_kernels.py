@@ -130,7 +130,31 @@ def uniform_at(seed, gamma, bctr, i):
 
 
 @cuda.jit(device=True)
-def next_row(
+def iid_draws(z, un, thresh):
+    """The iid draws that SplitMix64 output ``z`` makes: ``(count, r0, r1)``.
+
+    The reader of :func:`bounded` starts a replicate aligned on an output, so for
+    ``un < 2**32`` every output is two attempts (high word, then low word), each
+    a draw unless Lemire's test rejects it; above ``2**32`` an attempt takes two
+    words, i.e. exactly one output.  Reading a whole output per step keeps the
+    threads of a warp in step (a word reader makes them diverge after their
+    first rejection)."""
+    if un <= _MASK32:
+        m0 = (z >> _U32) * un
+        m1 = (z & _MASK32) * un
+        a0 = (m0 & _MASK32) >= thresh
+        a1 = (m1 & _MASK32) >= thresh
+        r0 = np.int64(m0 >> _U32)
+        r1 = np.int64(m1 >> _U32)
+        if a0:
+            return (2 if a1 else 1), r0, r1
+        return (1 if a1 else 0), r1, r1
+    mhi, mlo = mulhilo64(z, un)
+    return (1 if mlo >= thresh else 0), np.int64(mhi), np.int64(mhi)
+
+
+@cuda.jit(device=True)
+def block_row(
     scheme,
     seed,
     seed_l,
@@ -151,17 +175,14 @@ def next_row(
     j,
     amb,
 ):
-    """Row ``t`` of an index replicate, then the advanced state.
+    """The next row of a block replicate, then the advanced state.
 
-    State: the "indices" / "block_starts" reader ``(ctr, have, lo)``, the next row
-    of the current block ``cur``, rows left in it ``rem``, blocks drawn ``j``, and
+    State: the "block_starts" reader ``(ctr, have, lo)``, the next row of the
+    current block ``cur``, rows left in it ``rem``, blocks drawn ``j``, and
     ``amb`` (1 once a stationary block length came within ``amb_rel`` (relative)
     of a rounding boundary of ``floor``: the device's ``log`` may differ from the
     CPU's by an ulp, so such a replicate is recomputed on the host).
     """
-    if scheme == IID:
-        v, ctr, have, lo = bounded(seed, gamma, ctr, have, lo, un_draw, thresh)
-        return np.int64(v), ctr, have, lo, cur, rem, j, amb
     if rem == 0:
         s, ctr, have, lo = bounded(seed, gamma, ctr, have, lo, un_draw, thresh)
         if scheme == FIXED_BLOCKS:
@@ -181,6 +202,83 @@ def next_row(
         cur = 0
     rem -= 1
     return row, ctr, have, lo, cur, rem, j, amb
+
+
+@cuda.jit(device=True)
+def next_rows(
+    scheme,
+    seed,
+    seed_l,
+    gamma,
+    bctr,
+    un_draw,
+    thresh,
+    n,
+    L,
+    stride,
+    log_q,
+    amb_rel,
+    want,
+    ctr,
+    have,
+    lo,
+    cur,
+    rem,
+    j,
+    amb,
+):
+    """The next ``count`` (at most ``want``, 1 or 2) rows ``r0, r1`` of an index
+    replicate, then the advanced state (see :func:`block_row`; iid uses only
+    ``ctr``, the next output).  iid may give fewer rows than wanted (rejected
+    words); block schemes give exactly ``want``."""
+    if scheme == IID:
+        count, r0, r1 = iid_draws(output_at(seed, gamma, ctr), un_draw, thresh)
+        return min(count, want), r0, r1, ctr + _U1, have, lo, cur, rem, j, amb
+    r0, ctr, have, lo, cur, rem, j, amb = block_row(
+        scheme,
+        seed,
+        seed_l,
+        gamma,
+        bctr,
+        un_draw,
+        thresh,
+        n,
+        L,
+        stride,
+        log_q,
+        amb_rel,
+        ctr,
+        have,
+        lo,
+        cur,
+        rem,
+        j,
+        amb,
+    )
+    r1 = r0
+    if want > 1:
+        r1, ctr, have, lo, cur, rem, j, amb = block_row(
+            scheme,
+            seed,
+            seed_l,
+            gamma,
+            bctr,
+            un_draw,
+            thresh,
+            n,
+            L,
+            stride,
+            log_q,
+            amb_rel,
+            ctr,
+            have,
+            lo,
+            cur,
+            rem,
+            j,
+            amb,
+        )
+    return want, r0, r1, ctr, have, lo, cur, rem, j, amb
 
 
 @cuda.jit(device=True)
@@ -235,6 +333,21 @@ def total(a, tail):
     return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])) + tail
 
 
+@cuda.jit(device=True)
+def add_value(s1, s2, t1, t2, whole, v, want2):
+    """Add ``v`` (and ``v * v`` when ``want2``) to the rotated accumulators while
+    whole groups of eight remain (``whole``), else to the in-order tails."""
+    if whole:
+        s1 = push(s1, v)
+        if want2:
+            s2 = push(s2, v * v)
+    else:
+        t1 += v
+        if want2:
+            t2 += v * v
+    return s1, s2, t1, t2
+
+
 # ---------------------------------------------------------------------------
 # kernels
 # ---------------------------------------------------------------------------
@@ -265,8 +378,9 @@ def index_rows(
         rem = 0
         j = 0
         amb = 0
-        for t in range(m):
-            r, ctr, have, lo, cur, rem, j, amb = next_row(
+        t = 0
+        while t < m:
+            count, r0, r1, ctr, have, lo, cur, rem, j, amb = next_rows(
                 scheme,
                 seed,
                 seed_l,
@@ -279,6 +393,7 @@ def index_rows(
                 stride,
                 log_q,
                 0.0,
+                min(2, m - t),
                 ctr,
                 have,
                 lo,
@@ -287,7 +402,11 @@ def index_rows(
                 j,
                 amb,
             )
-            out[k, t] = r
+            if count > 0:
+                out[k, t] = r0
+            if count > 1:
+                out[k, t + 1] = r1
+            t += count
 
 
 @cuda.jit(cache=True)
@@ -347,8 +466,9 @@ def index_moments(
         s2 = ZERO8
         t1 = 0.0
         t2 = 0.0
-        for t in range(m):
-            r, ctr, have, lo, cur, rem, j, amb = next_row(
+        t = 0
+        while t < m:
+            count, r0, r1, ctr, have, lo, cur, rem, j, amb = next_rows(
                 scheme,
                 seed,
                 seed_l,
@@ -361,6 +481,7 @@ def index_moments(
                 stride,
                 log_q,
                 amb_rel,
+                min(2, m - t),
                 ctr,
                 have,
                 lo,
@@ -369,15 +490,13 @@ def index_moments(
                 j,
                 amb,
             )
-            v = X[r * d + c]
-            if t < m8:
-                s1 = push(s1, v)
-                if want2:
-                    s2 = push(s2, v * v)
-            else:
-                t1 += v
-                if want2:
-                    t2 += v * v
+            v0 = X[r0 * d + c] if count > 0 else 0.0
+            v1 = X[r1 * d + c] if count > 1 else 0.0
+            if count > 0:
+                s1, s2, t1, t2 = add_value(s1, s2, t1, t2, t < m8, v0, want2)
+            if count > 1:
+                s1, s2, t1, t2 = add_value(s1, s2, t1, t2, t + 1 < m8, v1, want2)
+            t += count
         out1[item] = total(s1, t1)
         out2[item] = total(s2, t2)
         if c == 0:
@@ -479,8 +598,9 @@ def index_corr(
         txx = 0.0
         tyy = 0.0
         txy = 0.0
-        for t in range(m):
-            r, ctr, have, lo, cur, rem, j, amb = next_row(
+        t = 0
+        while t < m:
+            count, r0, r1, ctr, have, lo, cur, rem, j, amb = next_rows(
                 scheme,
                 seed,
                 seed_l,
@@ -493,6 +613,7 @@ def index_corr(
                 stride,
                 log_q,
                 amb_rel,
+                min(2, m - t),
                 ctr,
                 have,
                 lo,
@@ -501,19 +622,22 @@ def index_corr(
                 j,
                 amb,
             )
-            vx, vy, vxx, vyy, vxy = corr_terms(1.0, XY[2 * r], XY[2 * r + 1])
-            if t < m8:
-                ax = push(ax, vx)
-                ay = push(ay, vy)
-                axx = push(axx, vxx)
-                ayy = push(ayy, vyy)
-                axy = push(axy, vxy)
-            else:
-                tx += vx
-                ty += vy
-                txx += vxx
-                tyy += vyy
-                txy += vxy
+            for q in range(count):
+                r = r0 if q == 0 else r1
+                vx, vy, vxx, vyy, vxy = corr_terms(1.0, XY[2 * r], XY[2 * r + 1])
+                if t < m8:
+                    ax = push(ax, vx)
+                    ay = push(ay, vy)
+                    axx = push(axx, vxx)
+                    ayy = push(ayy, vyy)
+                    axy = push(axy, vxy)
+                else:
+                    tx += vx
+                    ty += vy
+                    txx += vxx
+                    tyy += vyy
+                    txy += vxy
+                t += 1
         out[k, 0] = total(ax, tx)
         out[k, 1] = total(ay, ty)
         out[k, 2] = total(axx, txx)
