@@ -617,3 +617,31 @@ def test_device_launch_configurations_large(rng):
     )
     for u, v in zip(a, b, strict=True):
         np.testing.assert_array_equal(u, v)
+
+
+# ---------------------------------------------------------------------------
+# the benchmark script (python -m benchmarks.gpu)
+# ---------------------------------------------------------------------------
+@pytest.mark.skipif(not SIMULATOR, reason="a full benchmark on a GPU takes minutes")
+def test_gpu_benchmark_refuses_the_simulator_and_smoke_runs(tmp_path, capsys):
+    import json
+
+    from benchmarks import gpu
+
+    assert gpu.main([]) == 2
+    assert "it is not a GPU" in capsys.readouterr().err
+    path = tmp_path / "gpu.json"
+    assert gpu.main(["--smoke", "--json", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "| iid mean, n=200 (smoke) | 16 |" in out
+    results = json.loads(path.read_text())["results"]
+    assert [r["B"] for r in results] == [16, 16]
+    assert max(r["max_rel_diff"] for r in results) < RTOL
+
+
+def test_gpu_benchmark_without_a_gpu(monkeypatch, capsys):
+    from benchmarks import gpu
+
+    monkeypatch.setattr(_device, "_unavailable_reason", lambda cuda: "no driver")
+    assert gpu.main(["--quick"]) == 2
+    assert "benchmarks.gpu needs a CUDA GPU: no driver" in capsys.readouterr().err
