@@ -129,6 +129,7 @@ def test_iid_indices_are_the_cpu_stream(n):
     plan = skboot.cuda._run.DeviceScheme(
         "index",
         0,
+        n,
         seed,
         gamma,
         m=m,

@@ -91,12 +91,13 @@ class DeviceScheme:
 
     ``kind`` is "index" (rows drawn: iid, fixed blocks, stationary blocks) or
     "weight" (a weight per row: Poisson, Dirichlet); ``code`` the kernels' scheme
-    constant; ``m`` the rows per index replicate; ``un_draw``/``thresh`` the range
+    constant; ``n`` the rows of the data; ``m`` the rows per index replicate; ``un_draw``/``thresh`` the range
     of the bounded draws (rows, or block starts) and its Lemire threshold.
     """
 
     kind: str
     code: int
+    n: int
     seed: np.uint64
     gamma: np.uint64
     seed_l: np.uint64 = _ZERO
@@ -109,8 +110,8 @@ class DeviceScheme:
 
     @property
     def draws(self) -> int:
-        """Draws (rows read) per replicate and column."""
-        return self.m if self.kind == "index" else 0
+        """Rows read per replicate and column."""
+        return self.m if self.kind == "index" else self.n
 
 
 def _threshold(k: int) -> np.uint64:
@@ -133,6 +134,7 @@ def scheme_of(plan: Any) -> DeviceScheme | None:
         return DeviceScheme(
             "index",
             C.IID,
+            n,
             seed,
             gamma,
             m=int(plan.sample_size),
@@ -144,6 +146,7 @@ def scheme_of(plan: Any) -> DeviceScheme | None:
         return DeviceScheme(
             "index",
             C.FIXED_BLOCKS,
+            n,
             seed,
             gamma,
             m=n,
@@ -158,6 +161,7 @@ def scheme_of(plan: Any) -> DeviceScheme | None:
         return DeviceScheme(
             "index",
             C.STATIONARY,
+            n,
             seed_s,
             gamma,
             seed_l=seed_l,
@@ -168,10 +172,10 @@ def scheme_of(plan: Any) -> DeviceScheme | None:
         )
     if kind is PoissonPlan:
         seed, gamma = key.stream(PURPOSE["poisson"])
-        return DeviceScheme("weight", C.POISSON, seed, gamma)
+        return DeviceScheme("weight", C.POISSON, n, seed, gamma)
     if kind is DirichletPlan:
         seed, gamma = key.stream(PURPOSE["dirichlet"])
-        return DeviceScheme("weight", C.DIRICHLET, seed, gamma)
+        return DeviceScheme("weight", C.DIRICHLET, n, seed, gamma)
     return None
 
 
@@ -199,7 +203,8 @@ def _statistic_problem(statistic: Any) -> str:
     if isinstance(statistic, str):
         return "" if statistic in GPU_STATISTICS else f"the statistic {statistic!r}"
     if isinstance(statistic, BuiltinStatistic):
-        return "" if statistic.name in GPU_STATISTICS else f"{statistic.name!r}"
+        ok = statistic.name in GPU_STATISTICS
+        return "" if ok else f"the statistic {statistic.name!r}"
     if isinstance(statistic, Statistic):
         if _metric_values(statistic) is not None:
             return ""
@@ -322,7 +327,7 @@ class _Launcher:
         self.B = n_resamples
         self.tpb = threads_per_block or (32 if simulator() else THREADS_PER_BLOCK)
         self.blocks = blocks
-        draws = max(1, scheme.draws or 1) * per_item
+        draws = max(1, scheme.draws) * per_item
         auto = max(-(-_MIN_ITEMS // per_item), _MAX_DRAWS // draws)
         self.chunk = int(max(1, min(n_resamples, chunk_size or auto)))
         self.bar = Progress(n_resamples) if progress else None
