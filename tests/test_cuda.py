@@ -11,7 +11,6 @@ simulator only and the device is held to the documented tolerance.
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 import pytest
@@ -585,12 +584,6 @@ def test_cuda_info():
     assert info.backend.startswith(("numba", "numba-cuda"))
     if ON_DEVICE:
         assert info.name and info.multiprocessors > 0 and info.memory_bandwidth > 0
-
-
-def test_ci_exercises_the_kernels():
-    # CI has no GPU: unless it runs the simulator, none of the above ran the kernels
-    if os.environ.get("CI") and not ON_DEVICE:
-        assert SIMULATOR
 
 
 # ---------------------------------------------------------------------------
