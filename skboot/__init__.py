@@ -13,6 +13,7 @@ from skboot._exceptions import (
 from skboot._version import STREAM_VERSION
 from skboot._version import __version__ as __version__
 from skboot.block_length import OptimalBlockLength, optimal_block_length
+from skboot.cuda import cuda_info
 from skboot.intervals import ConfidenceInterval
 from skboot.metrics import (
     BootstrapScore,
@@ -64,6 +65,7 @@ __all__ = [
     "bootstrap_score",
     "cache_dir",
     "compare_metrics",
+    "cuda_info",
     "metric_ci",
     "optimal_block_length",
 ]

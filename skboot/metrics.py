@@ -97,6 +97,7 @@ from skboot._metric_kernels import (
 )
 from skboot._random import STREAM_VERSION, check_random_state
 from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
+from skboot.cuda import check_device, device_runner
 from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import GroupBootstrap, StratifiedBootstrap
 from skboot.resamplers._base import BaseResampler, ResamplingPlan
@@ -865,8 +866,10 @@ def _run_metric(
     policy: str,
     n_jobs: Any,
     owner: str,
+    device: str = "cpu",
 ) -> _Run:
     B = int(resampler.n_resamples)
+    runner = device_runner(device, stat, plan, resampler, owner)  # None: CPU
     est = float(stat.estimate()[0])
     if not math.isfinite(est):
         raise ValueError(
@@ -874,7 +877,7 @@ def _run_metric(
             f"(it is undefined when {metric.undefined_when}); no interval can be "
             "computed."
         )
-    dist = run_bootstrap(stat, plan, B, n_jobs=n_jobs)[:, 0]
+    dist = (runner or run_bootstrap)(stat, plan, B, n_jobs=n_jobs)[:, 0]
     bad = ~np.isfinite(dist)
     bad_idx = np.flatnonzero(bad).astype(np.int64)
     n_bad = int(bad_idx.shape[0])
@@ -1176,6 +1179,7 @@ def metric_ci(
     level: float = 0.95,
     n_jobs: int | None = None,
     undefined: str = "raise",
+    device: str = "cpu",
     **metric_options: Any,
 ) -> MetricCI:
     """Bootstrap confidence interval for a model metric.
@@ -1244,6 +1248,12 @@ def metric_ci(
         Workers through joblib.
     undefined : {"raise", "omit"}, default="raise"
         What to do with replicates where the metric is undefined.
+    device : {"cpu", "cuda", "auto"}, default="cpu"
+        "cuda" computes the replicates of the mean-type fused metrics
+        ("accuracy", "log_loss", "brier_score", "mean_squared_error",
+        "root_mean_squared_error", "mean_absolute_error"), without
+        ``sample_weight``, on an NVIDIA GPU, as :func:`skboot.bootstrap` does;
+        "auto" falls back to the CPU when that is not possible.
     **metric_options
         Options of the metric, e.g. ``average="macro"`` for "f1" or
         ``labels=[...]`` for "log_loss".
@@ -1286,6 +1296,7 @@ def metric_ci(
     owner = "metric_ci"
     method = _iv._check_method(method, owner, METRIC_INTERVAL_METHODS)
     level = _check_common(method, level, undefined, n_jobs, owner)
+    check_device(device, owner)
     yt, (yp,), sw = _check_inputs(
         y_true, {"y_pred": y_pred}, sample_weight, owner, groups
     )
@@ -1305,6 +1316,7 @@ def metric_ci(
         undefined,
         n_jobs,
         owner,
+        device,
     )
     interval = _interval(
         run.result, method, level, "two-sided", undefined, resolved.name

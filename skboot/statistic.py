@@ -31,6 +31,7 @@ from skboot._random import (
     reference_uniforms,
 )
 from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
+from skboot.cuda import check_device, device_runner, no_kernel_error
 from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import Bootstrap
 from skboot.resamplers._base import BaseResampler, ResamplingPlan
@@ -1022,11 +1023,13 @@ def _run(
     paired: bool = True,
     progress: bool = False,
     nan_policy: str = "raise",
+    device: str = "cpu",
 ) -> BootstrapResult:
     data, y, groups, n_omitted = _apply_nan_policy(
         data, nan_policy, owner, paired, y, groups
     )
     _check_run_params(n_jobs, chunk_size, progress, statistic_kwargs, owner)
+    check_device(device, owner)
     resampler._check_params()
     first = data.arrays[0]
     key = check_random_state(random_state, owner=type(resampler).__name__)
@@ -1035,6 +1038,7 @@ def _run(
     plan = resampler.plan_
     if not paired and len(data.arrays) > 1:
         plan = _independent_plan(resampler, plan, data, statistic, owner)
+    runner = device_runner(device, statistic, plan, resampler, owner)  # None: CPU
     if isinstance(statistic, Statistic):
         stat = statistic
     else:
@@ -1048,7 +1052,7 @@ def _run(
             allow_nonfinite=nan_policy == "propagate",
         )
     B = int(resampler.n_resamples)
-    dist = run_bootstrap(
+    dist = (runner or run_bootstrap)(
         stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size, progress=bool(progress)
     )
     cached = getattr(stat, "cached_estimate", None)
@@ -1202,6 +1206,7 @@ def bootstrap(
     paired: bool = True,
     progress: bool = False,
     nan_policy: str = "raise",
+    device: str = "cpu",
 ) -> BootstrapResult:
     """Bootstrap distribution of a statistic, streamed in cache-sized chunks.
 
@@ -1275,6 +1280,15 @@ def bootstrap(
         independent samples) and records the count in ``result.n_omitted``;
         "propagate" keeps them, so replicates drawing one are NaN and counted in
         ``result.n_undefined``.
+    device : {"cpu", "cuda", "auto"}, default="cpu"
+        Where the replicates are computed.  "cuda" runs the built-in "mean",
+        "sum", "var", "std", "proportion" and "corr" on an NVIDIA GPU (extra
+        ``skboot[cuda]``) for Bootstrap, the moving, circular, non-overlapping and
+        stationary block bootstraps, PoissonBootstrap and BayesianBootstrap: the
+        same replicates, statistics equal to the CPU's to rounding; it raises if
+        the GPU, the package or a kernel is missing.  "auto" uses the GPU when
+        that works and the CPU otherwise.  ``n_jobs`` is not used on the GPU and
+        ``chunk_size`` is the replicates per kernel launch.  See the GPU guide.
 
     Returns
     -------
@@ -1311,6 +1325,7 @@ def bootstrap(
         paired=bool(paired),
         progress=progress,
         nan_policy=nan_policy,
+        device=device,
     )
 
 
@@ -1346,6 +1361,9 @@ class BootstrapStatistic(BaseEstimator):
         else the gathered rows; see :class:`skboot.metrics.EstimatorStatistic`.
     nan_policy : {"raise", "omit", "propagate"}, default="raise"
         As in :func:`bootstrap`.
+    device : {"cpu", "cuda", "auto"}, default="cpu"
+        As in :func:`bootstrap`; with ``estimator``, "cpu" or "auto" (refits run
+        on the CPU).
 
     Attributes
     ----------
@@ -1380,6 +1398,7 @@ class BootstrapStatistic(BaseEstimator):
         progress: bool = False,
         estimator: Any = None,
         nan_policy: str = "raise",
+        device: str = "cpu",
     ) -> None:
         self.statistic = statistic
         self.resampler = resampler
@@ -1392,6 +1411,7 @@ class BootstrapStatistic(BaseEstimator):
         self.progress = progress
         self.estimator = estimator
         self.nan_policy = nan_policy
+        self.device = device
 
     def fit(self, X: Any, y: Any = None, groups: Any = None) -> BootstrapStatistic:
         """Run the bootstrap on ``X``.
@@ -1446,6 +1466,8 @@ class BootstrapStatistic(BaseEstimator):
                 owner,
             )
             res._check_params()
+            if check_device(self.device, owner) == "cuda":
+                raise no_kernel_error("estimator refits", owner)
             if not isinstance(source, (np.random.Generator, np.random.RandomState)):
                 check_random_state(source, owner=type(res).__name__)  # no draw
             statistic = EstimatorStatistic(self.estimator, statistic, X, y)
@@ -1463,6 +1485,7 @@ class BootstrapStatistic(BaseEstimator):
             owner=owner,
             progress=self.progress,
             nan_policy=self.nan_policy,
+            device=self.device,
         )
         first = d.arrays[0]
         self.n_features_in_ = 1 if first.ndim == 1 else int(first.shape[1])

@@ -3,6 +3,20 @@ scikit-learn configuration that is always restored."""
 
 from __future__ import annotations
 
+import os
+import sys
+
+# The CUDA kernels (skboot.cuda) run through numba's CUDA simulator on machines
+# without an NVIDIA GPU, so every CI machine tests them; on a GPU machine they run
+# on the device (set NUMBA_ENABLE_CUDASIM=1 to force the simulator there).  numba
+# reads the variable when it is imported: set it first, re-read it if numba is in.
+if "NUMBA_ENABLE_CUDASIM" not in os.environ and not os.path.exists("/dev/nvidia0"):
+    os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+    if "numba" in sys.modules and "numba.cuda" not in sys.modules:
+        from numba.core import config as _numba_config
+
+        _numba_config.reload_config()
+
 import numpy as np
 import pytest
 import sklearn

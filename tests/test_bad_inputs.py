@@ -377,6 +377,8 @@ case(B, "nan_policy-list", lambda: bootstrap(X1, nan_policy=["raise"]), V, r"'na
 case(B, "resampler-str", lambda: bootstrap(X1, resampler="iid"), V, r"'resampler' parameter of bootstrap must be None or a skboot resampler \(e.g. Bootstrap\(\)\). Got 'iid'")
 case(B, "resampler-class", lambda: bootstrap(X1, resampler=Bootstrap), V, r"'resampler' parameter of bootstrap must be None or a skboot resampler.*Got <class")
 case(B, "resampler-sklearn-splitter", lambda: bootstrap(X1, resampler=KFold()), V, r"'resampler' parameter of bootstrap must be None or a skboot resampler.*Got KFold")
+case(B, "device-unknown", lambda: bootstrap(X1, device="gpu"), V, r"'device' parameter of bootstrap must be one of \{'auto', 'cpu', 'cuda'\}. Got 'gpu'")
+case(B, "device-None", lambda: bootstrap(X1, device=None), V, r"'device' parameter of bootstrap must be one of.*Got None")
 # -- bootstrap(): resampler parameters (checked when the run starts) -------------
 case(B, "sample_size-0", lambda: bootstrap(X1, resampler=Bootstrap(5, sample_size=0)), V, r"'sample_size' parameter of Bootstrap must be None, an int in \[1, n_samples=40\] or a float in \(0, 1\]. Got 0")
 case(B, "sample_size-too-large", lambda: bootstrap(X1, resampler=Bootstrap(5, sample_size=41)), V, r"'sample_size' parameter of Bootstrap.*Got 41")
@@ -423,6 +425,8 @@ case(E, "fit-estimator-str-statistic", lambda: BootstrapStatistic("mean", estima
 case(E, "fit-estimator-X-nan", lambda: BootstrapStatistic(lambda e: e.coef_, estimator=LinearRegression(), n_resamples=5).fit(_with_nan(XR), YR), V, r"contains 1 row\(s\) with NaN")
 case(E, "fit-estimator-chunk_size", lambda: BootstrapStatistic(lambda e: e.coef_, estimator=LinearRegression(), chunk_size=0).fit(XR, YR), V, r"'chunk_size' parameter of BootstrapStatistic must be an int >= 1. Got 0")
 case(E, "fit-estimator-block_length", lambda: BootstrapStatistic(lambda e: e.coef_, estimator=LinearRegression(), resampler=MovingBlockBootstrap(block_length=0)).fit(XR, YR), V, r"'block_length' parameter of MovingBlockBootstrap")
+case(E, "fit-device-unknown", lambda: BootstrapStatistic(n_resamples=5, device="GPU").fit(X1), V, r"'device' parameter of BootstrapStatistic must be one of \{'auto', 'cpu', 'cuda'\}. Got 'GPU'")
+case(E, "fit-estimator-device-unknown", lambda: BootstrapStatistic(lambda e: e.coef_, estimator=LinearRegression(), device="tpu").fit(XR, YR), V, r"'device' parameter of BootstrapStatistic must be one of.*Got 'tpu'")
 case(E, "confidence_interval-unfitted", lambda: BootstrapStatistic().confidence_interval(), NotFittedError, r"This BootstrapStatistic instance is not fitted yet")
 
 # -- BootstrapResult.confidence_interval / plot -----------------------------------
@@ -487,6 +491,7 @@ case(M, "y_pred-nan", lambda: metric_ci(Y01, _with_nan(SCORE), "roc_auc"), V, r"
 case(M, "y_pred-inf", lambda: metric_ci(Y01, _with_inf(SCORE), "roc_auc"), V, r"'y_pred' parameter of roc_auc must be an array of finite values")
 case(M, "y_true-nan", lambda: metric_ci(_with_nan(Y01), SCORE, "roc_auc"), V, r"'y_true' parameter of roc_auc must be an array of class labels without NaN")
 case(M, "y_true-nan-regression", lambda: metric_ci(_with_nan(SCORE), SCORE, "mean_squared_error"), V, r"'y_true' parameter of mean_squared_error must be an array of finite values")
+case(M, "device-unknown", lambda: metric_ci(Y01, SCORE, "roc_auc", device="cuda:0"), V, r"'device' parameter of metric_ci must be one of \{'auto', 'cpu', 'cuda'\}. Got 'cuda:0'")
 case(M, "y_true-three-classes-binary-metric", lambda: metric_ci(np.arange(N) % 3, SCORE, "roc_auc"), V, r"'y_true' parameter of roc_auc must be an array of binary labels in \{0, 1\}. Got labels \[0, 1, 2\]")
 case(M, "y_pred-probability-above-1", lambda: metric_ci(Y01, SCORE + 5, "log_loss"), V, r"'y_pred' parameter of log_loss must be an array of probabilities in \[0, 1\]")
 case(M, "metric-unknown", lambda: metric_ci(Y01, SCORE, "auc"), V, r"'metric' parameter of metric_ci must be a callable, a scikit-learn scorer name.*Got 'auc'")
@@ -628,7 +633,7 @@ def test_catalogue_size_and_coverage():
     outputs = {
         "ConfidenceInterval", "BootstrapScore", "MetricCI", "MetricComparison",
         "OptimalBlockLength", "StatisticError", "DegenerateDistributionWarning",
-        "UndefinedStatisticWarning", "STREAM_VERSION", "cache_dir",
+        "UndefinedStatisticWarning", "STREAM_VERSION", "cache_dir", "cuda_info",
     }  # fmt: skip
     assert set(skboot.__all__) == entry_points | outputs
 
