@@ -16,6 +16,13 @@ from skboot.metrics import (
     compare_metrics,
     metric_ci,
 )
+from skboot.model_based import (
+    ResidualBootstrap,
+    SieveBootstrap,
+    WildBootstrap,
+    WildClusterResult,
+    wild_cluster_bootstrap,
+)
 from skboot.resamplers import (
     BayesianBootstrap,
     Bootstrap,
@@ -49,14 +56,19 @@ __all__ = [
     "NonOverlappingBlockBootstrap",
     "OptimalBlockLength",
     "PoissonBootstrap",
+    "ResidualBootstrap",
+    "SieveBootstrap",
     "StationaryBootstrap",
     "StatisticError",
     "StratifiedBootstrap",
     "TaperedBlockBootstrap",
     "UndefinedStatisticWarning",
+    "WildBootstrap",
+    "WildClusterResult",
     "bootstrap",
     "bootstrap_score",
     "compare_metrics",
     "metric_ci",
     "optimal_block_length",
+    "wild_cluster_bootstrap",
 ]
