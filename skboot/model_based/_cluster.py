@@ -51,7 +51,13 @@ from skboot._validation import (
     param_error,
 )
 from skboot.intervals import ConfidenceInterval
-from skboot.model_based._kernels import WEBB, WEIGHT_CODES, cluster_sums, wcb_chunk
+from skboot.model_based._kernels import (
+    WEBB,
+    WEIGHT_CODES,
+    cluster_scores,
+    dense_codes,
+    wcb_chunk,
+)
 
 __all__ = ["WildClusterResult", "wild_cluster_bootstrap"]
 
@@ -227,6 +233,48 @@ def _design(X: Any, fit_intercept: bool, owner: str) -> np.ndarray:
     if fit_intercept:
         return np.column_stack([Xf, np.ones(Xf.shape[0])])
     return np.ascontiguousarray(Xf)
+
+
+def _cluster_codes(groups: Any, n: int, owner: str) -> tuple[np.ndarray, int]:
+    """Cluster codes in sorted label order and their number; O(n) for integer
+    labels of moderate range, else through ``np.unique``."""
+    raw = groups.to_numpy() if hasattr(groups, "to_numpy") else groups
+    arr = np.asarray(raw)
+    if arr.ndim == 1 and arr.shape[0] == n > 0 and arr.dtype.kind in "iu":
+        lo, hi = int(arr.min()), int(arr.max())
+        if hi < 2**62 and lo > -(2**62) and hi - lo < 4 * n + 1024:
+            codes, G = dense_codes(
+                arr.astype(np.int64, copy=False), np.int64(lo), np.int64(hi - lo + 1)
+            )
+            return codes, int(G)
+    codes = check_array_1d_labels(groups, "groups", owner, n)
+    return codes, int(codes.max()) + 1
+
+
+def _inverse_gram(D: np.ndarray, fit_intercept: bool, owner: str) -> np.ndarray:
+    """``(D'D)^-1`` from the column-equilibrated Gram matrix; designs whose scaled
+    Gram matrix has a condition number above 1e8 go through a QR factor of ``D``
+    instead (no squared condition number), and numerically singular ones are
+    refused."""
+    n, k = D.shape
+    XtX = D.T @ D
+    d = np.sqrt(np.diag(XtX))
+    if np.all(d > 0):
+        s = 1.0 / d
+        M = XtX * s[:, None] * s[None, :]
+        eig = np.linalg.eigvalsh(M)
+        if eig[0] > 1e-8 * eig[-1]:
+            return np.linalg.inv(M) * s[:, None] * s[None, :]
+    Rf = np.linalg.qr(D, mode="r")
+    diag = np.abs(np.diag(Rf))
+    if diag.min() <= diag.max() * max(n, k) * np.finfo(float).eps:
+        raise ValueError(
+            f"The 'X' parameter of {owner} gives a singular design ({k} columns"
+            + (" with the intercept" if fit_intercept else "")
+            + f", numerical rank below {k}): some columns are collinear. Drop them."
+        )
+    Rinv = solve_triangular(Rf, np.eye(k))
+    return Rinv @ Rinv.T
 
 
 def _restriction(coef: Any, d: int, k: int, owner: str) -> np.ndarray:
@@ -419,8 +467,7 @@ def wild_cluster_bootstrap(
             f"The 'y' parameter of {owner} must hold finite values. Got "
             f"{int((~np.isfinite(yf)).sum())} NaN or infinite value(s) instead."
         )
-    codes = check_array_1d_labels(groups, "groups", owner, n)
-    G = int(codes.max()) + 1
+    codes, G = _cluster_codes(groups, n, owner)
     if G < 2:
         raise ValueError(
             f"The 'groups' parameter of {owner} must have at least 2 clusters (the "
@@ -435,25 +482,14 @@ def wild_cluster_bootstrap(
     a = _restriction(coef, d, k, owner)
     key = check_random_state(random_state, owner=owner)
 
-    # -- OLS through the triangular factor of X (one O(n k^2) pass) --------------
-    Rf = np.linalg.qr(D, mode="r")
-    diag = np.abs(np.diag(Rf))
-    if diag.min() <= diag.max() * max(n, k) * np.finfo(float).eps:
-        raise ValueError(
-            f"The 'X' parameter of {owner} gives a singular design ({k} columns"
-            + (" with the intercept" if fit_intercept else "")
-            + f", numerical rank below {k}): some columns are collinear. Drop them."
-        )
-    Rinv = solve_triangular(Rf, np.eye(k))
-    A = Rinv @ Rinv.T
+    # -- OLS: O(n k^2) for X'X, then one pass over the rows for the cluster sums -
+    A = _inverse_gram(D, fit_intercept, owner)
     beta = A @ (D.T @ yf)
-    uhat = yf - D @ beta
     q = A @ a
     aq = float(a @ q)
     su = np.empty((G, k))
     F = np.empty((G, k))
-    cluster_sums(D, uhat, codes, su)
-    cluster_sums(D, np.ascontiguousarray(D @ q), codes, F)
+    cluster_scores(D, yf, beta, q, codes, su, F)
     wu = su @ q
     wf = F @ q
     c = G / (G - 1) * (n - 1) / (n - k)

@@ -42,7 +42,9 @@ __all__ = [
     "WEIGHT_CODES",
     "ar_residual_chunk",
     "ar_wild_chunk",
+    "cluster_scores",
     "cluster_sums",
+    "dense_codes",
     "fill_wild_weights",
     "regression_wild_chunk",
     "wcb_chunk",
@@ -213,6 +215,43 @@ def cluster_sums(X, w, codes, out):
         wi = w[i]
         for j in range(X.shape[1]):
             out[g, j] += X[i, j] * wi
+
+
+@njit(cache=True, nogil=True)
+def cluster_scores(X, y, beta, q, codes, su, f):
+    """One pass over the rows: ``su[g] = X_g' (y_g - X_g beta)`` and
+    ``f[g] = X_g' X_g q`` (row order; both overwritten)."""
+    su[:, :] = 0.0
+    f[:, :] = 0.0
+    k = X.shape[1]
+    for i in range(X.shape[0]):
+        g = codes[i]
+        u = y[i]
+        xq = 0.0
+        for j in range(k):
+            u -= X[i, j] * beta[j]
+            xq += X[i, j] * q[j]
+        for j in range(k):
+            su[g, j] += X[i, j] * u
+            f[g, j] += X[i, j] * xq
+
+
+@njit(cache=True, nogil=True)
+def dense_codes(labels, lo, size):
+    """Codes of integer labels in sorted label order, O(n + range): label ``l``
+    gets the number of distinct labels below it."""
+    seen = np.zeros(size, dtype=np.int64)
+    for i in range(labels.shape[0]):
+        seen[labels[i] - lo] = 1
+    rank = np.empty(size, dtype=np.int64)
+    acc = 0
+    for v in range(size):
+        rank[v] = acc
+        acc += seen[v]
+    out = np.empty(labels.shape[0], dtype=np.int64)
+    for i in range(labels.shape[0]):
+        out[i] = rank[labels[i] - lo]
+    return out, acc
 
 
 @njit(cache=True, nogil=True)
