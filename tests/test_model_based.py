@@ -77,10 +77,10 @@ def reference_residual_sample(rb: ResidualBootstrap, x: np.ndarray, b: int):
     path = np.empty(rb.burn_in + n)
     path[:p] = x[s : s + p]
     for t in range(p, rb.burn_in + n):
-        acc = rb.intercept_
-        for j in range(p):
+        acc = rb.intercept_ + resid[idx[t - p]]
+        for j in range(p - 1, -1, -1):  # phi_p first, phi_1 last
             acc += rb.ar_coef_[j] * path[t - 1 - j]
-        path[t] = acc + resid[idx[t - p]]
+        path[t] = acc
     return path[rb.burn_in :], idx
 
 
@@ -244,10 +244,10 @@ def test_wild_time_series_replicate(x):
     v = reference_multipliers(SEED, "webb", 5, -(-118 // 3))
     path = x.copy()
     for t in range(2, 120):
-        acc = (
-            wb.intercept_ + wb.ar_coef_[0] * path[t - 1] + wb.ar_coef_[1] * path[t - 2]
-        )
-        path[t] = acc + wb.residuals_[t - 2] * v[(t - 2) // 3]
+        acc = wb.intercept_ + wb.residuals_[t - 2] * v[(t - 2) // 3]
+        acc += wb.ar_coef_[1] * path[t - 2]
+        acc += wb.ar_coef_[0] * path[t - 1]
+        path[t] = acc
     np.testing.assert_array_equal(wb.sample(5), path)
     assert wb.replicate(5).start == 0 and wb.replicate(5).residual_indices is None
 

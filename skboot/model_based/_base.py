@@ -209,7 +209,7 @@ class SyntheticStatistic(Statistic):
         return _as_values(value, None, "the original data", -1)
 
     def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
-        return 8 * plan.n_samples * (2 if self.vectorized or self.builtin else 1)
+        return 8 * plan.n_samples
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         nb = out.shape[0]

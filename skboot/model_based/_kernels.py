@@ -27,14 +27,18 @@ import numpy as np
 from numba import njit
 
 from skboot._random import (
+    FAST_BLOCK,
     NO_HAVE,
     bounded,
+    draw_block,
     fill_indices_kernel,
+    lemire_threshold,
     replicate_counter,
     uniform01,
 )
 
 __all__ = [
+    "LANES",
     "MAMMEN_HI",
     "MAMMEN_LO",
     "MAMMEN_P",
@@ -101,6 +105,35 @@ def wild_weights_chunk(seed, gamma, b0, kind, table, out):
         fill_wild_weights(seed, gamma, np.uint64(b0 + k), kind, table, out[k])
 
 
+#: Replicates whose AR recursions run side by side (independent dependency
+#: chains, one vector lane each): the recursion is latency-bound otherwise.  The
+#: arithmetic of a lane does not depend on its neighbours, so a replicate's values
+#: do not depend on the lane count or the chunk.
+LANES = 8
+
+
+@njit(cache=True, nogil=True)
+def _recurse(path, intercept, phi, lanes):
+    """Row ``l`` of ``path`` (LANES, time) holds ``p`` start values followed by
+    the innovations ``e_t``; overwrite ``path[lane, t]`` (``t >= p``) with
+    ``x_t = ((c + e_t) + phi_p x_{t-p}) + ... + phi_1 x_{t-1}``, summed in that
+    order (the ``phi_1`` term last).  The lanes are independent chains advanced
+    together, so their latencies overlap."""
+    p = phi.shape[0]
+    if p == 1:  # the common case, without the inner loop (same arithmetic)
+        a = phi[0]
+        for t in range(1, path.shape[1]):
+            for lane in range(lanes):
+                path[lane, t] = (intercept + path[lane, t]) + a * path[lane, t - 1]
+        return
+    for t in range(p, path.shape[1]):
+        for lane in range(lanes):
+            acc = intercept + path[lane, t]
+            for j in range(p - 1, -1, -1):
+                acc += phi[j] * path[lane, t - 1 - j]
+            path[lane, t] = acc
+
+
 @njit(cache=True, nogil=True)
 def ar_residual_chunk(
     seed_i,
@@ -122,50 +155,71 @@ def ar_residual_chunk(
 
     The path has ``burn_in + n`` values: ``p`` start values ``series[s:s + p]``
     (``s = 0``, or draw 0 of ``bounded(n - p + 1)`` on ``seed_m`` when
-    ``random_start``), then ``x_t = intercept + sum_j phi[j] x_{t-1-j} + e_t``
-    summed in that order, with ``e_t = resid[idx[t - p]]``; the last ``n`` values
-    are kept.  ``idx`` holds ``burn_in + n - p`` residual indices: iid draws of
+    ``random_start``), then ``x_t = ((c + e_t) + phi_p x_{t-p}) + ... +
+    phi_1 x_{t-1}`` with ``e_t = resid[idx[t - p]]``; the last ``n`` values are
+    kept.  ``idx`` holds ``burn_in + n - p`` residual indices: iid draws of
     ``bounded(m)`` on ``seed_i`` (``block_length == 0``), or moving blocks of
     ``block_length`` residuals whose starts are draws of ``bounded(m - L + 1)`` on
     ``seed_s``, concatenated and cut.
     """
-    n = out.shape[1]
+    nb, n = out.shape
     p = phi.shape[0]
     m = resid.shape[0]
     n_e = burn_in + n - p
     total = burn_in + n
-    path = np.empty(total)
-    idx = np.empty(n_e, dtype=np.int64)
+    lanes_max = min(LANES, nb)
+    # without a burn-in the recursion runs in the output rows themselves
+    buf = np.zeros((lanes_max, total if burn_in > 0 else 0))
+    # unsigned indices: numba checks signed ones for negative values on every read
+    idx = np.empty(n_e if block_length > 0 else 0, dtype=np.uint64)
+    blk = np.empty(FAST_BLOCK, dtype=np.uint64)
+    um = np.uint64(m)
+    thresh = lemire_threshold(um)
     L = block_length
     n_blocks = (n_e + L - 1) // L if L > 0 else 0
     starts = np.empty(n_blocks, dtype=np.int64)
     first = np.zeros(1, dtype=np.int64)
-    for k in range(out.shape[0]):
-        b = np.uint64(b0 + k)
-        s = 0
-        if random_start:
-            fill_indices_kernel(seed_m, gamma, b, np.uint64(n - p + 1), first)
-            s = first[0]
-        for j in range(p):
-            path[j] = series[s + j]
-        if L > 0:
-            fill_indices_kernel(seed_s, gamma, b, np.uint64(m - L + 1), starts)
-            t = 0
-            for j in range(n_blocks):
-                ln = min(L, n_e - t)
-                for r in range(ln):
-                    idx[t] = starts[j] + r
-                    t += 1
-        else:
-            fill_indices_kernel(seed_i, gamma, b, np.uint64(m), idx)
-        for t in range(p, total):
-            acc = intercept
+    for k0 in range(0, nb, lanes_max):
+        lanes = min(lanes_max, nb - k0)
+        path = buf if burn_in > 0 else out[k0 : k0 + lanes]
+        for lane in range(lanes):
+            b = np.uint64(b0 + k0 + lane)
+            s = 0
+            if random_start:
+                fill_indices_kernel(seed_m, gamma, b, np.uint64(n - p + 1), first)
+                s = first[0]
+            row = path[lane]
             for j in range(p):
-                acc += phi[j] * path[t - 1 - j]
-            path[t] = acc + resid[idx[t - p]]
-        row = out[k]
-        for t in range(n):
-            row[t] = path[burn_in + t]
+                row[j] = series[s + j]
+            if L > 0:
+                fill_indices_kernel(seed_s, gamma, b, np.uint64(m - L + 1), starts)
+                t = 0
+                for j in range(n_blocks):
+                    ln = min(L, n_e - t)
+                    for r in range(ln):
+                        idx[t] = np.uint64(starts[j] + r)
+                        t += 1
+                for i in range(n_e):
+                    row[p + i] = resid[idx[i]]
+            else:
+                # the iid index stream, block by block (the draws of
+                # fill_indices_kernel), each block gathered while in L1
+                ctr = replicate_counter(b)
+                have = NO_HAVE
+                lo = _U0
+                done = 0
+                while done < n_e:
+                    c = min(FAST_BLOCK, n_e - done)
+                    ctr, have, lo = draw_block(
+                        seed_i, gamma, ctr, have, lo, um, thresh, blk, c
+                    )
+                    for i in range(c):
+                        row[p + done + i] = resid[blk[i]]
+                    done += c
+        _recurse(path, intercept, phi, lanes)
+        if burn_in > 0:
+            for lane in range(lanes):
+                out[k0 + lane, :] = path[lane, burn_in:]
 
 
 @njit(cache=True, nogil=True)
@@ -174,23 +228,26 @@ def ar_wild_chunk(
 ):
     """Row ``k`` of ``out`` (nb, n) = the AR wild-bootstrap series of replicate
     ``b0 + k``: the first ``p`` values are the observed ones, then
-    ``x_t = intercept + sum_j phi[j] x_{t-1-j} + resid[t - p] * v[(t - p) // L]``
-    with ``v`` the replicate's multipliers (one per block of ``L`` residuals)."""
-    n = out.shape[1]
+    ``x_t = ((c + e_t) + phi_p x_{t-p}) + ... + phi_1 x_{t-1}`` with
+    ``e_t = resid[t - p] * v[(t - p) // L]`` and ``v`` the replicate's
+    multipliers (one per block of ``L`` residuals)."""
+    nb, n = out.shape
     p = phi.shape[0]
     m = n - p
     L = block_length
     v = np.empty((m + L - 1) // L)
-    for k in range(out.shape[0]):
-        fill_wild_weights(seed_w, gamma, np.uint64(b0 + k), kind, table, v)
-        row = out[k]
-        for j in range(p):
-            row[j] = series[j]
-        for t in range(p, n):
-            acc = intercept
+    lanes_max = min(LANES, nb)
+    for k0 in range(0, nb, lanes_max):
+        lanes = min(lanes_max, nb - k0)
+        path = out[k0 : k0 + lanes]
+        for lane in range(lanes):
+            fill_wild_weights(seed_w, gamma, np.uint64(b0 + k0 + lane), kind, table, v)
+            row = path[lane]
             for j in range(p):
-                acc += phi[j] * row[t - 1 - j]
-            row[t] = acc + resid[t - p] * v[(t - p) // L]
+                row[j] = series[j]
+            for i in range(m):
+                row[p + i] = resid[i] * v[i // L]
+        _recurse(path, intercept, phi, lanes)
 
 
 @njit(cache=True, nogil=True)
