@@ -103,6 +103,21 @@ class WildClusterResult:
     random_state : int, SeedSequence or None
         Reproduces the draws (None when enumerated: nothing is random).
     stream_version : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import wild_cluster_bootstrap
+    >>> rng = np.random.default_rng(3)
+    >>> g = np.repeat(np.arange(20), 10)
+    >>> x = rng.normal(size=200)
+    >>> y = 0.5 * x + rng.normal(size=200) + rng.normal(size=20)[g]
+    >>> res = wild_cluster_bootstrap(x, y, g, n_resamples=999, random_state=0)
+    >>> res.bootstrap, res.enumerated, res.n_resamples
+    ('WCR', False, 999)
+    >>> low, high = res.confidence_interval
+    >>> bool(low < res.estimate < high), res.p_value_at(res.estimate) > 0.05
+    (True, True)
     """
 
     estimate: float

@@ -212,9 +212,9 @@ _RESIDUAL_DOC = """
     ----------
     order_ : int
         The AR order used.
-    ar_coef_ : ndarray of shape (order_,)
+    ar_coef_ : ndarray of shape (p,)
     intercept_ : float
-    residuals_ : ndarray of shape (n - order_,)
+    residuals_ : ndarray of shape (n - p,)
         The centred residuals that are resampled.
     sigma2_ : float
         Mean square of the raw residuals.
