@@ -288,7 +288,14 @@ def test_statistic_tiers_agree_and_chunking_is_invisible(x, resampler):
         np.testing.assert_array_equal(again.distribution, _lag1(samples))
 
 
-@pytest.mark.parametrize("backend", ["loky", "threading"])
+@pytest.mark.parametrize(
+    "backend",
+    [
+        # loky starts worker processes that import skboot (~10-25 s here)
+        pytest.param("loky", marks=pytest.mark.slow),
+        "threading",
+    ],
+)
 def test_n_jobs_and_backends_bit_identical(x, backend):
     rs = ResidualBootstrap(80, order=2, block_length=3)
     serial = bootstrap(x, "median", resampler=rs, random_state=SEED)

@@ -31,6 +31,7 @@ from skboot._random import (
     NO_HAVE,
     bounded,
     draw_block,
+    fast_pairs,
     fill_indices_kernel,
     lemire_threshold,
     replicate_counter,
@@ -68,6 +69,7 @@ MAMMEN_HI = (1.0 + _SQ5) / 2.0
 WEBB = np.array([-np.sqrt(1.5), -1.0, -np.sqrt(0.5), np.sqrt(0.5), 1.0, np.sqrt(1.5)])
 
 _U0 = np.uint64(0)
+_MASK32 = np.uint64(0xFFFFFFFF)
 _U2 = np.uint64(2)
 _U6 = np.uint64(6)
 # Lemire thresholds (2**32 mod n) for n = 2 and n = 6
@@ -210,9 +212,18 @@ def ar_residual_chunk(
                 done = 0
                 while done < n_e:
                     c = min(FAST_BLOCK, n_e - done)
-                    ctr, have, lo = draw_block(
-                        seed_i, gamma, ctr, have, lo, um, thresh, blk, c
-                    )
+                    # draw_block's fast path inlined, as skboot._random's kernels do
+                    if (
+                        not have
+                        and um <= _MASK32
+                        and not (c & 1)
+                        and fast_pairs(seed_i, gamma, ctr, um, thresh, blk, c >> 1)
+                    ):
+                        ctr = ctr + np.uint64(c >> 1)
+                    else:
+                        ctr, have, lo = draw_block(
+                            seed_i, gamma, ctr, have, lo, um, thresh, blk, c
+                        )
                     for i in range(c):
                         row[p + done + i] = resid[blk[i]]
                     done += c
