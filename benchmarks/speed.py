@@ -782,3 +782,8 @@ GROUPS: dict[str, Callable[[Config], Group]] = {
     "accuracy": group_accuracy,
     "log_loss": group_log_loss,
 }
+
+# model-based bootstraps (issue 18): rows in their own module
+from benchmarks.model_based import GROUPS as _MODEL_GROUPS  # noqa: E402
+
+GROUPS.update(_MODEL_GROUPS)

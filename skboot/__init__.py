@@ -23,6 +23,13 @@ from skboot.metrics import (
     compare_metrics,
     metric_ci,
 )
+from skboot.model_based import (
+    ResidualBootstrap,
+    SieveBootstrap,
+    WildBootstrap,
+    WildClusterResult,
+    wild_cluster_bootstrap,
+)
 from skboot.resamplers import (
     BayesianBootstrap,
     Bootstrap,
@@ -56,11 +63,15 @@ __all__ = [
     "NonOverlappingBlockBootstrap",
     "OptimalBlockLength",
     "PoissonBootstrap",
+    "ResidualBootstrap",
+    "SieveBootstrap",
     "StationaryBootstrap",
     "StatisticError",
     "StratifiedBootstrap",
     "TaperedBlockBootstrap",
     "UndefinedStatisticWarning",
+    "WildBootstrap",
+    "WildClusterResult",
     "bootstrap",
     "bootstrap_score",
     "cache_dir",
@@ -68,4 +79,5 @@ __all__ = [
     "cuda_info",
     "metric_ci",
     "optimal_block_length",
+    "wild_cluster_bootstrap",
 ]

@@ -915,6 +915,19 @@ def make_statistic(
     ``allow_nonfinite`` (``nan_policy="propagate"``) lets NaN/inf reach the
     built-in kernels, whose replicates are then NaN and counted as undefined.
     """
+    hook = getattr(plan, "make_statistic", None)
+    if hook is not None:
+        # a plan whose replicates are synthetic samples (skboot.model_based)
+        # declares how a statistic is evaluated on them
+        stat: Statistic = hook(
+            statistic,
+            arrays,
+            vectorized=vectorized,
+            statistic_kwargs=statistic_kwargs,
+            owner=owner,
+            allow_nonfinite=allow_nonfinite,
+        )
+        return stat
     kwargs = dict(statistic_kwargs or {})
     if isinstance(statistic, str):
         if statistic not in BUILTIN_STATISTICS:

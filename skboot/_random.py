@@ -91,6 +91,10 @@ PURPOSE = {
     "nested": 6,
     # random groups of a delete-a-group jackknife (replicate 0)
     "jackknife": 7,
+    # wild-bootstrap multipliers (skboot.model_based): weight i of replicate b
+    "wild": 10,
+    # other model-based draws (skboot.model_based), e.g. burn-in start values
+    "model": 11,
     # sample j of independent samples reads slot 16 + j
     "independent": 16,
 }

@@ -59,16 +59,20 @@ from skboot import (
     MovingBlockBootstrap,
     NonOverlappingBlockBootstrap,
     PoissonBootstrap,
+    ResidualBootstrap,
+    SieveBootstrap,
     StationaryBootstrap,
     StatisticError,
     StratifiedBootstrap,
     TaperedBlockBootstrap,
     UndefinedStatisticWarning,
+    WildBootstrap,
     bootstrap,
     bootstrap_score,
     compare_metrics,
     metric_ci,
     optimal_block_length,
+    wild_cluster_bootstrap,
 )
 from skboot import intervals as iv
 from skboot.__main__ import main as cli_main
@@ -612,6 +616,26 @@ case(CL, "plot-missing-folder", lambda: _cli("ci", _csv(), "--column", "x", "--p
 case(CL, "studentized-nested-blocks", lambda: _cli("ci", _csv(), "--column", "x", "--statistic", "median", "--method", "studentized", "--resampler", "stationary"), CLIError, r"runs a nested bootstrap, which needs --resampler iid; got --resampler stationary")
 case(CL, "no-command", lambda: _cli(), CLIError, r"the following arguments are required: command")
 
+# -- model-based resamplers and the wild cluster bootstrap (issue 18) -------------
+MB = "model_based"
+AR_X = np.cumsum(np.random.default_rng(3).normal(size=80)) * 0.1 + np.random.default_rng(4).normal(size=80)
+case(MB, "residual-order", lambda: ResidualBootstrap(order=-1).fit(AR_X), V, r"'order' parameter of ResidualBootstrap must be an int >= 0, 'aic' or 'bic'. Got -1")
+case(MB, "residual-order-too-large", lambda: ResidualBootstrap(order=80).fit(AR_X), V, r"'order' parameter of ResidualBootstrap must be at most \(n - 2\) // 2 = 39 for a series of 80 values")
+case(MB, "residual-method", lambda: ResidualBootstrap(method="mle").fit(AR_X), V, r"'method' parameter of ResidualBootstrap must be one of \{'ols', 'yule_walker'\}. Got 'mle'")
+case(MB, "residual-nonstationary", lambda: ResidualBootstrap(order=1).fit(np.cumsum(np.ones(80)) ** 1.5), V, r"'X' parameter of ResidualBootstrap gives a non-stationary AR\(1\) fit")
+case(MB, "residual-2d", lambda: bootstrap(np.ones((80, 2)), "mean", resampler=ResidualBootstrap()), V, r"'X' parameter of ResidualBootstrap must be a 1-D series")
+case(MB, "residual-split", lambda: ResidualBootstrap().split(AR_X), V, r"ResidualBootstrap generates synthetic samples.*cannot be a scikit-learn splitter")
+case(MB, "residual-bca", lambda: bootstrap(AR_X, "mean", n_resamples=20, resampler=ResidualBootstrap(order=1)).confidence_interval(), V, r"'bca' interval needs the acceleration from a jackknife", False)
+case(MB, "sieve-criterion", lambda: SieveBootstrap(criterion="hq").fit(AR_X), V, r"'criterion' parameter of SieveBootstrap must be one of \{'aic', 'bic'\}")
+case(MB, "wild-weights", lambda: WildBootstrap(weights="normal").fit(AR_X), V, r"'weights' parameter of WildBootstrap must be one of \{'rademacher', 'mammen', 'webb'\}. Got 'normal'")
+case(MB, "wild-one-cluster", lambda: WildBootstrap().fit(AR_X, AR_X, np.zeros(80)), V, r"'groups' parameter of WildBootstrap must have at least 2 clusters")
+case(MB, "wild-singular", lambda: WildBootstrap().fit(np.c_[AR_X, AR_X], AR_X), V, r"'X' parameter of WildBootstrap gives a singular design")
+case(MB, "wild-builtin-regression", lambda: bootstrap(AR_X, "mean", y=AR_X, resampler=WildBootstrap()), V, r"'statistic' parameter of bootstrap must be a callable statistic\(X, y\)")
+case(MB, "wcb-one-cluster", lambda: wild_cluster_bootstrap(AR_X, AR_X, np.zeros(80)), V, r"'groups' parameter of wild_cluster_bootstrap must have at least 2 clusters.*Got 1 cluster")
+case(MB, "wcb-singular", lambda: wild_cluster_bootstrap(np.c_[AR_X, 2 * AR_X], AR_X, np.arange(80) % 4), V, r"'X' parameter of wild_cluster_bootstrap gives a singular design")
+case(MB, "wcb-coef", lambda: wild_cluster_bootstrap(AR_X, AR_X, np.arange(80) % 4, coef=2), V, r"'coef' parameter of wild_cluster_bootstrap must be an int in \[0, 0\]. Got 2")
+case(MB, "wcb-alternative", lambda: wild_cluster_bootstrap(AR_X, AR_X, np.arange(80) % 4, alternative="both"), V, r"'alternative' parameter of wild_cluster_bootstrap must be one of")
+
 # fmt: on
 
 
@@ -620,7 +644,7 @@ def test_catalogue_size_and_coverage():
     ids = [(entry, id_) for entry, id_, *_ in CASES]
     assert len(ids) == len(set(ids)), "duplicate case ids"
     assert len(CASES) >= 60
-    assert {entry for entry, *_ in CASES} == {B, E, R, RS, M, C, BS, OBL, IV, CL}
+    assert {entry for entry, *_ in CASES} == {B, E, R, RS, M, C, BS, OBL, IV, CL, MB}
     # the names of skboot.__all__ that take user input; the others are results,
     # warnings, errors, a constant and the (argument-free) cache folder
     entry_points = {
@@ -629,11 +653,13 @@ def test_catalogue_size_and_coverage():
         "Bootstrap", "StratifiedBootstrap", "GroupBootstrap", "PoissonBootstrap",
         "BayesianBootstrap", "MovingBlockBootstrap", "CircularBlockBootstrap",
         "NonOverlappingBlockBootstrap", "StationaryBootstrap", "TaperedBlockBootstrap",
+        "ResidualBootstrap", "SieveBootstrap", "WildBootstrap", "wild_cluster_bootstrap",
     }  # fmt: skip
     outputs = {
         "ConfidenceInterval", "BootstrapScore", "MetricCI", "MetricComparison",
         "OptimalBlockLength", "StatisticError", "DegenerateDistributionWarning",
         "UndefinedStatisticWarning", "STREAM_VERSION", "cache_dir", "cuda_info",
+        "WildClusterResult",
     }  # fmt: skip
     assert set(skboot.__all__) == entry_points | outputs
 

@@ -1,0 +1,243 @@
+"""Speed rows of the model-based bootstraps (issue 18), in the shared harness.
+
+* residual (AR(1)) and sieve bootstraps of the mean against tsbootstrap 0.7's
+  ``bootstrap_reduce(..., method=ResidualBootstrap(model=AR(1)) | SieveAR(...),
+  statistic="mean")`` (its numpy backend: the compiled one refuses recursive
+  methods), same model and the same start rule (observed first ``p`` values, no
+  burn-in);
+* the wild cluster bootstrap t test (WCR, Rademacher) against a straightforward
+  numpy implementation (the "loop" column): per replicate it builds ``y*``,
+  refits OLS with the precomputed ``(X'X)^-1`` and computes the CRV1 standard
+  error from per-cluster score sums (``np.bincount``), O(n k) per replicate;
+* the wild cluster bootstrap at n = 1,000,000 and G = 50 with B = 9,999, skboot
+  alone (the straightforward version would take minutes).
+
+Floors: >= 10x tsbootstrap (residual, sieve) and >= 10x the numpy version (wild
+cluster), from issue 18.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from benchmarks._harness import NA, Floor, Group, Row
+
+__all__ = ["GROUPS", "straightforward_wcb"]
+
+
+def _tsb() -> Any:
+    try:
+        import tsbootstrap
+    except ImportError:
+        return None
+    return tsbootstrap
+
+
+def ar1(n: int, phi: float = 0.6, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    e = rng.normal(size=n + 100)
+    x = np.zeros(n + 100)
+    for t in range(1, n + 100):
+        x[t] = phi * x[t - 1] + e[t]
+    return x[100:]
+
+
+def _peer_cells(kind: str, x: np.ndarray, B: int) -> tuple[dict, dict, dict]:
+    import skboot
+
+    impls: dict[str, Callable[[], Any]] = {}
+    peers: dict[str, str | NA] = {
+        "arch": NA("n/a: arch has no model-based bootstrap"),
+        "scipy": NA("n/a: scipy has no model-based bootstrap"),
+        "loop": NA("n/a"),
+    }
+    notes: dict[str, str] = {}
+    if kind == "residual":
+        rs = skboot.ResidualBootstrap(B, order=1, burn_in=0, random_state=0)
+    else:
+        rs = skboot.SieveBootstrap(B, criterion="bic", burn_in=0, random_state=0)
+    impls["skboot"] = lambda: skboot.bootstrap(x, "mean", resampler=rs)
+    tsb = _tsb()
+    if tsb is None:
+        peers["tsbootstrap"] = NA("n/a: tsbootstrap is not installed")
+        return impls, peers, notes
+    from tsbootstrap.methods import AR, ResidualBootstrap, SieveAR
+
+    def spec() -> Any:
+        if kind == "residual":
+            return ResidualBootstrap(model=AR(order=1))
+        return SieveAR(criterion="bic")
+
+    impls["tsbootstrap"] = lambda: tsb.bootstrap_reduce(
+        x, method=spec(), statistic="mean", n_bootstraps=B, random_state=0
+    )
+    peers["tsbootstrap"] = "tsbootstrap"
+    notes["tsbootstrap"] = (
+        "bootstrap_reduce(statistic='mean'), numpy backend (compiled refuses "
+        "recursive methods)"
+    )
+    return impls, peers, notes
+
+
+def _ar_group(cfg: Any, kind: str) -> Group:
+    n = 1_000
+    B = 500 if cfg.quick else 2_000
+    x = ar1(n)
+    impls, peers, notes = _peer_cells(kind, x, B)
+    label = (
+        "residual bootstrap AR(1) mean"
+        if kind == "residual"
+        else "sieve bootstrap (BIC order) mean"
+    )
+    return Group(
+        name=f"model_{kind}",
+        impls=impls,
+        rows=[
+            Row(
+                name=f"model_{kind}",
+                label=f"{label}, n={n:,}, B={B:,}",
+                skboot="skboot",
+                peers=peers,
+                floors=[Floor("tsbootstrap", 10, "issue 18")],
+                notes=notes,
+            )
+        ],
+        params={"n": n, "B": B},
+    )
+
+
+def group_model_residual(cfg: Any) -> Group:
+    return _ar_group(cfg, "residual")
+
+
+def group_model_sieve(cfg: Any) -> Group:
+    return _ar_group(cfg, "sieve")
+
+
+# ---------------------------------------------------------------------------
+# wild cluster bootstrap
+# ---------------------------------------------------------------------------
+def cluster_data(n: int, G: int, k: int = 3, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    g = rng.integers(0, G, size=n)
+    X = rng.normal(size=(n, k)) + rng.normal(size=(G, k))[g]
+    y = X @ np.r_[0.0, np.ones(k - 1)] + rng.normal(size=n) + rng.normal(size=G)[g]
+    return X, y, g
+
+
+def straightforward_wcb(
+    X: np.ndarray, y: np.ndarray, g: np.ndarray, B: int, seed: int = 0
+) -> tuple[float, np.ndarray]:
+    """WCR t test of the first coefficient = 0, the direct way: O(n k) per
+    replicate (y*, OLS with the precomputed inverse, residuals, cluster scores by
+    ``np.bincount``, CRV1).  Returns (t, t*)."""
+    D = np.column_stack([X, np.ones(len(y))])
+    n, k = D.shape
+    G = int(g.max()) + 1
+    c = G / (G - 1) * (n - 1) / (n - k)
+    A = np.linalg.inv(D.T @ D)
+    a = np.zeros(k)
+    a[0] = 1.0
+    q = A @ a
+
+    w = D @ q  # a' A X_g' u_g = sum over the rows i of g of (X_i q) u_i
+
+    def se_of(resid: np.ndarray) -> float:
+        per = np.bincount(g, weights=w * resid, minlength=G)
+        return float(np.sqrt(c * per @ per))
+
+    bhat = A @ (D.T @ y)
+    t = float(a @ bhat) / se_of(y - D @ bhat)
+    btil = bhat - q * (a @ bhat) / (a @ q)
+    fit = D @ btil
+    resid = y - fit
+    rng = np.random.default_rng(seed)
+    tstar = np.empty(B)
+    for b in range(B):
+        v = rng.choice([-1.0, 1.0], size=G)
+        ys = fit + resid * v[g]
+        bs = A @ (D.T @ ys)
+        tstar[b] = float(a @ bs) / se_of(ys - D @ bs)
+    return t, tstar
+
+
+def group_wild_cluster(cfg: Any) -> Group:
+    import skboot
+
+    n, G = 100_000, 50
+    B = 199 if cfg.quick else 999
+    X, y, g = cluster_data(n, G)
+    impls = {
+        "skboot": lambda: skboot.wild_cluster_bootstrap(
+            X, y, g, n_resamples=B, random_state=0, confidence_interval=False
+        ),
+        "loop": lambda: straightforward_wcb(X, y, g, B),
+    }
+    return Group(
+        name="wild_cluster",
+        impls=impls,
+        rows=[
+            Row(
+                name="wild_cluster",
+                label=f"wild cluster bootstrap t test (WCR), n={n:,}, k=4, G={G}, B={B:,}",
+                skboot="skboot",
+                peers={
+                    "arch": NA("n/a: no wild cluster bootstrap"),
+                    "scipy": NA("n/a: no wild cluster bootstrap"),
+                    "tsbootstrap": NA("n/a: no wild cluster bootstrap"),
+                    "loop": "loop",
+                },
+                floors=[Floor("loop", 10, "issue 18")],
+                notes={
+                    "loop": "straightforward numpy WCR: y*, OLS, CRV1 per "
+                    "replicate, O(n k) each"
+                },
+            )
+        ],
+        params={"n": n, "G": G, "B": B},
+    )
+
+
+def group_wild_cluster_1m(cfg: Any) -> Group:
+    import skboot
+
+    n, G, B = 1_000_000, 50, 9_999
+    X, y, g = cluster_data(n, G, seed=1)
+    impls = {
+        "skboot": lambda: skboot.wild_cluster_bootstrap(
+            X, y, g, n_resamples=B, random_state=0
+        ),
+    }
+    na = NA("n/a: not run (the straightforward version takes minutes)")
+    return Group(
+        name="wild_cluster_1m",
+        impls=impls,
+        rows=[
+            Row(
+                name="wild_cluster_1m",
+                label=(
+                    f"wild cluster bootstrap p-value + test-inversion interval, "
+                    f"n={n:,}, k=4, G={G}, B={B:,}"
+                ),
+                skboot="skboot",
+                peers={
+                    "arch": na,
+                    "scipy": na,
+                    "tsbootstrap": na,
+                    "loop": na,
+                },
+            )
+        ],
+        params={"n": n, "G": G, "B": B},
+    )
+
+
+GROUPS: dict[str, Callable[[Any], Group]] = {
+    "model_residual": group_model_residual,
+    "model_sieve": group_model_sieve,
+    "wild_cluster": group_wild_cluster,
+    "wild_cluster_1m": group_wild_cluster_1m,
+}
