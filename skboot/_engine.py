@@ -31,7 +31,7 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
 from skboot._exceptions import StatisticError
-from skboot._kernels import (
+from skboot._kernels.iid import (
     gather_iid_rows,
     iid_corr,
     iid_moments,
@@ -41,6 +41,8 @@ from skboot._kernels import (
     iid_sumsq_1d,
     integral_columns,
     take_rows,
+)
+from skboot._kernels.weighted import (
     weighted_corr,
     weighted_moments,
     weighted_order_stats,
@@ -176,7 +178,7 @@ def aligned_rows(X: np.ndarray) -> np.ndarray:
     first row on a 64-byte boundary, copied only if it is not already.
 
     Rows of eight doubles are then one cache line each, which the vector row
-    kernel (:func:`skboot._kernels.iid_moments_tiled`) reads in one load; numpy's
+    kernel (:func:`skboot._kernels.iid.iid_moments_tiled`) reads in one load; numpy's
     large allocations usually start 16 bytes past a page.  Values are unchanged.
     """
     if X.shape[1] % 8 or X.ctypes.data % 64 == 0:

@@ -83,7 +83,7 @@ from sklearn.utils.validation import has_fit_parameter
 from skboot import intervals as _iv
 from skboot._engine import Statistic, centre_of, moments_to_values, run_bootstrap
 from skboot._exceptions import StatisticError, UndefinedStatisticWarning
-from skboot._kernels import iid_sum_1d
+from skboot._kernels.iid import iid_sum_1d
 from skboot._metric_kernels import (
     _KID_MEAN,
     _KID_RMS,

@@ -1,4 +1,4 @@
-"""Tests of the block bootstraps (skboot.resamplers._block, skboot._block_kernels)."""
+"""Tests of the block bootstraps (skboot.resamplers._block, skboot._kernels.block)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from skboot import (
     bootstrap,
     optimal_block_length,
 )
-from skboot._block_kernels import stationary_blocks
+from skboot._kernels.block import stationary_blocks
 from skboot._random import (
     PURPOSE,
     check_random_state,

@@ -157,7 +157,7 @@ def test_key_changes_when_any_source_changes(tmp_path):
     assert key == cache_key(PACKAGE)
     assert key.startswith(f"{skboot.__version__}-stream{skboot.STREAM_VERSION}-")
 
-    stream = package / "_random.py"
+    stream = package / "_random" / "_core.py"
     original = stream.read_bytes()
     flipped = bytearray(original)
     flipped[len(flipped) // 2] ^= 1  # one bit of one byte in the stream's module

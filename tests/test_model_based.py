@@ -19,9 +19,9 @@ from skboot import (
     WildBootstrap,
     bootstrap,
 )
+from skboot._kernels.model_based import MAMMEN_HI, MAMMEN_LO, MAMMEN_P, WEBB
 from skboot._random import PURPOSE, check_random_state, reference_uniforms
 from skboot.model_based._ar import fit_ar, largest_root_modulus, select_order
-from skboot.model_based._kernels import MAMMEN_HI, MAMMEN_LO, MAMMEN_P, WEBB
 
 SEED = 20240611
 

@@ -912,7 +912,7 @@ def test_vector_row_kernel_equals_scalar_kernel_bit_for_bit(n, d, m, want2, alig
     """iid_moments_tiled (eight-lane vectors) == iid_moments (scalar) == the
     documented rule, exactly, whether or not rows start on a cache line."""
     from skboot._engine import aligned_rows
-    from skboot._kernels import iid_moments, iid_moments_tiled
+    from skboot._kernels.iid import iid_moments, iid_moments_tiled
     from skboot._random import check_random_state
 
     key = check_random_state(11)
@@ -945,7 +945,7 @@ def test_vector_row_kernel_equals_scalar_kernel_bit_for_bit(n, d, m, want2, alig
 def test_mean_kernel_follows_its_documented_summation_order(n, m):
     """iid_sum_1d: draw j into accumulator j % 8 while whole groups of eight
     remain, the last partial group in order into a ninth; bit for bit."""
-    from skboot._kernels import iid_sum_1d
+    from skboot._kernels.iid import iid_sum_1d
     from skboot._random import check_random_state, reference_indices
 
     key = check_random_state(5)

@@ -24,7 +24,7 @@ from skboot.cuda._constants import FIXED_BLOCKS, IID, POISSON
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
-_MASK32 = np.uint64(0xFFFFFFFF)
+MASK32 = np.uint64(0xFFFFFFFF)
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
 _U11 = np.uint64(11)
@@ -61,24 +61,24 @@ def next_word(seed, gamma, ctr, have, lo):
     if have != _U0:
         return lo, ctr, _U0, lo
     z = output_at(seed, gamma, ctr)
-    return z >> _U32, ctr + _U1, _U1, z & _MASK32
+    return z >> _U32, ctr + _U1, _U1, z & MASK32
 
 
 @cuda.jit(device=True)
 def mulhilo64(a, b):
     """High and low 64-bit halves of the 128-bit product ``a * b``, from 32-bit
     halves (portable: the simulator has no ``umul64hi``)."""
-    a_lo = a & _MASK32
+    a_lo = a & MASK32
     a_hi = a >> _U32
-    b_lo = b & _MASK32
+    b_lo = b & MASK32
     b_hi = b >> _U32
     p0 = a_lo * b_lo
     p1 = a_lo * b_hi
     p2 = a_hi * b_lo
     p3 = a_hi * b_hi
-    mid = (p0 >> _U32) + (p1 & _MASK32) + (p2 & _MASK32)
+    mid = (p0 >> _U32) + (p1 & MASK32) + (p2 & MASK32)
     hi = p3 + (p1 >> _U32) + (p2 >> _U32) + (mid >> _U32)
-    lo = (mid << _U32) | (p0 & _MASK32)
+    lo = (mid << _U32) | (p0 & MASK32)
     return hi, lo
 
 
@@ -87,10 +87,10 @@ def bounded(seed, gamma, ctr, have, lo, un, thresh):
     """Lemire's exactly uniform draw in ``[0, un)`` with rejection: one word per
     attempt below ``2**32``, two (high word first) above.  Returns the value and
     the reader state."""
-    if un <= _MASK32:
+    if un <= MASK32:
         x, ctr, have, lo = next_word(seed, gamma, ctr, have, lo)
         m = x * un
-        while (m & _MASK32) < thresh:
+        while (m & MASK32) < thresh:
             x, ctr, have, lo = next_word(seed, gamma, ctr, have, lo)
             m = x * un
         return m >> _U32, ctr, have, lo
@@ -122,11 +122,11 @@ def iid_draws(z, un, thresh):
     words, i.e. exactly one output.  Reading a whole output per step keeps the
     threads of a warp in step (a word reader makes them diverge after their
     first rejection)."""
-    if un <= _MASK32:
+    if un <= MASK32:
         m0 = (z >> _U32) * un
-        m1 = (z & _MASK32) * un
-        a0 = (m0 & _MASK32) >= thresh
-        a1 = (m1 & _MASK32) >= thresh
+        m1 = (z & MASK32) * un
+        a0 = (m0 & MASK32) >= thresh
+        a1 = (m1 & MASK32) >= thresh
         r0 = np.int64(m0 >> _U32)
         r1 = np.int64(m1 >> _U32)
         if a0:

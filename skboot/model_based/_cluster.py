@@ -43,6 +43,13 @@ import numpy as np
 from scipy.linalg import solve_triangular
 from scipy.special import ndtri
 
+from skboot._kernels.model_based import (
+    WEBB,
+    WEIGHT_CODES,
+    cluster_scores,
+    dense_codes,
+    wcb_chunk,
+)
 from skboot._random import PURPOSE, STREAM_VERSION, check_random_state
 from skboot._validation import (
     check_array_1d_labels,
@@ -51,13 +58,6 @@ from skboot._validation import (
     param_error,
 )
 from skboot.intervals import ConfidenceInterval
-from skboot.model_based._kernels import (
-    WEBB,
-    WEIGHT_CODES,
-    cluster_scores,
-    dense_codes,
-    wcb_chunk,
-)
 
 __all__ = ["WildClusterResult", "wild_cluster_bootstrap"]
 

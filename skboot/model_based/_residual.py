@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from skboot._kernels.model_based import ar_residual_chunk
 from skboot._random import PURPOSE, RootKey, fill_indices_kernel
 from skboot._validation import check_int, check_one_of, param_error
 from skboot.model_based._ar import (
@@ -21,7 +22,6 @@ from skboot.model_based._ar import (
     select_order,
 )
 from skboot.model_based._base import SyntheticPlan, SyntheticResampler
-from skboot.model_based._kernels import ar_residual_chunk
 
 __all__ = ["ResidualBootstrap", "SieveBootstrap"]
 

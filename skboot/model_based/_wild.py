@@ -9,16 +9,16 @@ from typing import Any
 
 import numpy as np
 
-from skboot._random import PURPOSE, RootKey
-from skboot._validation import check_array_1d_labels, check_int, check_one_of
-from skboot.model_based._base import SyntheticPlan, SyntheticResampler
-from skboot.model_based._kernels import (
+from skboot._kernels.model_based import (
     WEBB,
     WEIGHT_CODES,
     ar_wild_chunk,
     fill_wild_weights,
     regression_wild_chunk,
 )
+from skboot._random import PURPOSE, RootKey
+from skboot._validation import check_array_1d_labels, check_int, check_one_of
+from skboot.model_based._base import SyntheticPlan, SyntheticResampler
 from skboot.model_based._residual import _ARMixin, _series, ar_attributes
 
 __all__ = ["WildBootstrap"]

@@ -92,7 +92,7 @@ from typing import Any
 
 import numpy as np
 
-from skboot._block_kernels import (
+from skboot._kernels.block import (
     fixed_counts_chunk,
     fixed_indices_chunk,
     fixed_moments,

@@ -8,19 +8,24 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
-from numba import njit
 
+from skboot._kernels.resample import (
+    dirichlet_chunk,
+    expand_groups,
+    group_counts_chunk,
+    iid_counts_chunk,
+    poisson_counts_chunk,
+    pool_counts_chunk,
+    pool_indices_chunk,
+)
 from skboot._random import (
-    FAST_BLOCK,
     PURPOSE,
     RootKey,
-    count_row,
     fill_dirichlet_weights,
     fill_indices_chunk,
     fill_indices_kernel,
     fill_poisson_counts,
     fill_pool_indices,
-    lemire_threshold,
 )
 from skboot._validation import check_array_1d_labels, param_error
 from skboot.resamplers._base import BaseResampler, ResamplingPlan
@@ -32,80 +37,6 @@ __all__ = [
     "PoissonBootstrap",
     "StratifiedBootstrap",
 ]
-
-
-# ---------------------------------------------------------------------------
-# numba kernels for the weights layout (engine path for order-free statistics)
-# ---------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
-def _iid_counts_chunk(seed, gamma, b0, n, m, out):
-    un = np.uint64(n)
-    thresh = lemire_threshold(un)
-    buf = np.empty(FAST_BLOCK, dtype=np.uint64)
-    for k in range(out.shape[0]):
-        count_row(seed, gamma, b0 + k, un, thresh, m, buf, out[k])
-
-
-@njit(cache=True, nogil=True)
-def _pool_counts_chunk(seed, gamma, b0, codes, pools, offsets, sizes, out):
-    idx = np.empty(codes.shape[0], dtype=np.int64)
-    for k in range(out.shape[0]):
-        fill_pool_indices(seed, gamma, b0 + k, codes, pools, offsets, sizes, idx)
-        row = out[k]
-        row[:] = 0.0
-        for t in range(idx.shape[0]):
-            row[idx[t]] += 1.0
-
-
-@njit(cache=True, nogil=True)
-def _pool_indices_chunk(seed, gamma, b0, codes, pools, offsets, sizes, out):
-    for k in range(out.shape[0]):
-        fill_pool_indices(seed, gamma, b0 + k, codes, pools, offsets, sizes, out[k])
-
-
-@njit(cache=True, nogil=True)
-def _group_counts_chunk(seed, gamma, b0, n_groups, codes, out):
-    draws = np.empty(n_groups, dtype=np.int64)
-    gcount = np.empty(n_groups, dtype=np.float64)
-    for k in range(out.shape[0]):
-        fill_indices_kernel(seed, gamma, np.uint64(b0 + k), np.uint64(n_groups), draws)
-        gcount[:] = 0.0
-        for t in range(n_groups):
-            gcount[draws[t]] += 1.0
-        row = out[k]
-        for i in range(codes.shape[0]):
-            row[i] = gcount[codes[i]]
-
-
-@njit(cache=True, nogil=True)
-def _expand_groups(draws, pools, offsets, sizes):
-    total = 0
-    for t in range(draws.shape[0]):
-        total += sizes[draws[t]]
-    out = np.empty(total, dtype=np.int64)
-    pos = 0
-    for t in range(draws.shape[0]):
-        g = draws[t]
-        for r in range(sizes[g]):
-            out[pos] = pools[offsets[g] + r]
-            pos += 1
-    return out
-
-
-@njit(cache=True, nogil=True)
-def _poisson_counts_chunk(seed, gamma, b0, out):
-    cnt = np.empty(out.shape[1], dtype=np.int64)
-    for k in range(out.shape[0]):
-        fill_poisson_counts(seed, gamma, b0 + k, cnt)
-        row = out[k]
-        for i in range(cnt.shape[0]):
-            row[i] = cnt[i]
-
-
-@njit(cache=True, nogil=True)
-def _dirichlet_chunk(seed, gamma, b0, out):
-    for k in range(out.shape[0]):
-        fill_dirichlet_weights(seed, gamma, b0 + k, out[k])
 
 
 def _pools(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -148,7 +79,7 @@ class IIDPlan(ResamplingPlan):
 
     def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
         seed, gamma = self._seed()
-        _iid_counts_chunk(seed, gamma, b0, self.n_samples, self.sample_size, out)
+        iid_counts_chunk(seed, gamma, b0, self.n_samples, self.sample_size, out)
 
 
 @dataclass(frozen=True, eq=False)
@@ -174,7 +105,7 @@ class PoolPlan(ResamplingPlan):
     def fill_indices_chunk(self, b0: int, out: np.ndarray) -> None:
         seed, gamma = self._seed()
         tmp = out if out.dtype == np.int64 else np.empty(out.shape, np.int64)
-        _pool_indices_chunk(
+        pool_indices_chunk(
             seed, gamma, b0, self.codes, self.pools, self.offsets, self.sizes, tmp
         )
         if tmp is not out:
@@ -182,7 +113,7 @@ class PoolPlan(ResamplingPlan):
 
     def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
         seed, gamma = self._seed()
-        _pool_counts_chunk(
+        pool_counts_chunk(
             seed, gamma, b0, self.codes, self.pools, self.offsets, self.sizes, out
         )
 
@@ -214,7 +145,7 @@ class GroupPlan(ResamplingPlan):
         return draws
 
     def indices(self, b: int) -> np.ndarray:
-        rows = _expand_groups(self._draws(b), self.pools, self.offsets, self.sizes)
+        rows = expand_groups(self._draws(b), self.pools, self.offsets, self.sizes)
         return rows.astype(self.index_dtype, copy=False)
 
     def counts(self, b: int) -> np.ndarray:
@@ -223,14 +154,14 @@ class GroupPlan(ResamplingPlan):
 
     def split_pair(self, b: int) -> tuple[np.ndarray, np.ndarray]:
         draws = self._draws(b)
-        rows = _expand_groups(draws, self.pools, self.offsets, self.sizes)
+        rows = expand_groups(draws, self.pools, self.offsets, self.sizes)
         gcount = np.bincount(draws, minlength=self.n_groups)
         oob = np.flatnonzero(gcount[self.codes] == 0)
         return rows.astype(self.index_dtype, copy=False), oob
 
     def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
         seed, gamma = self.key.stream(PURPOSE["indices"])
-        _group_counts_chunk(seed, gamma, b0, self.n_groups, self.codes, out)
+        group_counts_chunk(seed, gamma, b0, self.n_groups, self.codes, out)
 
 
 @dataclass(frozen=True, eq=False)
@@ -256,7 +187,7 @@ class PoissonPlan(ResamplingPlan):
 
     def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
         seed, gamma = self.key.stream(PURPOSE["poisson"])
-        _poisson_counts_chunk(seed, gamma, b0, out)
+        poisson_counts_chunk(seed, gamma, b0, out)
 
 
 @dataclass(frozen=True, eq=False)
@@ -288,7 +219,7 @@ class DirichletPlan(ResamplingPlan):
 
     def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
         seed, gamma = self.key.stream(PURPOSE["dirichlet"])
-        _dirichlet_chunk(seed, gamma, b0, out)
+        dirichlet_chunk(seed, gamma, b0, out)
 
 
 # ---------------------------------------------------------------------------

@@ -1,17 +1,12 @@
-"""Fused numba kernels: draw a replicate's indices and reduce, with no index array.
+"""Fused iid kernels: draw a replicate's indices block by block and reduce, with no
+index array; and the row gathers that feed callables.
 
-Two families, one per replicate layout:
-
-* ``iid_*``: replicate ``b`` of the iid bootstrap is generated block by block
-  (:func:`skboot._random.draw_block`, a 128-entry scratch buffer) and reduced on
-  the fly: the B x n index tensor never exists, not even one replicate's row.
-* ``weighted_*``: for every other scheme the plan writes a chunk of per-row
-  weights (counts for index schemes) and the kernel reduces ``sum_i w_i f(x_i)``.
-
-Summation order is fixed by the replicate, never by the chunk: sums over draws use
-eight accumulators indexed by draw position modulo 8, combined pairwise; weighted
-sums run over rows in order.  So results are bit-identical for any chunk size,
-``n_jobs`` or backend.  Kernels release the GIL.
+Replicate ``b`` of the iid bootstrap is generated block by block
+(:func:`skboot._random.draw_block`, a 128-entry scratch buffer) and reduced on the
+fly: the B x n index tensor never exists, not even one replicate's row.  Sums over
+draws use eight accumulators indexed by draw position modulo 8, combined pairwise,
+so a value depends only on the replicate: results are bit-identical for any chunk
+size, ``n_jobs`` or backend.  Kernels release the GIL.
 
 The engine gives the moment kernels centred data ``x - c``
 (:func:`skboot._engine.centre_of`) and adds ``w * c`` back to their sums, so the
@@ -23,10 +18,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skboot._kernels.simd import add_rows8, add_rows8_sq
 from skboot._random import (
-    _MASK32,
     FAST_BLOCK,
     HALF_BLOCK,
+    MASK32,
     NO_HAVE,
     count_row,
     draw_block,
@@ -35,7 +31,6 @@ from skboot._random import (
     lemire_threshold,
     replicate_counter,
 )
-from skboot._simd import add_rows8, add_rows8_sq
 
 __all__ = [
     "gather_iid_rows",
@@ -47,10 +42,8 @@ __all__ = [
     "iid_sumsq_1d",
     "integral_columns",
     "lerp",
+    "order_stats_from_counts",
     "take_rows",
-    "weighted_corr",
-    "weighted_moments",
-    "weighted_order_stats",
 ]
 
 
@@ -108,7 +101,7 @@ def iid_sum_1d(x, seed, gamma, b0, m, out):
             if (
                 c == FAST_BLOCK
                 and not have
-                and un <= _MASK32
+                and un <= MASK32
                 and fast_pairs_split(seed, gamma, ctr, un, thresh, buf, HALF_BLOCK)
             ):
                 # a full block, halves unshuffled: draw 2t is buf[t], draw 2t + 1
@@ -127,7 +120,7 @@ def iid_sum_1d(x, seed, gamma, b0, m, out):
             else:
                 if (
                     not have
-                    and un <= _MASK32
+                    and un <= MASK32
                     and not (c & 1)
                     and fast_pairs(seed, gamma, ctr, un, thresh, buf, c >> 1)
                 ):
@@ -179,7 +172,7 @@ def iid_sumsq_1d(x, seed, gamma, b0, m, out1, out2):
             c = min(FAST_BLOCK, m - done)
             if (
                 not have
-                and un <= _MASK32
+                and un <= MASK32
                 and not (c & 1)
                 and fast_pairs(seed, gamma, ctr, un, thresh, buf, c >> 1)
             ):
@@ -236,7 +229,7 @@ def iid_moments(X, seed, gamma, b0, m, want2, out1, out2):
             c = min(FAST_BLOCK, m - done)
             if (
                 not have
-                and un <= _MASK32
+                and un <= MASK32
                 and not (c & 1)
                 and fast_pairs(seed, gamma, ctr, un, thresh, buf, c >> 1)
             ):
@@ -302,7 +295,7 @@ def iid_moments_tiled(X, seed, gamma, b0, m, want2, out1, out2):
             c = min(FAST_BLOCK, m - done)
             if (
                 not have
-                and un <= _MASK32
+                and un <= MASK32
                 and not (c & 1)
                 and fast_pairs(seed, gamma, ctr, un, thresh, buf, c >> 1)
             ):
@@ -368,7 +361,7 @@ def iid_corr(xy, seed, gamma, b0, m, out):
             c = min(FAST_BLOCK, m - done)
             if (
                 not have
-                and un <= _MASK32
+                and un <= MASK32
                 and not (c & 1)
                 and fast_pairs(seed, gamma, ctr, un, thresh, buf, c >> 1)
             ):
@@ -411,7 +404,7 @@ def lerp(a, b, t):
 
 
 @njit(cache=True)
-def _order_stats_from_counts(cnt, vals, order, positions, out_vals):
+def order_stats_from_counts(cnt, vals, order, positions, out_vals):
     """Given multiplicities ``cnt`` over sorted values, fill the order statistics at
     ascending 0-based ``positions`` (values ``vals[order[j]]``)."""
     j = 0
@@ -443,132 +436,9 @@ def iid_order_stats(X, order, seed, gamma, b0, m, positions, out):
     for k in range(out.shape[0]):
         count_row(seed, gamma, b0 + k, un, thresh, m, buf, cnt)
         for col in range(d):
-            _order_stats_from_counts(cnt, X[:, col], order[col], fpos, tmp)
+            order_stats_from_counts(cnt, X[:, col], order[col], fpos, tmp)
             for p in range(positions.shape[0]):
                 out[k, col, p] = tmp[p]
-
-
-@njit(cache=True, nogil=True)
-def weighted_moments(X, W, want2, out1, out2, outw):
-    """Per weight row ``k``: ``sum_i W[k,i] X[i]`` (and of squares) and ``sum W[k]``.
-
-    Rows are added in order.  The weight total is summed with Neumaier's
-    compensation (its error is then about one rounding): the caller multiplies
-    it by the data's centre, which can be large next to the centred sums.
-    """
-    n = X.shape[0]
-    d = X.shape[1]
-    for k in range(W.shape[0]):
-        w = W[k]
-        sw = 0.0
-        comp = 0.0
-        for j in range(d):
-            out1[k, j] = 0.0
-            out2[k, j] = 0.0
-        for i in range(n):
-            wi = w[i]
-            if wi != 0.0:
-                t = sw + wi
-                if abs(sw) >= abs(wi):
-                    comp += (sw - t) + wi
-                else:
-                    comp += (wi - t) + sw
-                sw = t
-                row = X[i]
-                for j in range(d):
-                    v = row[j]
-                    out1[k, j] += wi * v
-                    if want2:
-                        out2[k, j] += wi * v * v
-        outw[k] = sw + comp
-
-
-@njit(cache=True, nogil=True)
-def weighted_corr(xy, W, out):
-    """Per weight row: weighted sums of x, y, x*x, y*y, x*y, the weight total and
-    the flag of :func:`iid_corr` (over the rows of non-zero weight); ``out`` is
-    (nb, 7)."""
-    for k in range(W.shape[0]):
-        w = W[k]
-        sw = 0.0
-        sx = 0.0
-        sy = 0.0
-        sxx = 0.0
-        syy = 0.0
-        sxy = 0.0
-        first = True
-        x0 = 0.0
-        y0 = 0.0
-        nx = 0
-        ny = 0
-        for i in range(xy.shape[0]):
-            wi = w[i]
-            if wi != 0.0:
-                a = xy[i, 0]
-                bb = xy[i, 1]
-                if first:
-                    x0 = a
-                    y0 = bb
-                    first = False
-                nx += a != x0
-                ny += bb != y0
-                sw += wi
-                sx += wi * a
-                sy += wi * bb
-                sxx += wi * a * a
-                syy += wi * bb * bb
-                sxy += wi * a * bb
-        out[k, 0] = sx
-        out[k, 1] = sy
-        out[k, 2] = sxx
-        out[k, 3] = syy
-        out[k, 4] = sxy
-        out[k, 5] = sw
-        out[k, 6] = 1.0 if (nx > 0 and ny > 0) else 0.0
-
-
-@njit(cache=True, nogil=True)
-def weighted_order_stats(X, order, W, qs, median, out):
-    """Per weight row (integer counts) and column: quantiles ``qs`` of the multiset.
-
-    ``median``: use numpy's median rule (mean of the two middle values) instead of
-    the linear-interpolation quantile.  ``out`` is (nb, d, len(qs)); NaN for an
-    empty replicate (every count 0, possible under the Poisson bootstrap).
-    """
-    d = X.shape[1]
-    nq = qs.shape[0]
-    pos = np.empty(2 * nq)
-    vals = np.empty(2 * nq)
-    for k in range(W.shape[0]):
-        w = W[k]
-        m = 0.0
-        for i in range(w.shape[0]):
-            m += w[i]
-        mi = np.int64(m)
-        if mi <= 0:
-            out[k, :, :] = np.nan
-            continue
-        for p in range(nq):
-            if median:
-                lo_i = (mi - 1) // 2
-                hi_i = mi // 2
-            else:
-                h = (m - 1.0) * qs[p]
-                lo_i = np.int64(np.floor(h))
-                hi_i = min(lo_i + 1, mi - 1)
-            pos[2 * p] = lo_i
-            pos[2 * p + 1] = hi_i
-        # positions must be ascending for the scan: qs are sorted by the caller
-        for col in range(d):
-            _order_stats_from_counts(w, X[:, col], order[col], pos, vals)
-            for p in range(nq):
-                a = vals[2 * p]
-                bb = vals[2 * p + 1]
-                if median:
-                    out[k, col, p] = (a + bb) / 2.0
-                else:
-                    h = (m - 1.0) * qs[p]
-                    out[k, col, p] = lerp(a, bb, h - np.floor(h))
 
 
 # ---------------------------------------------------------------------------
@@ -599,7 +469,7 @@ def gather_iid_rows(a, seed, gamma, b0, m, out):
             c = min(FAST_BLOCK, m - done)
             if (
                 not have
-                and un <= _MASK32
+                and un <= MASK32
                 and not (c & 1)
                 and fast_pairs(seed, gamma, ctr, un, thresh, buf, c >> 1)
             ):

@@ -69,7 +69,7 @@ MAMMEN_HI = (1.0 + _SQ5) / 2.0
 WEBB = np.array([-np.sqrt(1.5), -1.0, -np.sqrt(0.5), np.sqrt(0.5), 1.0, np.sqrt(1.5)])
 
 _U0 = np.uint64(0)
-_MASK32 = np.uint64(0xFFFFFFFF)
+MASK32 = np.uint64(0xFFFFFFFF)
 _U2 = np.uint64(2)
 _U6 = np.uint64(6)
 # Lemire thresholds (2**32 mod n) for n = 2 and n = 6
@@ -215,7 +215,7 @@ def ar_residual_chunk(
                     # draw_block's fast path inlined, as skboot._random's kernels do
                     if (
                         not have
-                        and um <= _MASK32
+                        and um <= MASK32
                         and not (c & 1)
                         and fast_pairs(seed_i, gamma, ctr, um, thresh, blk, c >> 1)
                     ):

@@ -84,7 +84,7 @@ def _make_add_rows8(squares: bool):
 #: lane-wise into ``acc[(t % 8) * width + col + 0..7]``.  ``X`` and ``acc`` are flat
 #: views of (n, width) and (8, width) arrays; ``acc2`` is unused.  Draw ``t`` goes
 #: to accumulator row ``t % 8``, rows are added in draw order: exactly the scalar
-#: rule of :func:`skboot._kernels.iid_moments`.
+#: rule of :func:`skboot._kernels.iid.iid_moments`.
 add_rows8 = _make_add_rows8(False)
 #: As :data:`add_rows8`, and the squares into ``acc2`` (multiply, then add: no
 #: fused multiply-add, as in the scalar kernel).
