@@ -16,6 +16,7 @@ from skboot.metrics import (
     compare_metrics,
     metric_ci,
 )
+from skboot.multiple_comparison import MCS, SPA, RealityCheck, StepM
 from skboot.resamplers import (
     BayesianBootstrap,
     Bootstrap,
@@ -33,6 +34,8 @@ from skboot.statistic import BootstrapResult, BootstrapStatistic, bootstrap
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "MCS",
+    "SPA",
     "STREAM_VERSION",
     "BayesianBootstrap",
     "Bootstrap",
@@ -49,8 +52,10 @@ __all__ = [
     "NonOverlappingBlockBootstrap",
     "OptimalBlockLength",
     "PoissonBootstrap",
+    "RealityCheck",
     "StationaryBootstrap",
     "StatisticError",
+    "StepM",
     "StratifiedBootstrap",
     "TaperedBlockBootstrap",
     "UndefinedStatisticWarning",
