@@ -105,6 +105,27 @@ def test_fused_means_are_the_means_of_the_replicate_rows(resampler):
         assert np.max(np.abs(xbar + C[b] - numpy_mean)) <= 4 * ulp
 
 
+@pytest.mark.parametrize("k", [1, 8, 13])
+def test_fused_means_follow_the_stated_summation_rule(k):
+    """Bit for bit: prefix sums of the centred data in row order, each block adds
+    ``(P[e] - P[s]) + P[0]`` (``(P[T] - P[s]) + P[e - T]`` when it wraps) to an
+    accumulator started at 0.0, blocks in draw order, then one division by T."""
+    rng = np.random.default_rng(4)
+    T, L = 103, 7
+    X = rng.normal(size=(T, k)) * 3 + 10
+    fitted = CircularBlockBootstrap(5, block_length=L, random_state=1).fit(X)
+    _, C = centred_means(X, fitted.plan_, 5)
+    P = np.vstack([np.zeros((1, k)), np.cumsum(X - X.mean(0), axis=0)])
+    for b in range(5):
+        idx = fitted.replicate(b).indices
+        acc = np.zeros(k)
+        for j in range(0, T, L):
+            s, e = int(idx[j]), int(idx[j]) + min(L, T - j)
+            a, c = (e, 0) if e <= T else (T, e - T)
+            acc = acc + ((P[a] - P[s]) + P[c])
+        assert np.array_equal(C[b], acc / T)
+
+
 def test_tapered_weights_path():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(90, 3)) + 50.0
@@ -118,14 +139,14 @@ def test_tapered_weights_path():
 
 
 @pytest.mark.parametrize("scheme", ["stationary", "circular"])
-def test_bit_identical_across_chunks_tiles_and_jobs(scheme):
+def test_bit_identical_across_chunks_and_jobs(scheme):
     rng = np.random.default_rng(2)
     X = rng.normal(size=(131, 11))
     cls = SCHEMES[scheme][0]
     fitted = cls(40, block_length=4, random_state=9).fit(X)
     ref = centred_means(X, fitted.plan_, 40)[1]
-    for chunk, tile in [(1, None), (7, 3), (40, 1), (None, 8), (3, 11)]:
-        other = centred_means(X, fitted.plan_, 40, chunk_size=chunk, tile_width=tile)
+    for chunk in (1, 3, 7, 40):
+        other = centred_means(X, fitted.plan_, 40, chunk_size=chunk)
         assert np.array_equal(other[1], ref)
     with parallel_config(backend="threading"):
         threaded = centred_means(X, fitted.plan_, 40, n_jobs=2, chunk_size=3)[1]

@@ -11,12 +11,16 @@ Kernels
 * ``fixed_block_means`` / ``stationary_block_means``: the k column means of
   the rows of replicates ``b0, b0 + 1, ...`` of a centred ``(T, k)`` array, from
   its prefix sums ``P`` (``P[i] = X[:i].sum(0)``): block ``[s, e)`` adds
-  ``P[e] - P[s]`` (plus the wrapped part), blocks in draw order, then one
-  division by ``T``.  O(T / L * k) per replicate; no ``(T, k)`` copy.
+  ``(P[e] - P[s]) + P[0]`` (``P[0] = 0``), or ``(P[T] - P[s]) + P[e - T]`` when
+  it wraps, blocks in draw order from 0.0, then one division by ``T``.  Eight
+  columns at a time in one ``<8 x double>`` register (``_block_sums8``, an LLVM
+  intrinsic: numba keeps LLVM's SLP vectorizer off, and the loop vectorizer
+  would keep the accumulators in memory).  O(T / L * k) per replicate; no
+  ``(T, k)`` copy.
 * ``stationary_variance``: the stationary-bootstrap variance of Politis &
   Romano (1994) of ``sqrt(T)`` times each column mean, O(T**2 k).
 * ``spa_max``: per replicate, the largest recentred (and studentized) mean.
-* ``constant_pairs`` / ``constant_columns``: degenerate inputs.
+* ``constant_columns``: degenerate inputs.
 * ``pair_variances``, ``mcs_r_order``, ``mcs_r_counts``: the range statistic
   of the model confidence set; ``mcs_max``: its max statistic.
 """
@@ -24,13 +28,15 @@ Kernels
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from skboot._block_kernels import fixed_starts, stationary_blocks
 
 __all__ = [
     "constant_columns",
-    "constant_pairs",
     "fixed_block_means",
     "mcs_max",
     "mcs_r_counts",
@@ -42,45 +48,74 @@ __all__ = [
 ]
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _add_blocks(Pf, base, w, S, E, j0, j1, n, acc):
-    """``acc += sum over blocks j0 .. j1-1 of rows S[j] .. E[j]-1`` (mod n) from
-    prefix sums stored row-major with ``w`` columns from flat offset ``base`` of
-    ``Pf``; blocks in order, ``E[j] <= 2n``.  Offsets are unsigned (no
-    negative-index checks) so the column loop vectorizes."""
-    on = base + np.uint64(n) * w
-    for j in range(j0, j1):
-        s = S[j]
-        e = E[j]
-        os_ = base + np.uint64(s) * w
-        if e <= n:
-            oe = base + np.uint64(e) * w
-            for c in range(w):
-                acc[c] += Pf[oe + c] - Pf[os_ + c]
-        else:
-            oe = base + np.uint64(e - n) * w
-            for c in range(w):
-                acc[c] += (Pf[on + c] - Pf[os_ + c]) + Pf[oe + c]
+_I64 = ir.IntType(64)
+_V8 = ir.VectorType(ir.DoubleType(), 8)
+
+
+def _vec_ptr(builder, base, offset):
+    return builder.bitcast(builder.gep(base, [offset]), _V8.as_pointer())
+
+
+@intrinsic
+def _block_sums8(typingctx, Pf, S, E, j0, j1, n, base, acc):
+    """``acc[0:8] = sum_{j0 <= j < j1} (P[a_j] - P[S_j]) + P[c_j]`` lane-wise, with
+    ``(a_j, c_j) = (E_j, 0)``, or ``(n, E_j - n)`` when the block wraps
+    (``E_j > n``), and ``P[i]`` the eight values ``Pf[base + 8i : base + 8i + 8]``.
+
+    One LLVM ``<8 x double>`` accumulator (an AVX-512 register, two AVX2
+    ones...), three vector loads, a subtraction and two additions per block, in
+    block order: each lane is one column computed with the same IEEE operations in
+    the same order on every instruction set (no reassociation, no fused
+    multiply-add).  ``P[0]`` is 0, so a block that does not wrap adds
+    ``P[E_j] - P[S_j]``."""
+    sig = types.void(Pf, S, E, j0, j1, n, base, acc)
+
+    def codegen(context, builder, signature, args):
+        P_v, S_v, E_v, j0_v, j1_v, n_v, base_v, acc_v = args
+        PA = context.make_array(signature.args[0])(context, builder, P_v)
+        SA = context.make_array(signature.args[1])(context, builder, S_v)
+        EA = context.make_array(signature.args[2])(context, builder, E_v)
+        OA = context.make_array(signature.args[7])(context, builder, acc_v)
+        zero = ir.Constant(_I64, 0)
+        eight = ir.Constant(_I64, 8)
+        slot = cgutils.alloca_once(builder, _V8)
+        builder.store(ir.Constant(_V8, [0.0] * 8), slot)
+
+        def row(i):
+            off = builder.add(base_v, builder.mul(i, eight))
+            return builder.load(_vec_ptr(builder, PA.data, off), align=8)
+
+        with cgutils.for_range(builder, builder.sub(j1_v, j0_v)) as loop:
+            j = builder.add(j0_v, loop.index)
+            s = builder.load(builder.gep(SA.data, [j]))
+            e = builder.load(builder.gep(EA.data, [j]))
+            wrap = builder.icmp_signed(">", e, n_v)
+            a = builder.select(wrap, n_v, e)
+            c = builder.select(wrap, builder.sub(e, n_v), zero)
+            v = builder.fadd(builder.fsub(row(a), row(s)), row(c))
+            builder.store(builder.fadd(builder.load(slot), v), slot)
+        builder.store(builder.load(slot), _vec_ptr(builder, OA.data, zero), align=8)
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 @njit(cache=True, nogil=True)
-def _tile_means(Pt, S, E, first, n, out):
-    """Row ``r`` of ``out``: blocks ``first[r] .. first[r+1]-1`` summed column tile
-    by column tile (tile outer: one tile of prefix sums stays in cache while every
-    replicate of the chunk reads it), divided by n.  A column's value does not
-    depend on the tiling: its blocks are added in draw order from 0.0."""
-    n_tiles, rows, tw = Pt.shape
+def _group_means(Pt, S, E, first, n, out):
+    """Row ``r`` of ``out``: the blocks ``first[r] .. first[r+1]-1`` summed for
+    each group of eight columns (group outer, so one group's prefix sums stay in
+    cache while every replicate of the chunk reads it), divided by n."""
+    n_groups = Pt.shape[0]
     d = out.shape[1]
-    w = np.uint64(tw)
+    stride = np.int64(Pt.shape[1] * 8)
     Pf = Pt.ravel()
-    acc = np.empty(tw)
-    for tile in range(n_tiles):
-        base = np.uint64(tile) * np.uint64(rows) * w
-        c0 = tile * tw
-        m = min(tw, d - c0)
+    acc = np.empty(8)
+    for g in range(n_groups):
+        base = np.int64(g) * stride
+        c0 = 8 * g
+        m = min(8, d - c0)
         for r in range(out.shape[0]):
-            acc[:] = 0.0
-            _add_blocks(Pf, base, w, S, E, first[r], first[r + 1], n, acc)
+            _block_sums8(Pf, S, E, first[r], first[r + 1], n, base, acc)  # type: ignore[call-arg]
             for c in range(m):
                 out[r, c0 + c] = acc[c] / n
 
@@ -91,9 +126,9 @@ def fixed_block_means(Pt, seed, gamma, b0, L, n_starts, stride, out):
     fixed-length block schemes (moving, circular, non-overlapping).
 
     ``Pt`` holds the prefix sums ``P[i] = X[:i].sum(0)`` of the centred data in
-    column tiles, shape (n_tiles, n + 1, tile width) (the last tile padded);
-    ``fixed_starts`` gives the ``ceil(n / L)`` block starts of a replicate, the
-    last block is cut so that the replicate has n rows.
+    groups of eight columns, shape (n_groups, n + 1, 8) (the last group padded
+    with zeros); ``fixed_starts`` gives the ``ceil(n / L)`` block starts of a
+    replicate, the last block is cut so that the replicate has n rows.
     """
     n = Pt.shape[1] - 1
     nb = out.shape[0]
@@ -114,7 +149,7 @@ def fixed_block_means(Pt, seed, gamma, b0, L, n_starts, stride, out):
             t += ln
             q += 1
     first[nb] = q
-    _tile_means(Pt, S, E, first, n, out)
+    _group_means(Pt, S, E, first, n, out)
 
 
 @njit(cache=True, nogil=True)
@@ -141,14 +176,13 @@ def stationary_block_means(Pt, seed_s, seed_l, gamma, b0, p, log_q, out):
             E2 = np.empty(grow, dtype=np.int64)
             S2[:q] = S[:q]
             E2[:q] = E[:q]
-            S = S2
-            E = E2
+            S, E = S2, E2
         for j in range(nbk):
             S[q] = starts[j]
             E[q] = starts[j] + lens[j]
             q += 1
     first[nb] = q
-    _tile_means(Pt, S, E, first, n, out)
+    _group_means(Pt, S, E, first, n, out)
 
 
 @njit(cache=True, nogil=True)
@@ -231,32 +265,6 @@ def constant_columns(X, scale, rtol):
         if hi[c] - lo[c] <= rtol * scale[c]:
             return c
     return -1
-
-
-@njit(cache=True, nogil=True)
-def constant_pairs(X, scale, rtol):
-    """First pair ``(i, j)``, ``i < j``, whose difference ``X[:, i] - X[:, j]``
-    spans at most ``rtol * (scale[i] + scale[j])``, or ``(-1, -1)``."""
-    T, k = X.shape
-    lo = np.empty(k)
-    hi = np.empty(k)
-    for i in range(k - 1):
-        for j in range(i + 1, k):
-            v = X[0, i] - X[0, j]
-            lo[j] = v
-            hi[j] = v
-        for t in range(1, T):
-            xi = X[t, i]
-            for j in range(i + 1, k):
-                v = xi - X[t, j]
-                if v < lo[j]:
-                    lo[j] = v
-                if v > hi[j]:
-                    hi[j] = v
-        for j in range(i + 1, k):
-            if hi[j] - lo[j] <= rtol * (scale[i] + scale[j]):
-                return i, j
-    return -1, -1
 
 
 @njit(cache=True, nogil=True)
@@ -366,76 +374,93 @@ def mcs_max(est, C):
     ``sd_i = sqrt(mean_b e_bi**2)``, ``T = max_i (est_i - mean_M est) / sd_i``,
     ``T*_b = max_i e_bi / sd_i``, ``p = #{T < T*_b} / B``; every model attaining
     ``T`` is eliminated.  The survivor gets p-value 1 and statistic NaN.
+    The remaining models' columns are kept contiguous in a working copy of ``C``
+    (compacted after each step), so every pass over the replicates is a
+    contiguous, vectorizable loop; divisions by ``sd`` are multiplications by its
+    reciprocal (the same for the data and the replicates).  O(B m) per step.
     Returns ``order``, ``pvals``, ``stats`` (each (k,), in elimination order) and
     the first model with ``sd == 0`` (-1 if none; the run stops there).
     """
     B, k = C.shape
-    incl = np.ones(k, dtype=np.bool_)
+    W = C.copy()
+    ids = np.arange(k)
     order = np.empty(k, dtype=np.int64)
     pvals = np.empty(k)
     stats = np.empty(k)
     mb = np.empty(B)
     var = np.empty(k)
+    inv = np.empty(k)
     tstat = np.empty(k)
-    idx = np.empty(k, dtype=np.int64)
+    keep = np.empty(k, dtype=np.bool_)
     pos = 0
     m = k
     while m > 1:
-        q = 0
-        for j in range(k):
-            if incl[j]:
-                idx[q] = j
-                q += 1
         for b in range(B):
+            row = W[b]
             s = 0.0
             for q in range(m):
-                s += C[b, idx[q]]
+                s += row[q]
             mb[b] = s / m
-        for q in range(m):
-            var[idx[q]] = 0.0
+        var[:m] = 0.0
         for b in range(B):
+            row = W[b]
+            mbb = mb[b]
             for q in range(m):
-                e = C[b, idx[q]] - mb[b]
-                var[idx[q]] += e * e
+                e = row[q] - mbb
+                var[q] += e * e
         for q in range(m):
-            j = idx[q]
-            var[j] = np.sqrt(var[j] / B)
-            if not var[j] > 0.0:
-                return order, pvals, stats, j
+            sd = np.sqrt(var[q] / B)
+            if not sd > 0.0:
+                return order, pvals, stats, ids[q]
+            inv[q] = 1.0 / sd
         se = 0.0
         for q in range(m):
-            se += est[idx[q]]
+            se += est[ids[q]]
         se = se / m
         T = -np.inf
         for q in range(m):
-            j = idx[q]
-            tstat[j] = (est[j] - se) / var[j]
-            if tstat[j] > T:
-                T = tstat[j]
+            tstat[q] = (est[ids[q]] - se) * inv[q]
+            if tstat[q] > T:
+                T = tstat[q]
         cnt = 0
         for b in range(B):
+            row = W[b]
+            mbb = mb[b]
             tb = -np.inf
             for q in range(m):
-                j = idx[q]
-                v = (C[b, j] - mb[b]) / var[j]
+                v = (row[q] - mbb) * inv[q]
                 if v > tb:
                     tb = v
             if tb > T:
                 cnt += 1
         p = cnt / B
+        m_new = 0
         for q in range(m):
-            j = idx[q]
-            if tstat[j] == T:
-                order[pos] = j
+            keep[q] = tstat[q] != T
+            if keep[q]:
+                m_new += 1
+            else:
+                order[pos] = ids[q]
                 pvals[pos] = p
                 stats[pos] = T
                 pos += 1
-                incl[j] = False
-                m -= 1
-    for j in range(k):
-        if incl[j]:
-            order[pos] = j
-            pvals[pos] = 1.0
-            stats[pos] = np.nan
-            pos += 1
+        if m_new > 0:
+            for b in range(B):
+                row = W[b]
+                w = 0
+                for q in range(m):
+                    if keep[q]:
+                        row[w] = row[q]
+                        w += 1
+            w = 0
+            for q in range(m):
+                if keep[q]:
+                    ids[w] = ids[q]
+                    w += 1
+        m = m_new
+    for q in range(m):
+        order[pos] = ids[q]
+        pvals[pos] = 1.0
+        stats[pos] = np.nan
+        pos += 1
     return order, pvals, stats, np.int64(-1)

@@ -6,7 +6,6 @@ from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from skboot._random import STREAM_VERSION
 from skboot._validation import check_one_of
@@ -168,19 +167,19 @@ default=None
                 "is undefined. Drop that model."
             )
         pvals = np.maximum.accumulate(raw)
-        index = pd.Index([labels[int(i)] for i in order])
-        pv = pd.Series(pvals, index=index, name="pvalue")
         keep = np.empty(len(labels), dtype=bool)
         keep[order] = pvals > size
         return MCSResult(
-            pvalues=pv,
             included=[lab for lab, k in zip(labels, keep, strict=True) if k],
             excluded=[lab for lab, k in zip(labels, keep, strict=True) if not k],
-            statistics=pd.Series(stats, index=index, name="statistic"),
             size=size,
             method=self.method,
-            losses=pd.Series(est, index=pd.Index(labels), name="loss"),
             provenance=prov,
+            labels=tuple(labels),
+            _order=order,
+            _pvalues=pvals,
+            _stats=stats,
+            _losses=est,
         )
 
     def compute(self, losses: Any) -> MCSResult:

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from skboot._block_kernels import prefix_sums
-from skboot._engine import Statistic, cache_budget, run_bootstrap
+from skboot._engine import Statistic, run_bootstrap
 from skboot._kernels import weighted_moments
 from skboot._metric_kernels import eval_packed, metric_chunk, pack_arrays, packed
 from skboot._random import PURPOSE
@@ -41,23 +41,20 @@ __all__ = ["centred_means", "metric_replicates"]
 _NO = np.bool_(False)
 
 
-def prefix_tiles(Xc: np.ndarray, width: int | None = None) -> np.ndarray:
-    """Prefix sums ``P[i] = Xc[:i].sum(0)`` in column tiles, shape (n_tiles, n + 1,
-    width), the last tile padded with zeros.  The default width keeps one tile in
-    half the per-core cache budget (a multiple of 8 columns when it can); it never
-    changes a value, only the order in which columns are visited."""
+def prefix_groups(Xc: np.ndarray) -> np.ndarray:
+    """Prefix sums ``P[i] = Xc[:i].sum(0)`` (accumulated in row order) in groups of
+    eight columns, shape (n_groups, n + 1, 8), the last group padded with zeros:
+    a group's rows are contiguous 64-byte vectors for the fused kernels."""
     n, d = Xc.shape
-    if width is None:
-        width = (cache_budget() // 2) // (8 * (n + 1))
-        if width >= 8:
-            width -= width % 8
-    width = int(max(1, min(width, d)))
     P = prefix_sums(Xc, _NO)[0]
-    n_tiles = -(-d // width)
-    Pt = np.zeros((n_tiles, n + 1, width))
-    for t in range(n_tiles):
-        part = P[:, t * width : (t + 1) * width]
-        Pt[t, :, : part.shape[1]] = part
+    n_groups = -(-d // 8)
+    size = n_groups * (n + 1) * 8
+    buf = np.zeros(size + 8)
+    skip = (-buf.ctypes.data % 64) // 8  # rows on 64-byte boundaries: one line each
+    Pt = buf[skip : skip + size].reshape(n_groups, n + 1, 8)
+    for g in range(n_groups):
+        part = P[:, 8 * g : 8 * (g + 1)]
+        Pt[g, :, : part.shape[1]] = part
     return Pt
 
 
@@ -71,7 +68,7 @@ class _BlockMeans(Statistic):
         self.name = "block means"
 
     def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
-        # block (start, end) pairs of a replicate plus its row of means
+        # the block starts and ends of a replicate plus its row of means
         blocks = -(-plan.n_samples // max(1, int(getattr(plan, "block_length", 1))))
         return 16 * (2 * blocks + 16) + 8 * self.k
 
@@ -129,7 +126,6 @@ def centred_means(
     *,
     n_jobs: int | None = None,
     chunk_size: int | None = None,
-    tile_width: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(Xbar, C)``: column means of ``X`` (T, k) and ``C[b] = mean(X[idx_b]) -
     Xbar`` for ``b < n_resamples``, ``idx_b = plan.indices(b)``.
@@ -143,9 +139,9 @@ def centred_means(
     stat: Statistic
     k = Xc.shape[1]
     if isinstance(plan, StationaryPlan):
-        stat = _BlockMeans(prefix_tiles(Xc, tile_width), k, True)
+        stat = _BlockMeans(prefix_groups(Xc), k, True)
     elif isinstance(plan, FixedBlockPlan) and plan.layout == "fixed":
-        stat = _BlockMeans(prefix_tiles(Xc, tile_width), k, False)
+        stat = _BlockMeans(prefix_groups(Xc), k, False)
     else:
         stat = _WeightedMeans(Xc)
     C = run_bootstrap(stat, plan, n_resamples, n_jobs=n_jobs, chunk_size=chunk_size)

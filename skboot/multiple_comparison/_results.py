@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,8 @@ class SPAResult:
 
     Attributes
     ----------
+    labels : tuple
+        The models' labels (column names, or positions), in column order.
     pvalues : Series
         The lower, consistent and upper p-values (index ``"lower"``,
         ``"consistent"``, ``"upper"``), as arch's ``SPA.pvalues``.  The upper
@@ -72,24 +75,59 @@ class SPAResult:
     provenance : Provenance
     """
 
-    pvalues: pd.Series
+    labels: tuple[Hashable, ...]
     pvalue_type: str
     statistic: float
-    statistics: pd.Series
-    loss_differentials: pd.Series
-    variances: pd.Series
-    standard_errors: pd.Series
-    relevant: pd.Series
     simulated: np.ndarray
-    model_pvalues: pd.DataFrame
     studentize: bool
     variance: str
     n_observations: int
     provenance: Provenance
+    _pvalues: np.ndarray = field(repr=False)
+    _t: np.ndarray = field(repr=False)
+    _dbar: np.ndarray = field(repr=False)
+    _omega2: np.ndarray = field(repr=False)
+    _se: np.ndarray = field(repr=False)
+    _relevant: np.ndarray = field(repr=False)
+    _model_p: np.ndarray = field(repr=False)
+
+    # pandas views, built on first access (compute builds none)
+    def _series(self, values: np.ndarray, name: str) -> pd.Series:
+        return pd.Series(values, index=pd.Index(list(self.labels)), name=name)
+
+    @cached_property
+    def pvalues(self) -> pd.Series:
+        return pd.Series(self._pvalues, index=list(PVALUE_TYPES))
+
+    @cached_property
+    def statistics(self) -> pd.Series:
+        return self._series(self._t, "statistic")
+
+    @cached_property
+    def loss_differentials(self) -> pd.Series:
+        return self._series(self._dbar, "loss_differential")
+
+    @cached_property
+    def variances(self) -> pd.Series:
+        return self._series(self._omega2, "variance")
+
+    @cached_property
+    def standard_errors(self) -> pd.Series:
+        return self._series(self._se, "standard_error")
+
+    @cached_property
+    def relevant(self) -> pd.Series:
+        return self._series(self._relevant, "relevant")
+
+    @cached_property
+    def model_pvalues(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            self._model_p, index=pd.Index(list(self.labels)), columns=PVALUE_TYPES
+        )
 
     @property
     def pvalue(self) -> float:
-        return float(self.pvalues[self.pvalue_type])
+        return float(self._pvalues[PVALUE_TYPES.index(self.pvalue_type)])
 
     def critical_values(self, pvalue: float = 0.05) -> pd.Series:
         """Data-dependent critical values of ``max_k t_k`` for the three types.
@@ -130,8 +168,8 @@ class SPAResult:
             pvalue_type, "pvalue_type", "SPAResult.better_models", PVALUE_TYPES
         )
         crit = float(self.critical_values(pvalue)[pvalue_type])
-        keep = self.statistics.to_numpy() > crit
-        return [lab for lab, k in zip(self.statistics.index, keep, strict=True) if k]
+        keep = self._t > crit
+        return [lab for lab, k in zip(self.labels, keep, strict=True) if k]
 
     def plot(self, **kwargs: Any) -> Any:
         """:func:`skboot.multiple_comparison.plot_pvalues` of this result."""
@@ -169,10 +207,14 @@ class StepMResult:
     superior_models: list[Hashable]
     steps: list[list[Hashable]]
     critical_values: list[float]
-    pvalues: pd.Series
     size: float
     pvalue_type: str
     spa: SPAResult
+    _adjusted: np.ndarray = field(repr=False)
+
+    @cached_property
+    def pvalues(self) -> pd.Series:
+        return self.spa._series(self._adjusted, "pvalue")
 
     @property
     def provenance(self) -> Provenance:
@@ -209,14 +251,31 @@ class MCSResult:
     provenance : Provenance
     """
 
-    pvalues: pd.Series
     included: list[Hashable]
     excluded: list[Hashable]
-    statistics: pd.Series
     size: float
     method: str
-    losses: pd.Series
     provenance: Provenance
+    labels: tuple[Hashable, ...] = field(repr=False)
+    _order: np.ndarray = field(repr=False)
+    _pvalues: np.ndarray = field(repr=False)
+    _stats: np.ndarray = field(repr=False)
+    _losses: np.ndarray = field(repr=False)
+
+    def _eliminated_index(self) -> pd.Index:
+        return pd.Index([self.labels[int(i)] for i in self._order])
+
+    @cached_property
+    def pvalues(self) -> pd.Series:
+        return pd.Series(self._pvalues, index=self._eliminated_index(), name="pvalue")
+
+    @cached_property
+    def statistics(self) -> pd.Series:
+        return pd.Series(self._stats, index=self._eliminated_index(), name="statistic")
+
+    @cached_property
+    def losses(self) -> pd.Series:
+        return pd.Series(self._losses, index=pd.Index(list(self.labels)), name="loss")
 
     def plot(self, **kwargs: Any) -> Any:
         """:func:`skboot.multiple_comparison.plot_pvalues` of this result."""

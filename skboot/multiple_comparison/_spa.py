@@ -8,7 +8,6 @@ from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from skboot._random import STREAM_VERSION
 from skboot._validation import check_one_of, param_error
@@ -205,28 +204,22 @@ class _SPABase(Procedure):
         return parts, C
 
     def _result(self, parts: dict[str, Any]) -> SPAResult:
-        labels = parts["labels"]
-
-        def series(values: np.ndarray, name: str) -> pd.Series:
-            return pd.Series(values, index=pd.Index(labels), name=name)
-
         return SPAResult(
-            pvalues=pd.Series(parts["pvalues"], index=list(PVALUE_TYPES)),
+            labels=tuple(parts["labels"]),
             pvalue_type=self._pvalue_type,
             statistic=float(parts["statistic"]),
-            statistics=series(parts["t"], "statistic"),
-            loss_differentials=series(parts["dbar"], "loss_differential"),
-            variances=series(parts["omega2"], "variance"),
-            standard_errors=series(parts["se"], "standard_error"),
-            relevant=series(parts["relevant"], "relevant"),
             simulated=parts["simulated"],
-            model_pvalues=pd.DataFrame(
-                parts["model_pvalues"], index=pd.Index(labels), columns=PVALUE_TYPES
-            ),
             studentize=bool(self.studentize),
             variance=parts["variance"],
             n_observations=int(parts["T"]),
             provenance=parts["provenance"],
+            _pvalues=parts["pvalues"],
+            _t=parts["t"],
+            _dbar=parts["dbar"],
+            _omega2=parts["omega2"],
+            _se=parts["se"],
+            _relevant=parts["relevant"],
+            _model_p=parts["model_pvalues"],
         )
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from skboot._validation import check_one_of
 from skboot.multiple_comparison._results import PVALUE_TYPES, StepMResult
@@ -121,10 +120,10 @@ class StepM(_SPABase):
             superior_models=labels_at(labels, chosen),
             steps=[labels_at(labels, s) for s in steps],
             critical_values=crits,
-            pvalues=pd.Series(adjusted, index=pd.Index(labels), name="pvalue"),
             size=size,
             pvalue_type=self.pvalue_type,
             spa=self._result(parts),
+            _adjusted=adjusted,
         )
 
     def compute(self, benchmark: Any, models: Any) -> StepMResult:
