@@ -186,7 +186,12 @@ def constant_difference_error(
 
 
 def constant_column_error(
-    D: np.ndarray, scale: np.ndarray, labels: list[Hashable], owner: str, what: str
+    D: np.ndarray,
+    scale: np.ndarray,
+    labels: list[Hashable],
+    owner: str,
+    what: str,
+    why: str = "its losses equal the benchmark's plus a constant",
 ) -> ValueError | None:
     """An error naming the first model whose ``what`` is constant, or None."""
     j = constant_columns(D, scale, CONSTANT_RTOL)
@@ -194,9 +199,8 @@ def constant_column_error(
         return None
     return ValueError(
         f"The 'models' parameter of {owner} must not hold a model whose {what} is "
-        f"constant: model {labels[j]!r}'s is (its losses equal the benchmark's "
-        "plus a constant), so it has zero variance and cannot be studentized. "
-        "Drop the model, or pass studentize=False."
+        f"constant: model {labels[j]!r} has one ({why}), so it has zero variance "
+        "and cannot be studentized. Drop the model, or pass studentize=False."
     )
 
 

@@ -119,5 +119,5 @@ def plot_pvalues(
     ax.set_xlabel(what)
     ax.set_ylabel("model")
     ax.barh([], [], color="C0", label=legend)
-    ax.legend(loc="lower right", fontsize="small")
+    ax.legend(loc="upper right", fontsize="small")
     return ax

@@ -178,15 +178,15 @@ class _SPABase(Procedure):
         if self.studentize:
             scale = np.max(np.abs(M[:, :1])) + np.max(np.abs(M[:, 1:]), axis=0)
             err = constant_column_error(
-                Dstar, scale, labels, owner, f"{metric} difference to the benchmark"
+                Dstar,
+                scale,
+                labels,
+                owner,
+                f"{metric} difference to the benchmark",
+                "its predictions score like the benchmark's on every replicate",
             )
             if err is not None:
-                raise ValueError(
-                    str(err).replace(
-                        "losses equal the benchmark's plus a constant",
-                        "predictions score like the benchmark's on every replicate",
-                    )
-                ) from None
+                raise err
         C = np.ascontiguousarray(Dstar - dbar)
         T = run.n_rows
         omega2 = T * C.var(axis=0)
