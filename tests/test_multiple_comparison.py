@@ -148,20 +148,33 @@ def test_bit_identical_across_chunks_and_jobs(scheme):
     for chunk in (1, 3, 7, 40):
         other = centred_means(X, fitted.plan_, 40, chunk_size=chunk)
         assert np.array_equal(other[1], ref)
+    big = cls(20_000, block_length=4, random_state=9).fit(X)
+    ref = centred_means(X, big.plan_, 20_000)[1]
     with parallel_config(backend="threading"):
-        threaded = centred_means(X, fitted.plan_, 40, n_jobs=2, chunk_size=3)[1]
+        threaded = centred_means(X, big.plan_, 20_000, n_jobs=2, chunk_size=999)[1]
     assert np.array_equal(threaded, ref)
 
 
 def test_public_results_do_not_depend_on_n_jobs():
     bm, models = spa_data()
-    one = SPA(block_length=5, n_resamples=200, random_state=4).compute(bm, models)
+    kw = {"block_length": 5, "n_resamples": 10_000, "random_state": 4}
+    one = SPA(**kw).compute(bm, models)
     with parallel_config(backend="threading"):
-        two = SPA(block_length=5, n_resamples=200, random_state=4, n_jobs=2).compute(
-            bm, models
-        )
+        two = SPA(n_jobs=2, **kw).compute(bm, models)
     assert np.array_equal(one.simulated, two.simulated)
     assert one.pvalues.equals(two.pvalues)
+
+
+@pytest.mark.slow
+def test_loky_processes_give_the_same_bits():
+    """Worker processes (loky: pickled statistic and plan, memory-mapped prefix
+    sums) compute the same replicate means as one process (B large enough that
+    n_jobs=2 dispatches)."""
+    bm, models = spa_data()
+    kw = {"block_length": 5, "n_resamples": 10_000, "random_state": 4}
+    serial = SPA(**kw).compute(bm, models)
+    parallel = SPA(n_jobs=2, **kw).compute(bm, models)
+    assert np.array_equal(serial.simulated, parallel.simulated)
 
 
 def test_stationary_variance_equals_the_lag_sum():

@@ -333,6 +333,10 @@ BAD = [
     ),
     (lambda: SPA(block_length=40).compute(BM, M), "at least 2 blocks"),
     (lambda: MCS(n_resamples=0).compute(M), "'n_resamples' parameter of MCS"),
+    (
+        lambda: SPA(n_resamples=1, variance="bootstrap", block_length=4).compute(BM, M),
+        "variance of 0.0 .* cannot be studentized",
+    ),
     (lambda: SPA(n_jobs=0).compute(BM, M), "'n_jobs' parameter of SPA"),
     (lambda: StepM(pvalue_type="max").compute(BM, M), "'pvalue_type' parameter"),
     (lambda: SPA().compute_metric(Y, M[:, 0], M, "auc"), "'metric' parameter"),

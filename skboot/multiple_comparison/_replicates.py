@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from skboot._block_kernels import prefix_sums
-from skboot._engine import Statistic, run_bootstrap
+from skboot._engine import MIN_PARALLEL_DRAWS, Statistic, run_bootstrap
 from skboot._kernels import weighted_moments
 from skboot._metric_kernels import eval_packed, metric_chunk, pack_arrays, packed
 from skboot._random import PURPOSE
@@ -144,8 +144,18 @@ def centred_means(
         stat = _BlockMeans(prefix_groups(Xc), k, False)
     else:
         stat = _WeightedMeans(Xc)
-    C = run_bootstrap(stat, plan, n_resamples, n_jobs=n_jobs, chunk_size=chunk_size)
+    length = max(1.0, float(getattr(plan, "block_length", 1.0)))
+    work = n_resamples * (Xc.shape[0] / length) * Xc.shape[1]
+    C = run_bootstrap(
+        stat, plan, n_resamples, n_jobs=_jobs(n_jobs, work), chunk_size=chunk_size
+    )
     return xbar, C
+
+
+def _jobs(n_jobs: int | None, work: float) -> int | None:
+    """In-process below :data:`skboot._engine.MIN_PARALLEL_DRAWS` units of work
+    (dispatch would cost more than it saves); never changes a result."""
+    return None if work < MIN_PARALLEL_DRAWS else n_jobs
 
 
 class _ModelMetrics(Statistic):
@@ -207,5 +217,8 @@ def metric_replicates(
     ``sample_weight`` or ones) and on every replicate, ``M`` of shape (B, k)."""
     stat = _ModelMetrics(prepared, sample_weight, plan.n_samples)
     est = stat.estimate()
-    M = run_bootstrap(stat, plan, n_resamples, n_jobs=n_jobs, chunk_size=chunk_size)
+    work = float(n_resamples) * plan.n_samples * len(prepared)
+    M = run_bootstrap(
+        stat, plan, n_resamples, n_jobs=_jobs(n_jobs, work), chunk_size=chunk_size
+    )
     return est, M

@@ -124,6 +124,15 @@ class _SPABase(Procedure):
             L = block_length_of(fitted)
             p = 1.0 if L is None else 1.0 / L
             omega2 = stationary_variance(np.ascontiguousarray(D - dbar), p)
+        bad = np.flatnonzero(~(omega2 > 0.0))
+        if self.studentize and bad.size:
+            raise ValueError(
+                f"The 'models' parameter of {owner} gives model "
+                f"{losses.labels[int(bad[0])]!r} a loss-differential variance of "
+                f"{float(omega2[bad[0]])!r} ({self.variance!r} variance), so it "
+                "cannot be studentized. Pass variance='bootstrap', a longer "
+                "block_length, or studentize=False."
+            )
         prov = Provenance(
             int(self.n_resamples),
             repr(fitted),
