@@ -111,6 +111,21 @@ def test_resampler_instance_and_clone():
     assert "MCS(method='max'" in repr(MCS(method="max"))
 
 
+def test_a_single_model_is_a_one_sided_test():
+    bm, models = losses_frame()
+    one = models["model_0"]
+    res = SPA(block_length=5, n_resamples=200, random_state=0).compute(bm, one)
+    assert res.labels == ("model_0",)
+    np.testing.assert_allclose(res.loss_differentials, (bm - one).mean())
+    step = StepM(0.1, block_length=5, n_resamples=200, random_state=0).compute(bm, one)
+    assert step.superior_models == (["model_0"] if res.pvalue <= 0.1 else [])
+    y, bench, preds = classifiers()
+    res = SPA(n_resamples=50, random_state=0).compute_metric(
+        y, bench, preds["clf0"], "roc_auc"
+    )
+    assert res.labels == ("clf0",)
+
+
 def test_iid_resampler_for_independent_losses():
     bm, models = losses_frame()
     res = SPA(n_resamples=100, resampler=Bootstrap(random_state=0)).compute(bm, models)

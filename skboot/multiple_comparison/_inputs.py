@@ -219,6 +219,8 @@ def _split_models(models: Any, param: str, owner: str) -> list[tuple[Hashable, A
         return list(models.items())
     if isinstance(models, pd.DataFrame):
         return [(c, models[c].to_numpy()) for c in models.columns]
+    if isinstance(models, pd.Series):
+        return [(models.name if models.name is not None else 0, models.to_numpy())]
     if isinstance(models, list | tuple):
         return list(enumerate(models))
     arr = np.asarray(models)

@@ -71,6 +71,9 @@ class MCS(Procedure):
       re-centred at their cross-model mean; eliminates the argmax (all tied
       models at once).  O(B m) per step.
 
+    Memory: O(T k) for the prefix sums of the losses, O(B k) for the replicate
+    means and O(k**2) for the pairwise variances.
+
     Parameters
     ----------
     size : float, default=0.05
