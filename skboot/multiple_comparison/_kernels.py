@@ -18,7 +18,7 @@ Kernels
   would keep the accumulators in memory).  O(T / L * k) per replicate; no
   ``(T, k)`` copy.
 * ``stationary_variance``: the stationary-bootstrap variance of Politis &
-  Romano (1994) of ``sqrt(T)`` times each column mean, O(T**2 k).
+  Romano (1994) of ``sqrt(T)`` times each column mean, O(T k) by recursions.
 * ``spa_max``: per replicate, the largest recentred (and studentized) mean.
 * ``constant_columns``: degenerate inputs.
 * ``pair_variances``, ``mcs_r_order``, ``mcs_r_counts``: the range statistic
