@@ -147,10 +147,10 @@ default=None
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _check_params(self) -> float:
+    def _check_params(self) -> None:
         self._check_resampling()
         check_one_of(self.method, "method", self._owner, METHODS)
-        return self._size()
+        self._size()
 
     def _result(
         self,
@@ -255,8 +255,7 @@ default=None
         -------
         MCSResult
         """
-        size = self._check_params()
-        del size
+        self._check_params()
         owner = self._owner
         run = self._metric_run(
             y_true,
