@@ -1,4 +1,6 @@
-"""Comparing many models: SPA, StepM and the model confidence set.
+"""
+Comparing many models: SPA, StepM and the model confidence set
+==============================================================
 
 Two problems:
 
