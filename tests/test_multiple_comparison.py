@@ -13,6 +13,7 @@ as Hansen (2005) defines it.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -33,7 +34,7 @@ from skboot import (
     TaperedBlockBootstrap,
 )
 from skboot.multiple_comparison._kernels import stationary_variance
-from skboot.multiple_comparison._replicates import centred_means
+from skboot.multiple_comparison._replicates import centred_means, column_means
 
 arch_bs = pytest.importorskip("arch.bootstrap")
 
@@ -107,7 +108,8 @@ def test_fused_means_are_the_means_of_the_replicate_rows(resampler):
 
 @pytest.mark.parametrize("k", [1, 8, 13])
 def test_fused_means_follow_the_stated_summation_rule(k):
-    """Bit for bit: prefix sums of the centred data in row order, each block adds
+    """Bit for bit: prefix sums of the data centred by ``column_means`` in row
+    order, each block adds
     ``(P[e] - P[s]) + P[0]`` (``(P[T] - P[s]) + P[e - T]`` when it wraps) to an
     accumulator started at 0.0, blocks in draw order, then one division by T."""
     rng = np.random.default_rng(4)
@@ -115,7 +117,7 @@ def test_fused_means_follow_the_stated_summation_rule(k):
     X = rng.normal(size=(T, k)) * 3 + 10
     fitted = CircularBlockBootstrap(5, block_length=L, random_state=1).fit(X)
     _, C = centred_means(X, fitted.plan_, 5)
-    P = np.vstack([np.zeros((1, k)), np.cumsum(X - X.mean(0), axis=0)])
+    P = np.vstack([np.zeros((1, k)), np.cumsum(X - column_means(X), axis=0)])
     for b in range(5):
         idx = fitted.replicate(b).indices
         acc = np.zeros(k)
@@ -124,6 +126,24 @@ def test_fused_means_follow_the_stated_summation_rule(k):
             a, c = (e, 0) if e <= T else (T, e - T)
             acc = acc + ((P[a] - P[s]) + P[c])
         assert np.array_equal(C[b], acc / T)
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e6, 1e9, -1e9])
+def test_estimates_and_replicate_means_do_not_lose_the_offset(offset):
+    """Data ``offset + 1e-3 N(0, 1)``, T = 20,000: the full-sample means and the
+    replicate means within 2 ulps of the data's scale of the correctly rounded
+    means (math.fsum); numpy's axis-0 mean is off by tens of ulps here."""
+    rng = np.random.default_rng(6)
+    X = offset + 1e-3 * rng.normal(size=(20_000, 3))
+    ulp = np.spacing(np.max(np.abs(X)))
+    fitted = CircularBlockBootstrap(4, block_length=20, random_state=1).fit(X)
+    xbar, C = centred_means(X, fitted.plan_, 4)
+    exact = [math.fsum(X[:, c]) / X.shape[0] for c in range(3)]
+    assert np.max(np.abs(xbar - exact)) <= 2 * ulp
+    for b in range(4):
+        rows = X[fitted.replicate(b).indices]
+        exact = [math.fsum(rows[:, c]) / rows.shape[0] for c in range(3)]
+        assert np.max(np.abs(xbar + C[b] - exact)) <= 2 * ulp
 
 
 def test_tapered_weights_path():
