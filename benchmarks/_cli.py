@@ -66,6 +66,8 @@ FULL_REPS = {
     "roc_auc": 5,
     "accuracy": 5,
     "log_loss": 5,
+    "mc_spa": 9,
+    "mc_mcs": 5,
 }
 EXTRA_SECTIONS = ("memory", "cold_start", "backends")
 MEMORY_FLOOR = 16 * 2**20

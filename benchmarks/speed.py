@@ -787,3 +787,7 @@ GROUPS: dict[str, Callable[[Config], Group]] = {
 from benchmarks.model_based import GROUPS as _MODEL_GROUPS  # noqa: E402
 
 GROUPS.update(_MODEL_GROUPS)
+# issue 17's rows (multiple comparisons) live in their own module
+from benchmarks.multiple_comparison import GROUPS as _MULTIPLE_COMPARISON  # noqa: E402
+
+GROUPS.update(_MULTIPLE_COMPARISON)

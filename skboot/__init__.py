@@ -30,6 +30,7 @@ from skboot.model_based import (
     WildClusterResult,
     wild_cluster_bootstrap,
 )
+from skboot.multiple_comparison import MCS, SPA, RealityCheck, StepM
 from skboot.resamplers import (
     BayesianBootstrap,
     Bootstrap,
@@ -47,6 +48,8 @@ from skboot.statistic import BootstrapResult, BootstrapStatistic, bootstrap
 _cache.disable_unwritable()
 
 __all__ = [
+    "MCS",
+    "SPA",
     "STREAM_VERSION",
     "BayesianBootstrap",
     "Bootstrap",
@@ -63,10 +66,12 @@ __all__ = [
     "NonOverlappingBlockBootstrap",
     "OptimalBlockLength",
     "PoissonBootstrap",
+    "RealityCheck",
     "ResidualBootstrap",
     "SieveBootstrap",
     "StationaryBootstrap",
     "StatisticError",
+    "StepM",
     "StratifiedBootstrap",
     "TaperedBlockBootstrap",
     "UndefinedStatisticWarning",

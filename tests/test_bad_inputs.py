@@ -593,6 +593,28 @@ case(IV, "normal-ddof", lambda: iv.normal_interval(X1, 0.0, ddof=N), V, r"'ddof'
 case(IV, "studentized-se-shape", lambda: iv.studentized_interval(X1, 0.0, 1.0, np.ones(3)), V, r"'replicate_standard_errors' parameter must be an array of the distribution's shape \(40,\). Got shape \(3,\)")
 case(IV, "studentized-se-negative", lambda: iv.studentized_interval(X1, 0.0, -1.0, np.ones(N)), V, r"'standard_error' parameter must hold non-negative standard errors. Got 1 negative")
 
+# -- multiple comparisons: SPA, RealityCheck, StepM, MCS ---------------------------
+MC = "multiple_comparison"
+_LOSS = np.random.default_rng(5).chisquare(5, (40, 3))
+_BM = _LOSS[:, 0] + 0.1
+_NANL = _LOSS.copy()
+_NANL[4, 1] = np.nan
+_TWIN = np.column_stack([_LOSS, _LOSS[:, 1] + 1.0])
+case(MC, "mcs-one-model", lambda: skboot.MCS().compute(_LOSS[:, :1]), V, r"'losses' parameter of MCS must have at least 2 columns \(one per model")
+case(MC, "mcs-nan", lambda: skboot.MCS().compute(_NANL), V, r"'losses' parameter of MCS must contain only finite losses. Got 1 NaN or infinite value\(s\) instead \(first at row 4, column 1\)")
+case(MC, "mcs-twin-models", lambda: skboot.MCS(block_length=3).compute(_TWIN), V, r"'losses' parameter of MCS must not hold two models whose losses differ by a constant: models 1 and 3")
+case(MC, "mcs-size", lambda: skboot.MCS(size=0.0).compute(_LOSS), V, r"'size' parameter of MCS must be a real number in \(0, 1\). Got 0.0")
+case(MC, "mcs-method", lambda: skboot.MCS(method="range").compute(_LOSS), V, r"'method' parameter of MCS must be one of \{'R', 'max'\}. Got 'range'")
+case(MC, "spa-lengths", lambda: skboot.SPA().compute(_BM[:-1], _LOSS), V, r"'models' parameter of SPA must have one row per observation of the benchmark \(39\). Got 40 rows")
+case(MC, "spa-constant-differential", lambda: skboot.SPA(block_length=3).compute(_BM, _LOSS), V, r"'models' parameter of SPA must not hold a model whose loss differential is constant: model 0 has one")
+case(MC, "spa-variance", lambda: skboot.SPA(variance="nested").compute(_BM, _LOSS), V, r"'variance' parameter of SPA must be one of \{'auto', 'asymptotic', 'bootstrap'\}")
+case(MC, "spa-resampler", lambda: skboot.SPA(resampler="sb").compute(_BM, _LOSS), V, r"'resampler' parameter of SPA must be one of")
+case(MC, "rc-block-length", lambda: skboot.RealityCheck(block_length=0.5).compute(_BM, _LOSS), V, r"'block_length' parameter of RealityCheck must be 'auto' or a number >= 1")
+case(MC, "stepm-pvalue-type", lambda: skboot.StepM(pvalue_type="max").compute(_BM, _LOSS), V, r"'pvalue_type' parameter of StepM must be one of")
+case(MC, "metric-unknown", lambda: skboot.MCS().compute_metric(Y01, np.column_stack([SCORE, SCORE]), "auc"), V, r"'metric' parameter of MCS must be one of the fused metrics")
+case(MC, "metric-lengths", lambda: skboot.SPA().compute_metric(Y01, SCORE, SCORE[:-1], "roc_auc"), V, r"'models' parameter of SPA must have one prediction per row of y_true")
+case(MC, "metric-same-predictions", lambda: skboot.MCS(n_resamples=20).compute_metric(Y01, np.column_stack([SCORE, SCORE]), "roc_auc"), V, r"'predictions' parameter of MCS must not hold two models whose roc_auc replicates differ by a constant", pre=False)
+
 # -- the CLI (exit status 2, message on stderr) ------------------------------------
 CL = "cli"
 case(CL, "file-missing", lambda: _cli("ci", "/nonexistent/skboot.csv", "--column", "x"), CLIError, r"skboot ci: file not found: /nonexistent/skboot.csv")
@@ -644,7 +666,20 @@ def test_catalogue_size_and_coverage():
     ids = [(entry, id_) for entry, id_, *_ in CASES]
     assert len(ids) == len(set(ids)), "duplicate case ids"
     assert len(CASES) >= 60
-    assert {entry for entry, *_ in CASES} == {B, E, R, RS, M, C, BS, OBL, IV, CL, MB}
+    assert {entry for entry, *_ in CASES} == {
+        B,
+        E,
+        R,
+        RS,
+        M,
+        C,
+        BS,
+        OBL,
+        IV,
+        CL,
+        MB,
+        MC,
+    }
     # the names of skboot.__all__ that take user input; the others are results,
     # warnings, errors, a constant and the (argument-free) cache folder
     entry_points = {
@@ -654,6 +689,7 @@ def test_catalogue_size_and_coverage():
         "BayesianBootstrap", "MovingBlockBootstrap", "CircularBlockBootstrap",
         "NonOverlappingBlockBootstrap", "StationaryBootstrap", "TaperedBlockBootstrap",
         "ResidualBootstrap", "SieveBootstrap", "WildBootstrap", "wild_cluster_bootstrap",
+        "SPA", "RealityCheck", "StepM", "MCS",
     }  # fmt: skip
     outputs = {
         "ConfidenceInterval", "BootstrapScore", "MetricCI", "MetricComparison",
@@ -671,6 +707,7 @@ class _WorkStarted(AssertionError):
 def _forbid_work(monkeypatch: pytest.MonkeyPatch) -> None:
     import skboot._engine
     import skboot.metrics
+    import skboot.multiple_comparison._replicates
     import skboot.statistic
 
     def work(*args: Any, **kwargs: Any) -> Any:
@@ -682,6 +719,7 @@ def _forbid_work(monkeypatch: pytest.MonkeyPatch) -> None:
         (skboot.metrics, "run_bootstrap"),
         (skboot.statistic, "_jackknife"),  # n calls of the statistic (BCa)
         (skboot.statistic, "_restat"),  # the nested studentized bootstrap
+        (skboot.multiple_comparison._replicates, "run_bootstrap"),
     ]:
         monkeypatch.setattr(module, name, work)
 
@@ -702,6 +740,10 @@ def test_forbid_work_catches_work(monkeypatch):
         lambda: metric_ci(Y01, SCORE, "roc_auc", n_resamples=5),
         lambda: bootstrap_score(LinearRegression(), XR, YR, scoring="r2"),
         lambda: _cli("ci", _csv(), "--column", "x", "--n-resamples", "5"),
+        lambda: skboot.MCS(block_length=3, n_resamples=5).compute(_LOSS),
+        lambda: skboot.SPA(n_resamples=5).compute_metric(
+            Y01, SCORE, SCORE * 2, "roc_auc"
+        ),
     ):
         with pytest.raises(_WorkStarted):
             valid()

@@ -46,6 +46,12 @@ EXPECTED: dict[str, list[str]] = {
         r"TaperedBlock\s+\d+",
         r"Coverage of 95% intervals",
     ],
+    "multiple_comparison.py": [
+        r"SPA p-values: lower 0\.\d+, consistent 0\.\d+, upper 0\.\d+",
+        r"StepM \(FWER 5%\), better than the benchmark: \[.*'phi=0\.60'",
+        r"MCS \(90%\): .*phi=0\.60",
+        r"MCS \(95%\): .*forest",
+    ],
     "large_b_memory.py": [
         r"callable \(axis=\)\s+20,000",
         r"peak RSS growth over all runs: [\d.]+ MB",
