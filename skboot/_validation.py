@@ -1,37 +1,81 @@
-"""Parameter checks and their messages.
+"""Parameter checks and their one message.
 
 Every message names the parameter, the owner, what is allowed and what was given:
 "The 'n_resamples' parameter of Bootstrap must be an int >= 1. Got 0 instead."
+(:func:`param_error`, the only builder of such messages; :func:`value_error`
+for checks whose allowed set needs a sentence).
+
+Public entry points declare a constraint table (in the spirit of scikit-learn's
+``_parameter_constraints``, which is private there, so written here): for each
+parameter, the list of constraints any one of which the value must satisfy, checked
+by :func:`validate_params` before any work::
+
+    _CONSTRAINTS = {
+        "n_resamples": [Interval("int", 1, 2**32 - 1, high_text="2**32 - 1"), NONE],
+        "method": [Options(METHODS, case_insensitive=True)],
+        "n_jobs": [N_JOBS, NONE],
+    }
+    values = validate_params("bootstrap", _CONSTRAINTS, n_resamples=..., ...)
+
+The ``check_*`` helpers below cover the checks a table cannot state (array shapes,
+label vectors, consistent lengths).
 """
 
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 __all__ = [
+    "BOOL",
+    "CALLABLE",
+    "DICT",
+    "NONE",
+    "N_JOBS",
+    "Constraint",
+    "Interval",
+    "Options",
+    "Predicate",
     "check_array_1d_labels",
     "check_consistent_length",
     "check_int",
     "check_n_jobs",
     "check_n_samples",
     "check_one_of",
+    "is_int",
+    "is_real",
     "param_error",
+    "validate_params",
+    "value_error",
 ]
 
 
 def param_error(name: str, owner: str, allowed: str, got: Any) -> ValueError:
-    """Build the standard ValueError for a bad parameter."""
-    return ValueError(
-        f"The '{name}' parameter of {owner} must be {allowed}. Got {got!r} instead."
+    """The standard ValueError for a bad parameter (the one message builder)."""
+    return value_error(name, owner, f"must be {allowed}. Got {got!r} instead.")
+
+
+def value_error(name: str, owner: str, text: str) -> ValueError:
+    """``The '<name>' parameter of <owner> <text>``: for checks whose allowed set
+    needs a sentence (a shape, a relation between parameters)."""
+    return ValueError(f"The '{name}' parameter of {owner} {text}")
+
+
+def is_int(value: Any) -> bool:
+    """An integer that is not a bool."""
+    return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(
+        value, (bool, np.bool_)
     )
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(
-        value, (bool, np.bool_)
+def is_real(value: Any) -> bool:
+    """A real number that is not a bool (ints count)."""
+    return isinstance(value, (numbers.Real, np.floating, np.integer)) and not (
+        isinstance(value, (bool, np.bool_))
     )
 
 
@@ -52,7 +96,7 @@ def check_int(
         allowed = f"an int <= {max_value}"
     else:
         allowed = "an int"
-    if not _is_int(value):
+    if not is_int(value):
         raise param_error(name, owner, allowed, value)
     value = int(value)
     if (min_value is not None and value < min_value) or (
@@ -71,7 +115,7 @@ def check_n_jobs(value: Any, owner: str) -> int | None:
         "an int other than 0 (or None; negative values count back from the "
         "number of CPUs, -1 meaning all, as in joblib)"
     )
-    if not _is_int(value) or int(value) == 0:
+    if not is_int(value) or int(value) == 0:
         raise param_error("n_jobs", owner, allowed, value)
     return int(value)
 
@@ -175,3 +219,152 @@ def check_array_1d_labels(
             f"type. Got mixed types instead ({exc})."
         ) from exc
     return codes.reshape(-1).astype(np.int64)
+
+
+# ---------------------------------------------------------------------------
+# constraint tables
+# ---------------------------------------------------------------------------
+class Constraint:
+    """One allowed kind of value: ``accepts(value)`` and a description."""
+
+    description: str = ""
+
+    def accepts(self, value: Any) -> bool:
+        raise NotImplementedError
+
+    def normalize(self, value: Any) -> Any:
+        """The value passed on once accepted (e.g. a lowercase option)."""
+        return value
+
+    def __str__(self) -> str:
+        return self.description
+
+
+@dataclass(frozen=True)
+class Interval(Constraint):
+    """An int (``kind="int"``) or real (``kind="real"``) in a range.
+
+    ``closed`` says which ends belong to it: "both", "left", "right", "neither".
+    """
+
+    kind: str
+    low: float | None = None
+    high: float | None = None
+    closed: str = "both"
+    high_text: str | None = None  # e.g. "2**32 - 1" instead of 4294967295
+
+    def accepts(self, value: Any) -> bool:
+        if not (is_int(value) if self.kind == "int" else is_real(value)):
+            return False
+        if self.kind == "real" and not np.isfinite(value):
+            return False
+        lo_ok = (
+            self.low is None
+            or value > self.low
+            or (value == self.low and self.closed in ("both", "left"))
+        )
+        hi_ok = (
+            self.high is None
+            or value < self.high
+            or (value == self.high and self.closed in ("both", "right"))
+        )
+        return bool(lo_ok and hi_ok)
+
+    def normalize(self, value: Any) -> Any:
+        return int(value) if self.kind == "int" else float(value)
+
+    @property
+    def description(self) -> str:  # type: ignore[override]
+        what = "an int" if self.kind == "int" else "a float"
+        hi = self.high_text or (None if self.high is None else f"{self.high:g}")
+        lo = None if self.low is None else f"{self.low:g}"
+        if lo is not None and hi is not None:
+            left = "[" if self.closed in ("both", "left") else "("
+            right = "]" if self.closed in ("both", "right") else ")"
+            return f"{what} in {left}{lo}, {hi}{right}"
+        if lo is not None:
+            return f"{what} {'>=' if self.closed in ('both', 'left') else '>'} {lo}"
+        if hi is not None:
+            return f"{what} {'<=' if self.closed in ('both', 'right') else '<'} {hi}"
+        return what
+
+
+@dataclass(frozen=True)
+class Options(Constraint):
+    """One of a fixed set of strings; ``case_insensitive`` accepts "BCa" for
+    "bca" and passes the lowercase spelling on."""
+
+    options: tuple[str, ...]
+    case_insensitive: bool = False
+
+    def accepts(self, value: Any) -> bool:
+        if not isinstance(value, str):
+            return False
+        if self.case_insensitive:
+            value = value.lower()
+        return value in self.options
+
+    def normalize(self, value: Any) -> Any:
+        return value.lower() if self.case_insensitive else value
+
+    @property
+    def description(self) -> str:  # type: ignore[override]
+        return "one of {" + ", ".join(repr(o) for o in self.options) + "}"
+
+
+@dataclass(frozen=True)
+class Predicate(Constraint):
+    """Any test with its description: ``Predicate(callable, "a callable")``."""
+
+    test: Callable[[Any], bool]
+    text: str
+
+    def accepts(self, value: Any) -> bool:
+        try:
+            return bool(self.test(value))
+        except Exception:  # a value the test cannot even look at is not allowed
+            return False
+
+    @property
+    def description(self) -> str:  # type: ignore[override]
+        return self.text
+
+
+NONE = Predicate(lambda v: v is None, "None")
+BOOL = Predicate(lambda v: isinstance(v, (bool, np.bool_)), "True or False")
+CALLABLE = Predicate(callable, "a callable")
+DICT = Predicate(lambda v: isinstance(v, dict), "a dict")
+N_JOBS = Predicate(
+    lambda v: is_int(v) and int(v) != 0,
+    "an int other than 0 (negative values count back from the number of CPUs, "
+    "-1 meaning all, as in joblib)",
+)
+
+
+def _describe(constraints: Iterable[Constraint]) -> str:
+    texts = [str(c) for c in constraints]
+    if len(texts) == 1:
+        return texts[0]
+    return ", ".join(texts[:-1]) + " or " + texts[-1]
+
+
+def validate_params(
+    owner: str, table: Mapping[str, list[Constraint]], **values: Any
+) -> dict[str, Any]:
+    """Check every value against its constraints; returns the normalized values.
+
+    Raises the standard :func:`param_error` for the first parameter (in table
+    order) that satisfies none of its constraints.
+    """
+    out: dict[str, Any] = {}
+    for name, constraints in table.items():
+        if name not in values:
+            continue
+        value = values[name]
+        for c in constraints:
+            if c.accepts(value):
+                out[name] = c.normalize(value)
+                break
+        else:
+            raise param_error(name, owner, _describe(constraints), value)
+    return out
