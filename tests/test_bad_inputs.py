@@ -75,7 +75,7 @@ from skboot import (
     wild_cluster_bootstrap,
 )
 from skboot import intervals as iv
-from skboot.__main__ import main as cli_main
+from skboot.cli import main as cli_main
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
