@@ -31,7 +31,8 @@ def demo(args: argparse.Namespace) -> int:
     data = load_breast_cancer(as_frame=True)
     X, y = data.data, data.target
     print(
-        f"skboot {skboot.__version__} demo: breast cancer data, {len(X)} rows, B={B}, seed={seed}\n"
+        f"skboot {skboot.__version__} demo: breast cancer data, {len(X)} rows, "
+        f"B={B}, seed={seed}\n"
     )
     t0 = time.perf_counter()
     rows = _statistic_rows(X, B, seed)
@@ -150,19 +151,23 @@ def _model_rows(X: Any, y: Any, B: int, seed: int) -> tuple[list[Row], Any]:
 
 
 def _print_report(rows: list[Row], comparison: Any, B: int, elapsed: float) -> None:
-    head = f"{'quantity':34s} {'estimate':>10s} {'std.err':>9s} {'95% low':>10s} {'95% high':>10s}  method"
+    head = (
+        f"{'quantity':34s} {'estimate':>10s} {'std.err':>9s} {'95% low':>10s} "
+        f"{'95% high':>10s}  method"
+    )
     print(head)
     print("-" * len(head))
     for name, e, se, lo, hi, method in rows:
         print(
-            f"{name:34s} {_fmt(e):>10s} {_fmt(se):>9s} {_fmt(lo):>10s} {_fmt(hi):>10s}  {method}"
+            f"{name:34s} {_fmt(e):>10s} {_fmt(se):>9s} {_fmt(lo):>10s} "
+            f"{_fmt(hi):>10s}  {method}"
         )
     if comparison is not None:
         cmp_ci = comparison.interval
         print(
-            f"\nROC AUC, logistic regression minus naive Bayes: {comparison.estimate:+.4f} "
-            f"(95% percentile CI [{cmp_ci.low:+.4f}, {cmp_ci.high:+.4f}], paired bootstrap "
-            f"p-value {comparison.p_value:.3g})"
+            "\nROC AUC, logistic regression minus naive Bayes: "
+            f"{comparison.estimate:+.4f} (95% percentile CI [{cmp_ci.low:+.4f}, "
+            f"{cmp_ci.high:+.4f}], paired bootstrap p-value {comparison.p_value:.3g})"
         )
     print(
         f"\n{len(rows)} bootstrap runs of {B} replicates in {elapsed:.2f} s "

@@ -44,8 +44,8 @@ compare against ``arch.bootstrap.IIDBootstrap.conf_int`` (arch 8.0).
   count is the one that gives ``z0 = 0`` for a symmetric distribution.
 * The normal interval is centred on the estimate, ``theta_hat -/+ z * se``, as in
   arch's ``method="norm"`` and the standard interval of Efron & Tibshirani; it does
-  not subtract the bootstrap bias (Davison & Hinkley's section 5.2.1 does). ``se`` is the
-  standard deviation of the bootstrap distribution with the ``B - 1`` divisor
+  not subtract the bootstrap bias (Davison & Hinkley's section 5.2.1 does). ``se``
+  is the standard deviation of the bootstrap distribution with the ``B - 1`` divisor
   (``ddof=1``) of Efron & Tibshirani eq. 6.6, the one ``BootstrapResult.
   standard_error`` and ``scipy.stats.bootstrap(...).standard_error`` use, so the
   interval is ``estimate -/+ z * result.standard_error``.  arch's

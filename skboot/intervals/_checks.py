@@ -77,12 +77,12 @@ def check_level(level: Any, owner: str) -> float:
     Examples
     --------
     >>> from skboot.intervals import check_level
-    >>> check_level(0.9, "my_function")
+    >>> check_level(0.9, "f")
     0.9
-    >>> check_level(95, "my_function")
+    >>> check_level(95, "f")
     Traceback (most recent call last):
     ...
-    ValueError: The 'level' parameter of my_function must be a float in (0, 1). Got 95 instead.
+    ValueError: The 'level' parameter of f must be a float in (0, 1). Got 95 instead.
     """
     return float(validate_params(owner, {"level": [LEVEL]}, level=level)["level"])
 
