@@ -154,8 +154,8 @@ __all__ = [
     "studentized_interval",
 ]
 
-# The old private names of the checks: callers outside this package switch to the
-# public ones above, then these go (issue 14).
+# The former private names of the checks, aliases of the public ones until no
+# caller uses them (issue 14).
 from skboot.intervals._checks import _check_alternative as _check_alternative
 from skboot.intervals._checks import _check_level as _check_level
 from skboot.intervals._checks import _check_method as _check_method

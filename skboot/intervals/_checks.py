@@ -55,15 +55,17 @@ OPTIONAL_CALLABLE: list[Constraint] = [CALLABLE, NONE]
 COMMON: dict[str, list[Constraint]] = {"level": [LEVEL], "alternative": [ALTERNATIVE]}
 
 
-def check_level(level: Any, owner: str) -> float:
+def check_level(level: Any, owner: str | None = None) -> float:
     """``level`` as a float in the open interval (0, 1).
 
     Parameters
     ----------
     level : float
         The confidence level to check.
-    owner : str
-        The function or method whose parameter it is (named in the message).
+    owner : str, optional
+        The function or method whose parameter it is, named in the message.
+        None (callers not yet switched, issue 14) gives the former message,
+        which names no owner.
 
     Returns
     -------
@@ -84,18 +86,22 @@ def check_level(level: Any, owner: str) -> float:
     ...
     ValueError: The 'level' parameter of f must be a float in (0, 1). Got 95 instead.
     """
+    if owner is None:
+        return _level_without_owner(level)
     return float(validate_params(owner, {"level": [LEVEL]}, level=level)["level"])
 
 
-def check_alternative(alternative: Any, owner: str) -> Alternative:
+def check_alternative(alternative: Any, owner: str | None = None) -> Alternative:
     """``alternative`` as one of "two-sided", "less", "greater" (exact spelling).
 
     Parameters
     ----------
     alternative : str
         The side(s) of the interval to check.
-    owner : str
-        The function or method whose parameter it is (named in the message).
+    owner : str, optional
+        The function or method whose parameter it is, named in the message.
+        None (callers not yet switched, issue 14) gives the former message,
+        which names no owner.
 
     Returns
     -------
@@ -112,21 +118,27 @@ def check_alternative(alternative: Any, owner: str) -> Alternative:
     >>> check_alternative("less", "my_function")
     'less'
     """
+    if owner is None:
+        return _alternative_without_owner(alternative)
     values = validate_params(
         owner, {"alternative": [ALTERNATIVE]}, alternative=alternative
     )
     return cast("Alternative", values["alternative"])
 
 
-def check_method(method: Any, owner: str, methods: tuple[str, ...] = METHODS) -> str:
+def check_method(
+    method: Any, owner: str | None = None, methods: tuple[str, ...] = METHODS
+) -> str:
     """``method`` in lowercase; any letter case is accepted (scipy spells "BCa").
 
     Parameters
     ----------
     method : str
         The interval method to check.
-    owner : str
-        The function or method whose parameter it is (named in the message).
+    owner : str, optional
+        The function or method whose parameter it is, named in the message.
+        None (callers not yet switched, issue 14) gives the former message,
+        which names no owner.
     methods : tuple of str, default=METHODS
         The allowed methods, lowercase (a caller may allow fewer).
 
@@ -146,6 +158,8 @@ def check_method(method: Any, owner: str, methods: tuple[str, ...] = METHODS) ->
     >>> check_method("BCa", "my_function")
     'bca'
     """
+    if owner is None:
+        return _method_without_owner(method, methods)
     table: dict[str, list[Constraint]] = {
         "method": [Options(methods, case_insensitive=True)]
     }
@@ -272,10 +286,9 @@ def check_jackknife(
 
 
 # --------------------------------------------------------------------------------
-# The old private names, for the callers outside this package that still use them
-# (statistic, metrics, plotting; issue 14 switches them to the public checks above
-# and then deletes these): the old code, unchanged, so their messages stay as they
-# were until then.
+# Without an owner: the former checks and messages, unchanged, for the callers that
+# do not pass one yet (issue 14 switches them, then these go, and ``owner`` becomes
+# required).
 
 
 def _show(value: Any) -> str:
@@ -286,7 +299,7 @@ def _show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _check_level(level: Any) -> float:
+def _level_without_owner(level: Any) -> float:
     if (
         isinstance(level, (bool, np.bool_))
         or not isinstance(level, numbers.Real)
@@ -299,7 +312,7 @@ def _check_level(level: Any) -> float:
     return float(level)
 
 
-def _check_alternative(alternative: Any) -> Alternative:
+def _alternative_without_owner(alternative: Any) -> Alternative:
     if not isinstance(alternative, str) or alternative not in ALTERNATIVES:
         raise ValueError(
             "The 'alternative' parameter must be one of 'two-sided', 'less' or "
@@ -308,15 +321,18 @@ def _check_alternative(alternative: Any) -> Alternative:
     return cast("Alternative", alternative)
 
 
-def _check_method(
-    method: Any, owner: str | None = None, methods: tuple[str, ...] = METHODS
-) -> str:
+def _method_without_owner(method: Any, methods: tuple[str, ...]) -> str:
     value = method.lower() if isinstance(method, str) else None
     if value not in methods:
-        of = f" of {owner}" if owner else ""
         listed = ", ".join(repr(m) for m in methods)
         raise ValueError(
-            f"The 'method' parameter{of} must be one of {{{listed}}}. "
+            f"The 'method' parameter must be one of {{{listed}}}. "
             f"Got {_show(method)} instead."
         )
-    return value
+    return str(value)
+
+
+# The former private names (issue 14 removes them once no caller uses them).
+_check_level = check_level
+_check_alternative = check_alternative
+_check_method = check_method

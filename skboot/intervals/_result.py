@@ -218,8 +218,3 @@ class IntervalEndpoints:
     def confidence_interval(self) -> ConfidenceInterval:
         """The endpoints as a :class:`ConfidenceInterval` ``(low, high)``."""
         return ConfidenceInterval(self.low, self.high)
-
-
-# Their public home is the package (pickles and the API pages name it).
-ConfidenceInterval.__module__ = "skboot.intervals"
-IntervalEndpoints.__module__ = "skboot.intervals"
