@@ -13,7 +13,7 @@ from skboot._exceptions import (
 from skboot._version import STREAM_VERSION
 from skboot._version import __version__ as __version__
 from skboot.block_length import OptimalBlockLength, optimal_block_length
-from skboot.cuda import cuda_info
+from skboot._engine.cuda import cuda_info
 from skboot.intervals import ConfidenceInterval
 from skboot.metrics import (
     BootstrapScore,

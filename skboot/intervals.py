@@ -1347,3 +1347,10 @@ def interval_by_method(
         raise ValueError("The 'studentized' method needs standard errors. Got none.")
     se_hat, se_b = studentized()
     return studentized_interval(distribution, estimate, se_hat, se_b, **kw)
+
+
+# public names of the checks other packages use (the interval package split keeps
+# them; see skboot/_validation.py for the constraint tables)
+check_level = _check_level
+check_method = _check_method
+check_alternative = _check_alternative

@@ -705,20 +705,23 @@ class _WorkStarted(AssertionError):
 
 
 def _forbid_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    import skboot._engine
+    import skboot._engine._jackknife
+    import skboot._run._run
+    import skboot._run._studentized
     import skboot.metrics
     import skboot.multiple_comparison._replicates
-    import skboot.statistic
+    import skboot.statistic._result
 
     def work(*args: Any, **kwargs: Any) -> Any:
         raise _WorkStarted("resampling work started before the input was refused")
 
     for module, name in [
-        (skboot._engine, "run_bootstrap"),
-        (skboot.statistic, "run_bootstrap"),
+        (skboot._run._run, "run_bootstrap"),
+        (skboot._run._studentized, "run_bootstrap"),
+        (skboot._engine._jackknife, "run_bootstrap"),
         (skboot.metrics, "run_bootstrap"),
-        (skboot.statistic, "_jackknife"),  # n calls of the statistic (BCa)
-        (skboot.statistic, "_restat"),  # the nested studentized bootstrap
+        (skboot.statistic._result, "jackknife"),  # n calls of the statistic (BCa)
+        (skboot._run._studentized, "_nested_studentized"),  # nested bootstrap
         (skboot.multiple_comparison._replicates, "run_bootstrap"),
     ]:
         monkeypatch.setattr(module, name, work)
