@@ -92,6 +92,10 @@ PURPOSE = {
     "nested": 6,
     # random groups of a delete-a-group jackknife (replicate 0)
     "jackknife": 7,
+    # Fisher-Yates shuffles of permutation tests (skboot.significance)
+    "permutation": 8,
+    # per-replicate generators of Monte Carlo tests (skboot.significance)
+    "monte_carlo": 9,
     # sample j of independent samples reads slot 16 + j
     "independent": 16,
 }

@@ -15,6 +15,7 @@ from skboot.resamplers._iid import (
     PoissonBootstrap,
     StratifiedBootstrap,
 )
+from skboot.resamplers._permutation import Permutation
 
 __all__ = [
     "BaseResampler",
@@ -24,6 +25,7 @@ __all__ = [
     "GroupBootstrap",
     "MovingBlockBootstrap",
     "NonOverlappingBlockBootstrap",
+    "Permutation",
     "PoissonBootstrap",
     "Replicate",
     "ResamplingPlan",
