@@ -335,6 +335,15 @@ class BootstrapResult:
         )
         return ConfidenceInterval(_labelled(res.low, self), _labelled(res.high, self))
 
+    def pvalue(self, null: Any, **kwargs: Any) -> Any:
+        """P-value of ``H0: theta = null`` by inverting the interval of ``method``
+        (default "bca"): ``p < alpha`` exactly when ``confidence_interval(1 -
+        alpha, method, alternative)`` excludes ``null``.  Keywords and
+        definitions: :func:`skboot.significance.bootstrap_pvalue`."""
+        from skboot.significance import bootstrap_pvalue
+
+        return bootstrap_pvalue(self, null, **kwargs)
+
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Histogram of the distribution with the estimate and an interval marked.
 

@@ -171,9 +171,7 @@ class _WordReader:
         return m >> 32
 
 
-def reference_shuffles(
-    key: RootKey, b: int, items: list[list[int]]
-) -> list[list[int]]:
+def reference_shuffles(key: RootKey, b: int, items: list[list[int]]) -> list[list[int]]:
     """Slow pure-Python reference of the stream's Fisher-Yates shuffles.
 
     Shuffles each list of ``items`` in order, forward Fisher-Yates (step ``t``

@@ -118,14 +118,15 @@ def fy_block(seed, gamma, ctr, have, lo, top, count, buf):
         ctr, have, lo = fy_slow(seed, gamma, ctr, have, lo, top, buf, 0, 1)
         start = 1
         if have:  # a rejection left another half buffered: stay word by word
-            return fy_slow(
-                seed, gamma, ctr, have, lo, top - 1, buf, 1, count - 1
-            )
+            return fy_slow(seed, gamma, ctr, have, lo, top - 1, buf, 1, count - 1)
     h = (count - start) >> 1
-    if h > 0 and top <= 0xFFFFFFFF:
-        if fy_fast(seed, gamma, ctr, np.uint64(top - start), buf, start, h):
-            ctr = ctr + np.uint64(h)
-            start += 2 * h
+    if (
+        h > 0
+        and top <= 0xFFFFFFFF
+        and fy_fast(seed, gamma, ctr, np.uint64(top - start), buf, start, h)
+    ):
+        ctr = ctr + np.uint64(h)
+        start += 2 * h
     rest = count - start
     if rest > 0:
         ctr, have, lo = fy_slow(

@@ -20,8 +20,8 @@ __all__ = [
     "check_alternative",
     "check_n_resamples",
     "check_vectorized",
-    "pvalues",
     "prepare_samples",
+    "pvalues",
     "scalar_or_array",
     "warn_undefined",
 ]
@@ -80,9 +80,8 @@ def prepare_samples(
         raise param_error("data", owner, "a tuple of samples", type(data).__name__)
     if len(data) == 0:
         raise param_error("data", owner, "a non-empty tuple of samples", data)
-    if (
-        isinstance(axis, (bool, np.bool_))
-        or not isinstance(axis, (numbers.Integral, np.integer))
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(
+        axis, (numbers.Integral, np.integer)
     ):
         raise param_error("axis", owner, "an int", axis)
     arrays = []

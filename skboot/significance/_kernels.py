@@ -405,7 +405,7 @@ def metric_perm_chunk(
         f0 = np.empty(n)
     if f1.shape[0] < n and mode == MODE_R2:
         f1 = np.empty(n)
-    if i0.shape[0] < n and (mode == MODE_BACC or mode == MODE_PRF):
+    if i0.shape[0] < n and mode in (MODE_BACC, MODE_PRF):
         i0 = np.empty(n, dtype=np.int64)
     q = (p[0], f0, f1, i0, i1, p[5], p[6], p[7], p[8])
     for k in range(out.shape[0]):

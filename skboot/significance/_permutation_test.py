@@ -240,9 +240,7 @@ def permutation_test(
     >>> bool(np.allclose(same.null_distribution, res.null_distribution))
     True
     """
-    kind = check_one_of(
-        permutation_type, "permutation_type", _OWNER, PERMUTATION_TYPES
-    )
+    kind = check_one_of(permutation_type, "permutation_type", _OWNER, PERMUTATION_TYPES)
     alternative = check_alternative(alternative, _OWNER)
     B_req = check_n_resamples(n_resamples, _OWNER, allow_inf=True)
     vec = check_vectorized(vectorized, _OWNER)

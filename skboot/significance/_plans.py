@@ -18,7 +18,7 @@ from skboot.resamplers._permutation_kernels import (
     shuffle_pools_chunk,
 )
 
-__all__ = ["PERMUTATION_TYPES", "TestPlan", "distinct_permutations"]
+__all__ = ["PERMUTATION_TYPES", "KeyPlan", "TestPlan", "distinct_permutations"]
 
 PERMUTATION_TYPES = ("independent", "samples", "pairings")
 
@@ -133,4 +133,16 @@ class TestPlan(ResamplingPlan):
             sizes=tuple(int(s) for s in sizes),
             places=places,
             facts=facts,
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class KeyPlan(ResamplingPlan):
+    """A plan that carries only the key: Monte Carlo replicates are drawn by
+    the samplers from a per-replicate generator, not from row indices."""
+
+    def indices(self, b: int) -> np.ndarray:
+        raise ValueError(
+            "A Monte Carlo replicate has no row indices; its samples come from the "
+            "samplers (see skboot.significance.replicate_generator)."
         )
