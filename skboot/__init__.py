@@ -23,10 +23,20 @@ from skboot.resamplers import (
     GroupBootstrap,
     MovingBlockBootstrap,
     NonOverlappingBlockBootstrap,
+    Permutation,
     PoissonBootstrap,
     StationaryBootstrap,
     StratifiedBootstrap,
     TaperedBlockBootstrap,
+)
+from skboot.significance import (
+    MetricPermutationTestResult,
+    MonteCarloTestResult,
+    PermutationTestResult,
+    bootstrap_pvalue,
+    metric_permutation_test,
+    monte_carlo_test,
+    permutation_test,
 )
 from skboot.statistic import BootstrapResult, BootstrapStatistic, bootstrap
 
@@ -45,9 +55,13 @@ __all__ = [
     "GroupBootstrap",
     "MetricCI",
     "MetricComparison",
+    "MetricPermutationTestResult",
+    "MonteCarloTestResult",
     "MovingBlockBootstrap",
     "NonOverlappingBlockBootstrap",
     "OptimalBlockLength",
+    "Permutation",
+    "PermutationTestResult",
     "PoissonBootstrap",
     "StationaryBootstrap",
     "StatisticError",
@@ -55,8 +69,12 @@ __all__ = [
     "TaperedBlockBootstrap",
     "UndefinedStatisticWarning",
     "bootstrap",
+    "bootstrap_pvalue",
     "bootstrap_score",
     "compare_metrics",
     "metric_ci",
+    "metric_permutation_test",
+    "monte_carlo_test",
     "optimal_block_length",
+    "permutation_test",
 ]

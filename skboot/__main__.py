@@ -366,6 +366,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="save a plot of the distribution",
     )
     ci.set_defaults(func=_ci)
+    from skboot.significance._cli import add_test_parser
+
+    add_test_parser(sub)
     return parser
 
 

@@ -123,7 +123,7 @@ class Permutation(BaseResampler):
     >>> y = np.array([0, 0, 1, 1, 1, 0])
     >>> perm, rest = next(Permutation(n_resamples=1, random_state=0).split(y))
     >>> perm.tolist(), rest.tolist()
-    ([2, 1, 3, 5, 0, 4], [])
+    ([4, 0, 5, 1, 3, 2], [])
     >>> groups = np.array([0, 0, 0, 1, 1, 1])
     >>> p = Permutation(n_resamples=1, random_state=0).fit(y, groups=groups)
     >>> sorted(p.replicate(0).indices[:3].tolist())  # rows stay in their group

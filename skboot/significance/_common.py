@@ -109,7 +109,7 @@ def prepare_samples(
     if not -ndim <= ax < ndim:
         raise param_error("axis", owner, f"an int in [{-ndim}, {ndim - 1}]", axis)
     ax %= ndim
-    moved = []
+    moved: list[np.ndarray] = []
     for a in arrays:
         a = a.reshape((1,) * (ndim - a.ndim) + a.shape)
         moved.append(np.moveaxis(a, ax, -1))
@@ -123,13 +123,14 @@ def prepare_samples(
         ) from exc
     out = []
     for j, a in enumerate(moved):
-        if a.shape[-1] < min_obs:
+        n_obs = int(np.shape(a)[-1])
+        if n_obs < min_obs:
             raise ValueError(
                 f"The 'data' parameter of {owner} must have at least {min_obs} "
                 f"observations in every sample along axis {axis}. Got "
-                f"{a.shape[-1]} in sample {j} instead."
+                f"{n_obs} in sample {j} instead."
             )
-        out.append(np.ascontiguousarray(np.broadcast_to(a, batch + a.shape[-1:])))
+        out.append(np.ascontiguousarray(np.broadcast_to(a, (*batch, n_obs))))
     return out, tuple(batch)
 
 

@@ -172,7 +172,12 @@ class FusedMetricStatistic(Statistic):
             plan.sizes,
             p,
             np.int64(self.mode),
-            *arrays[4:],
+            arrays[4],
+            arrays[5],
+            arrays[6],
+            arrays[7],
+            arrays[8],
+            arrays[9],
             out,
         )
 
@@ -288,7 +293,7 @@ def metric_permutation_test(
     >>> res = metric_permutation_test(y, score, "roc_auc", n_resamples=999,
     ...                               random_state=0)
     >>> round(res.statistic, 3), round(res.pvalue, 3)
-    (0.665, 0.001)
+    (0.684, 0.001)
     """
     if isinstance(metric, str):
         check_one_of(metric, "metric", _OWNER, tuple(METRICS))

@@ -18,7 +18,12 @@ from skboot.resamplers._permutation_kernels import (
     shuffle_pools_chunk,
 )
 
-__all__ = ["PERMUTATION_TYPES", "KeyPlan", "TestPlan", "distinct_permutations"]
+__all__ = [
+    "PERMUTATION_TYPES",
+    "KeyPlan",
+    "PermutationTestPlan",
+    "distinct_permutations",
+]
 
 PERMUTATION_TYPES = ("independent", "samples", "pairings")
 
@@ -40,7 +45,7 @@ def distinct_permutations(kind: str, sizes: tuple[int, ...]) -> int:
 
 
 @dataclass(frozen=True, eq=False)
-class TestPlan(ResamplingPlan):
+class PermutationTestPlan(ResamplingPlan):
     """Replicate ``b`` of a permutation test.
 
     Randomized (``exact=False``), from purpose slot "permutation" at replicate
@@ -108,7 +113,7 @@ class TestPlan(ResamplingPlan):
     @classmethod
     def build(
         cls, key: object, kind: str, sizes: tuple[int, ...], exact: bool
-    ) -> TestPlan:
+    ) -> PermutationTestPlan:
         places = np.empty(0, np.int64)
         facts = np.empty(0, np.int64)
         if exact and kind == "independent":

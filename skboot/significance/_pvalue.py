@@ -209,11 +209,11 @@ def bootstrap_pvalue(
     >>> from skboot.significance import bootstrap_pvalue
     >>> x = np.random.default_rng(0).normal(0.3, 1.0, size=50)
     >>> res = bootstrap(x, "mean", n_resamples=1999, random_state=0)
-    >>> p = bootstrap_pvalue(res, 0.0, method="percentile")
+    >>> p = bootstrap_pvalue(res, 0.2, method="percentile")
     >>> round(p, 4)
-    0.0331
-    >>> ci = res.confidence_interval(1 - 0.05, method="percentile")
-    >>> bool(p < 0.05) == bool(not ci.low <= 0.0 <= ci.high)
+    0.0678
+    >>> ci = res.confidence_interval(1 - 0.1, method="percentile")
+    >>> bool(p < 0.1) == bool(not ci.low <= 0.2 <= ci.high)
     True
     """
     check_one_of(method, "method", _OWNER, PVALUE_METHODS)

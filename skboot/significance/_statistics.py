@@ -25,7 +25,7 @@ from skboot.significance._kernels import (
     signs_chunk,
     signs_perms,
 )
-from skboot.significance._plans import TestPlan
+from skboot.significance._plans import PermutationTestPlan
 
 __all__ = ["FUSED_STATISTICS", "CallableTestStatistic", "FusedTestStatistic"]
 
@@ -99,7 +99,7 @@ class FusedTestStatistic(Statistic):
         d = as_float[0] if len(as_float) == 1 else as_float[0] - as_float[1]
         return cls(name=name, n_obs=d.shape[0], arrays=(np.ascontiguousarray(d),))
 
-    def bytes_per_replicate(self, plan: TestPlan) -> int:  # type: ignore[override]
+    def bytes_per_replicate(self, plan: PermutationTestPlan) -> int:  # type: ignore[override]
         if plan.exact:
             return 8 * plan.replicate_size + 64
         return 64
@@ -123,7 +123,11 @@ class FusedTestStatistic(Statistic):
         return raw
 
     def raw_streamed(
-        self, arrays: tuple[np.ndarray, ...], plan: TestPlan, b0: int, nb: int
+        self,
+        arrays: tuple[np.ndarray, ...],
+        plan: PermutationTestPlan,
+        b0: int,
+        nb: int,
     ) -> np.ndarray:
         raw = np.empty((nb, _RAW_WIDTH[self.name]))
         seed, gamma = plan.key.stream(PURPOSE["permutation"])
@@ -166,7 +170,7 @@ class FusedTestStatistic(Statistic):
             n = self.n_obs
             return mean / np.sqrt(ss / (n - 1) / n)
 
-    def observed(self, plan: TestPlan) -> np.ndarray:
+    def observed(self, plan: PermutationTestPlan) -> np.ndarray:
         """The statistic on the data: the same kernel on the identity."""
         if plan.kind == "independent":
             ident = np.arange(plan.shape[0], dtype=np.int64)[None, :]
@@ -208,7 +212,7 @@ class CallableTestStatistic(Statistic):
     arrays: tuple[np.ndarray, ...] = ()
     name: str = "callable"
 
-    def bytes_per_replicate(self, plan: TestPlan) -> int:  # type: ignore[override]
+    def bytes_per_replicate(self, plan: PermutationTestPlan) -> int:  # type: ignore[override]
         per_obs = sum(a.itemsize * a.size for a in self.arrays)
         return 8 * plan.replicate_size + 2 * per_obs + 64
 
