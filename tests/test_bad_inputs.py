@@ -609,11 +609,14 @@ def test_catalogue_size_and_coverage():
         "Bootstrap", "StratifiedBootstrap", "GroupBootstrap", "PoissonBootstrap",
         "BayesianBootstrap", "MovingBlockBootstrap", "CircularBlockBootstrap",
         "NonOverlappingBlockBootstrap", "StationaryBootstrap", "TaperedBlockBootstrap",
+        "Permutation", "permutation_test", "monte_carlo_test",
+        "metric_permutation_test", "bootstrap_pvalue",
     }  # fmt: skip
     outputs = {
         "ConfidenceInterval", "BootstrapScore", "MetricCI", "MetricComparison",
         "OptimalBlockLength", "StatisticError", "DegenerateDistributionWarning",
-        "UndefinedStatisticWarning", "STREAM_VERSION",
+        "UndefinedStatisticWarning", "STREAM_VERSION", "PermutationTestResult",
+        "MonteCarloTestResult", "MetricPermutationTestResult",
     }  # fmt: skip
     assert set(skboot.__all__) == entry_points | outputs
 

@@ -86,6 +86,16 @@ class MetricPermutationTestResult:
     stream_version : int
     n_undefined : int
         Permutations on which the metric was undefined (NaN).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot.significance import metric_permutation_test
+    >>> y = np.array([0, 1, 0, 1, 1, 0, 1, 0])
+    >>> res = metric_permutation_test(y, y, "accuracy", n_resamples=99,
+    ...                               random_state=0)
+    >>> res.statistic, res.alternative, res.pvalue
+    (1.0, 'greater', 0.02)
     """
 
     statistic: float

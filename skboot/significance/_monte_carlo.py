@@ -54,6 +54,17 @@ class MonteCarloTestResult:
     stream_version : int
     n_undefined : int
         Replicates on which the statistic was not finite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from skboot.significance import monte_carlo_test
+    >>> x = np.arange(10.0)
+    >>> res = monte_carlo_test(x, stats.norm(4.5, 3).rvs, np.mean, n_resamples=99,
+    ...                        random_state=0)
+    >>> res.null_distribution.shape, res.n_resamples
+    ((99,), 99)
     """
 
     statistic: Any
