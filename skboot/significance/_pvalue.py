@@ -60,12 +60,14 @@ References
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 from scipy.special import ndtr, ndtri
 
 from skboot import intervals as iv
+from skboot._exceptions import DegenerateDistributionWarning
 from skboot._validation import check_int, check_one_of, param_error
 from skboot.significance._common import ALTERNATIVES
 
@@ -230,6 +232,15 @@ def bootstrap_pvalue(
     dist2 = dist.reshape(dist.shape[0], -1)
     k = dist2.shape[1]
     nulls = _check_null(null, k)
+    flat = np.flatnonzero(dist2.max(axis=0) == dist2.min(axis=0))
+    if flat.size:
+        warnings.warn(
+            f"{_OWNER}: column(s) {flat.tolist()} of the distribution have zero "
+            "spread (all replicates equal), so the interval is a single point and "
+            "the p-value is 0 for any other null value.",
+            DegenerateDistributionWarning,
+            stacklevel=3,
+        )
     extra = _method_inputs(
         result, method, dist2, est, standard_error, n_inner, jackknife_groups
     )
@@ -246,8 +257,8 @@ def bootstrap_pvalue(
             out[c] = lo
         elif alternative == "less":
             out[c] = hi
-        else:
-            out[c] = min(1.0, 2.0 * min(lo, hi))
+        else:  # NaN (no interval) propagates
+            out[c] = np.minimum(1.0, 2.0 * np.minimum(lo, hi))
     if dist.ndim == 1:
         return float(out[0])
     index = getattr(result.estimate, "index", None)
