@@ -144,9 +144,11 @@ def fy_inplace(seed, gamma, ctr, have, lo, a, buf):
     while i < steps:
         c = min(BLOCK, steps - i)
         ctr, have, lo = fy_block(seed, gamma, ctr, have, lo, s - i, c, buf)
+        base = np.uint64(i)
         for u in range(c):
-            p = i + u
-            j = p + np.int64(buf[u])
+            # unsigned positions: numba adds no negative-index wraparound
+            p = base + np.uint64(u)
+            j = p + buf[u]
             tmp = a[j]
             a[j] = a[p]
             a[p] = tmp

@@ -47,6 +47,7 @@ _U0 = np.uint64(0)
 _U1 = np.uint64(1)
 _U31 = np.uint64(31)
 _U63 = np.uint64(63)
+_U7 = np.uint64(7)
 
 
 @njit(cache=True, inline="always")
@@ -86,7 +87,7 @@ def indep_sum_chunk(seed, gamma, b0, vals, n1, out):
     N = vals.shape[0]
     work = vals.copy()
     buf = np.empty(BLOCK, dtype=np.uint64)
-    touched = np.empty(max(n1, 1), dtype=np.int64)
+    touched = np.empty(max(n1, 1), dtype=np.uint64)
     acc = np.zeros(8)
     for k in range(out.shape[0]):
         ctr = replicate_counter(b0 + k)
@@ -97,16 +98,18 @@ def indep_sum_chunk(seed, gamma, b0, vals, n1, out):
         while i < n1:
             c = min(BLOCK, n1 - i)
             ctr, have, lo = fy_block(seed, gamma, ctr, have, lo, N - i, c, buf)
+            base = np.uint64(i)
             for u in range(c):
-                p = i + u
-                j = p + np.int64(buf[u])
+                # unsigned positions: no negative-index wraparound code (35%)
+                p = base + np.uint64(u)
+                j = p + buf[u]
                 v = work[j]
                 work[j] = work[p]  # position p is final: v, never written back
                 touched[p] = j
-                acc[p & 7] += v
+                acc[p & _U7] += v
             i += c
-        for p in range(n1 - 1, -1, -1):
-            j = touched[p]
+        for q in range(n1):
+            j = touched[q]
             work[j] = vals[j]
         out[k, 0] = _combine(acc)
 
@@ -157,9 +160,10 @@ def indep_moments_chunk(seed, gamma, b0, vals, n1, out):
         while i < steps:
             c = min(BLOCK, steps - i)
             ctr, have, lo = fy_block(seed, gamma, ctr, have, lo, N - i, c, buf)
+            base = np.uint64(i)
             for u in range(c):
-                p = i + u
-                j = p + np.int64(buf[u])
+                p = base + np.uint64(u)
+                j = p + buf[u]
                 v = work[j]
                 work[j] = work[p]
                 work[p] = v
@@ -223,7 +227,7 @@ def median_chunk(seed, gamma, b0, order, sorted_vals, n1, out):
     idx = np.arange(N)
     buf = np.empty(BLOCK, dtype=np.uint64)
     in1 = np.zeros(N, dtype=np.bool_)
-    touched = np.empty(max(n1, 1), dtype=np.int64)
+    touched = np.empty(max(n1, 1), dtype=np.uint64)
     steps = min(n1, N - 1)
     for k in range(out.shape[0]):
         ctr = replicate_counter(b0 + k)
@@ -233,9 +237,10 @@ def median_chunk(seed, gamma, b0, order, sorted_vals, n1, out):
         while i < steps:
             c = min(BLOCK, steps - i)
             ctr, have, lo = fy_block(seed, gamma, ctr, have, lo, N - i, c, buf)
+            base = np.uint64(i)
             for u in range(c):
-                p = i + u
-                j = p + np.int64(buf[u])
+                p = base + np.uint64(u)
+                j = p + buf[u]
                 v = idx[j]
                 idx[j] = idx[p]
                 idx[p] = v
@@ -246,10 +251,10 @@ def median_chunk(seed, gamma, b0, order, sorted_vals, n1, out):
         _two_medians(in1, order, sorted_vals, n1, N - n1, out[k])
         for p in range(n1):
             in1[idx[p]] = False
-        for p in range(steps - 1, -1, -1):
-            j = touched[p]
-            idx[j] = j
-            idx[p] = p
+        for q in range(steps):
+            j = touched[q]
+            idx[j] = np.int64(j)
+            idx[q] = q
 
 
 @njit(cache=True, nogil=True)
@@ -309,17 +314,18 @@ def pairings_dot_perms(x, y, perms, out):
 # samples (paired): sign flips of the differences
 # ---------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _signed_moments(d, flip, acc, out_row):
+def _signed_moments(d, sign, acc, out_row):
+    """Mean and sum of squared deviations of ``sign * d`` (``sign`` is +-1.0, so
+    the products are exact negations; no data-dependent branch)."""
     n = d.shape[0]
     acc[:] = 0.0
     for i in range(n):
-        v = -d[i] if flip[i] else d[i]
-        acc[i & 7] += v
+        acc[i & 7] += sign[i] * d[i]
     s = _combine(acc)
     mean = s / n
     acc[:] = 0.0
     for i in range(n):
-        v = (-d[i] if flip[i] else d[i]) - mean
+        v = sign[i] * d[i] - mean
         acc[i & 7] += v * v
     out_row[0] = mean
     out_row[1] = _combine(acc)
@@ -333,16 +339,16 @@ def signs_chunk(seed, gamma, b0, d, out):
     bit of its word, so draw ``2t`` is bit 63 and draw ``2t + 1`` bit 31 of
     output ``t``."""
     n = d.shape[0]
-    flip = np.zeros(n, dtype=np.bool_)
+    half = (n + 1) // 2
+    sign = np.ones(2 * half)
     acc = np.zeros(8)
     for k in range(out.shape[0]):
         ctr = replicate_counter(b0 + k)
-        for t in range((n + 1) // 2):
+        for t in range(half):
             z = mix64(seed + (ctr + np.uint64(t) + _U1) * gamma)
-            flip[2 * t] = (z >> _U63) != _U0
-            if 2 * t + 1 < n:
-                flip[2 * t + 1] = ((z >> _U31) & _U1) != _U0
-        _signed_moments(d, flip, acc, out[k])
+            sign[2 * t] = np.float64(1 - 2 * np.int64(z >> _U63))
+            sign[2 * t + 1] = np.float64(1 - 2 * np.int64((z >> _U31) & _U1))
+        _signed_moments(d, sign, acc, out[k])
 
 
 @njit(cache=True, nogil=True)
@@ -350,12 +356,12 @@ def signs_perms(d, assign, out):
     """:func:`signs_chunk` from explicit assignments ``(nb, n, 2)``: observation
     ``i`` is flipped when ``assign[k, i, 0] == 1``."""
     n = d.shape[0]
-    flip = np.zeros(n, dtype=np.bool_)
+    sign = np.ones(n)
     acc = np.zeros(8)
     for k in range(assign.shape[0]):
         for i in range(n):
-            flip[i] = assign[k, i, 0] == 1
-        _signed_moments(d, flip, acc, out[k])
+            sign[i] = -1.0 if assign[k, i, 0] == 1 else 1.0
+        _signed_moments(d, sign, acc, out[k])
 
 
 # ---------------------------------------------------------------------------
