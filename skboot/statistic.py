@@ -336,10 +336,25 @@ class BootstrapResult:
         return ConfidenceInterval(_labelled(res.low, self), _labelled(res.high, self))
 
     def pvalue(self, null: Any, **kwargs: Any) -> Any:
-        """P-value of ``H0: theta = null`` by inverting the interval of ``method``
-        (default "bca"): ``p < alpha`` exactly when ``confidence_interval(1 -
-        alpha, method, alternative)`` excludes ``null``.  Keywords and
-        definitions: :func:`skboot.significance.bootstrap_pvalue`."""
+        """P-value of ``H0: theta = null`` by inverting the interval of ``method``.
+
+        ``p < alpha`` exactly when ``confidence_interval(1 - alpha, method,
+        alternative)`` excludes ``null``.
+
+        Parameters
+        ----------
+        null : float or array-like of shape (k,)
+            The parameter's value under the null hypothesis.
+        **kwargs
+            ``alternative``, ``method`` (default "bca"), ``standard_error``,
+            ``n_inner``, ``jackknife_groups``: see
+            :func:`skboot.significance.bootstrap_pvalue`, which has the
+            definitions and references.
+
+        Returns
+        -------
+        float, ndarray or pandas Series
+        """
         from skboot.significance import bootstrap_pvalue
 
         return bootstrap_pvalue(self, null, **kwargs)
