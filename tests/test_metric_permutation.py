@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import sklearn.metrics as skm
+from joblib import parallel_config
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import permutation_test_score
 
@@ -127,6 +128,10 @@ def test_callable_metric_and_bad_inputs(rng):
                                    random_state=1, chunk_size=4)  # fmt: skip
     assert np.array_equal(fused.null_distribution, slow.null_distribution)
     assert slow.metric == "accuracy_score"
+    with parallel_config(backend="threading"):
+        par = metric_permutation_test(y, pred, "accuracy", n_resamples=30,
+                                      random_state=1, n_jobs=2, chunk_size=3)  # fmt: skip
+    assert np.array_equal(fused.null_distribution, par.null_distribution)
     for kwargs, match in [
         ({"metric": "auc"}, "'metric' parameter"),
         ({"metric": 5}, "'metric' parameter"),
