@@ -139,8 +139,11 @@ def group_perm_t(cfg: Config) -> Group:
         return scipy.stats.ttest_ind(a, b, axis=axis).statistic
 
     def one(gen: np.random.Generator) -> float:
+        # the pooled t in numpy (scipy.stats.ttest_ind per replicate costs 20x more)
         p = gen.permutation(pool)
-        return float(scipy.stats.ttest_ind(p[:N_EACH], p[N_EACH:]).statistic)
+        a, b = p[:N_EACH], p[N_EACH:]
+        sp2 = (a.var(ddof=1) + b.var(ddof=1)) / 2.0
+        return float((a.mean() - b.mean()) / np.sqrt(sp2 * 2.0 / N_EACH))
 
     return _group(
         cfg,
