@@ -461,6 +461,9 @@ def build_parser() -> argparse.ArgumentParser:
         "extension: png, pdf, svg, ...; needs matplotlib)",
     )
     ci.set_defaults(func=_ci, parser=ci)
+    from skboot.significance._cli import add_test_parser
+
+    add_test_parser(sub)
     return parser
 
 

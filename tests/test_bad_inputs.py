@@ -690,12 +690,15 @@ def test_catalogue_size_and_coverage():
         "NonOverlappingBlockBootstrap", "StationaryBootstrap", "TaperedBlockBootstrap",
         "ResidualBootstrap", "SieveBootstrap", "WildBootstrap", "wild_cluster_bootstrap",
         "SPA", "RealityCheck", "StepM", "MCS",
+        "Permutation", "permutation_test", "monte_carlo_test",
+        "metric_permutation_test", "bootstrap_pvalue",
     }  # fmt: skip
     outputs = {
         "ConfidenceInterval", "BootstrapScore", "MetricCI", "MetricComparison",
         "OptimalBlockLength", "StatisticError", "DegenerateDistributionWarning",
         "UndefinedStatisticWarning", "STREAM_VERSION", "cache_dir", "cuda_info",
-        "WildClusterResult",
+        "WildClusterResult", "PermutationTestResult", "MonteCarloTestResult",
+        "MetricPermutationTestResult",
     }  # fmt: skip
     assert set(skboot.__all__) == entry_points | outputs
 

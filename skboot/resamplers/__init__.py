@@ -23,6 +23,7 @@ from skboot.resamplers._iid import (
 )
 from skboot.resamplers._independent import IndependentPlan, independent_plan
 from skboot.resamplers._jackknife import DeleteGroupPlan, LeaveOneOutPlan
+from skboot.resamplers._permutation import Permutation
 
 __all__ = [
     "BaseResampler",
@@ -35,6 +36,7 @@ __all__ = [
     "LeaveOneOutPlan",
     "MovingBlockBootstrap",
     "NonOverlappingBlockBootstrap",
+    "Permutation",
     "PoissonBootstrap",
     "Replicate",
     "ResamplingPlan",

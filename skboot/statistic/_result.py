@@ -442,6 +442,30 @@ class BootstrapResult:
             name=self.statistic if name is None else name,
         )
 
+    def pvalue(self, null: Any, **kwargs: Any) -> Any:
+        """P-value of ``H0: theta = null`` by inverting the interval of ``method``.
+
+        ``p < alpha`` exactly when ``confidence_interval(1 - alpha, method,
+        alternative)`` excludes ``null``.
+
+        Parameters
+        ----------
+        null : float or array-like of shape (k,)
+            The parameter's value under the null hypothesis.
+        **kwargs
+            ``alternative``, ``method`` (default "bca"), ``standard_error``,
+            ``n_inner``, ``jackknife_groups``: see
+            :func:`skboot.significance.bootstrap_pvalue`, which has the
+            definitions and references.
+
+        Returns
+        -------
+        float, ndarray or pandas Series
+        """
+        from skboot.significance import bootstrap_pvalue
+
+        return bootstrap_pvalue(self, null, **kwargs)
+
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Histogram of the distribution with the estimate and an interval marked.
 
