@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     from distributed import Client, LocalCluster
 
     from skboot import _engine, bootstrap
+    from skboot._engine import _dispatch
 
     B = 2_000 if args.quick else 20_000
     reps = 3 if args.quick else 5
@@ -199,12 +200,12 @@ def main(argv: list[str] | None = None) -> int:
                 _DumpWatcher(folder, size // 2) as watch,
             ):
                 # MIN_PARALLEL_DRAWS would keep this small B in-process; force tasks
-                saved = _engine.MIN_PARALLEL_DRAWS
-                _engine.MIN_PARALLEL_DRAWS = 0
+                saved = _dispatch.MIN_PARALLEL_DRAWS
+                _dispatch.MIN_PARALLEL_DRAWS = 0
                 try:
                     bootstrap(big, "mean", n_resamples=64, random_state=0, n_jobs=2)
                 finally:
-                    _engine.MIN_PARALLEL_DRAWS = saved
+                    _dispatch.MIN_PARALLEL_DRAWS = saved
             print(
                 f"\n## Data transfers: {size / 1e6:.0f} MB of data, B=64, {n_tasks} joblib tasks\n"
             )

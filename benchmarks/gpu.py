@@ -85,9 +85,9 @@ def _copy_bandwidth(cuda: Any, nbytes: int) -> float:
 def _kernel_time(cuda: Any, x: np.ndarray, kind: str, B: int, reps: int) -> float:
     """Median time of the moments kernel alone (one launch for all B, CUDA
     events), on the centred data already on the device."""
-    from skboot.cuda import _kernels as K
-    from skboot.cuda import _run
-    from skboot.cuda._device import quiet
+    from skboot._engine.cuda import _run
+    from skboot._engine.cuda._device import quiet
+    from skboot._kernels.cuda import kernels as K
 
     plan = _resampler(kind).set_params(random_state=0).fit(x).plan_
     s = _run.scheme_of(plan)

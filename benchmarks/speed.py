@@ -791,3 +791,7 @@ GROUPS.update(_MODEL_GROUPS)
 from benchmarks.multiple_comparison import GROUPS as _MULTIPLE_COMPARISON  # noqa: E402
 
 GROUPS.update(_MULTIPLE_COMPARISON)
+# the tests family (issue 16) adds its rows from its own module
+from benchmarks.significance import GROUPS as _SIGNIFICANCE_GROUPS  # noqa: E402
+
+GROUPS.update(_SIGNIFICANCE_GROUPS)

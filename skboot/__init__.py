@@ -5,6 +5,7 @@ from skboot import _cache
 from skboot._cache import cache_dir
 
 # isort: split
+from skboot._engine.cuda import cuda_info
 from skboot._exceptions import (
     DegenerateDistributionWarning,
     StatisticError,
@@ -13,7 +14,6 @@ from skboot._exceptions import (
 from skboot._version import STREAM_VERSION
 from skboot._version import __version__ as __version__
 from skboot.block_length import OptimalBlockLength, optimal_block_length
-from skboot.cuda import cuda_info
 from skboot.intervals import ConfidenceInterval
 from skboot.metrics import (
     BootstrapScore,
@@ -38,10 +38,20 @@ from skboot.resamplers import (
     GroupBootstrap,
     MovingBlockBootstrap,
     NonOverlappingBlockBootstrap,
+    Permutation,
     PoissonBootstrap,
     StationaryBootstrap,
     StratifiedBootstrap,
     TaperedBlockBootstrap,
+)
+from skboot.significance import (
+    MetricPermutationTestResult,
+    MonteCarloTestResult,
+    PermutationTestResult,
+    bootstrap_pvalue,
+    metric_permutation_test,
+    monte_carlo_test,
+    permutation_test,
 )
 from skboot.statistic import BootstrapResult, BootstrapStatistic, bootstrap
 
@@ -62,9 +72,13 @@ __all__ = [
     "GroupBootstrap",
     "MetricCI",
     "MetricComparison",
+    "MetricPermutationTestResult",
+    "MonteCarloTestResult",
     "MovingBlockBootstrap",
     "NonOverlappingBlockBootstrap",
     "OptimalBlockLength",
+    "Permutation",
+    "PermutationTestResult",
     "PoissonBootstrap",
     "RealityCheck",
     "ResidualBootstrap",
@@ -78,11 +92,15 @@ __all__ = [
     "WildBootstrap",
     "WildClusterResult",
     "bootstrap",
+    "bootstrap_pvalue",
     "bootstrap_score",
     "cache_dir",
     "compare_metrics",
     "cuda_info",
     "metric_ci",
+    "metric_permutation_test",
+    "monte_carlo_test",
     "optimal_block_length",
+    "permutation_test",
     "wild_cluster_bootstrap",
 ]

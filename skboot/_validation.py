@@ -46,6 +46,7 @@ __all__ = [
     "check_n_jobs",
     "check_n_samples",
     "check_one_of",
+    "check_sample_weight",
     "is_int",
     "is_real",
     "param_error",
@@ -219,6 +220,29 @@ def check_array_1d_labels(
             f"type. Got mixed types instead ({exc})."
         ) from exc
     return codes.reshape(-1).astype(np.int64)
+
+
+def check_sample_weight(
+    sample_weight: Any, n: int, owner: str, rows_of: str = "y_true"
+) -> np.ndarray:
+    """``sample_weight``: a 1-d array of one finite, non-negative weight per row
+    with a positive sum, as contiguous float64."""
+    arr = np.asarray(sample_weight)
+    if arr.ndim != 1 or arr.shape[0] != n:
+        raise ValueError(
+            f"The 'sample_weight' parameter of {owner} must be a 1-d array with one "
+            f"weight per row of {rows_of} ({n}). Got shape {arr.shape} instead."
+        )
+    if arr.dtype.kind not in "biuf":
+        raise param_error("sample_weight", owner, "an array of real numbers", arr.dtype)
+    sw = np.ascontiguousarray(arr, dtype=np.float64)
+    if not np.isfinite(sw).all() or (sw < 0).any() or sw.sum() <= 0:
+        raise ValueError(
+            f"The 'sample_weight' parameter of {owner} must hold finite, "
+            "non-negative weights with a positive sum. Got minimum "
+            f"{float(np.nanmin(sw))!r} and sum {float(sw.sum())!r} instead."
+        )
+    return sw
 
 
 # ---------------------------------------------------------------------------

@@ -78,10 +78,20 @@ from typing import Any, ParamSpec, TypeVar
 import numpy as np
 from sklearn.base import clone
 from sklearn.exceptions import UndefinedMetricWarning
-from sklearn.utils.validation import has_fit_parameter
 
 from skboot import intervals as _iv
-from skboot._engine import Statistic, centre_of, moments_to_values, run_bootstrap
+from skboot._engine import (
+    EstimatorStatistic,
+    RefitMixin,
+    Statistic,
+    centre_of,
+    check_refit_mode,
+    moments_to_values,
+    n_rows,
+    run_bootstrap,
+    take_rows,
+)
+from skboot._engine.cuda import check_device, device_runner
 from skboot._exceptions import StatisticError, UndefinedStatisticWarning
 from skboot._kernels.iid import iid_sum_1d
 from skboot._metric_kernels import (
@@ -96,20 +106,22 @@ from skboot._metric_kernels import (
     packed,
 )
 from skboot._random import STREAM_VERSION, check_random_state
-from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
-from skboot.cuda import check_device, device_runner
-from skboot.intervals import ConfidenceInterval
-from skboot.resamplers import GroupBootstrap, StratifiedBootstrap
-from skboot.resamplers._base import BaseResampler, ResamplingPlan
-from skboot.resamplers._iid import IIDPlan
-from skboot.statistic import (
-    BootstrapResult,
-    _Context,
-    _Data,
-    _resolve_resampler,
-    _strata_codes,
-    stratified_jackknife,
+from skboot._run import Data, RunContext, resolve_resampler, stratified_jackknife
+from skboot._validation import (
+    check_int,
+    check_n_jobs,
+    check_one_of,
+    check_sample_weight,
+    param_error,
 )
+from skboot.intervals import ConfidenceInterval
+from skboot.resamplers import (
+    BaseResampler,
+    GroupBootstrap,
+    ResamplingPlan,
+    StratifiedBootstrap,
+)
+from skboot.statistic import BootstrapResult
 
 __all__ = [
     "BootstrapScore",
@@ -123,8 +135,15 @@ __all__ = [
     "metric_ci",
 ]
 
+
 #: Interval methods offered for metrics (the studentized interval needs a
 #: standard error per replicate, which metrics do not have).
+def _iid_scheme(plan: ResamplingPlan) -> Any:
+    """The plan's iid stream scheme, or None for other schemes."""
+    scheme = plan.stream_scheme()
+    return scheme if scheme is not None and scheme.kind == "iid" else None
+
+
 METRIC_INTERVAL_METHODS = ("percentile", "basic", "normal", "bc", "bca")
 UNDEFINED_POLICIES = ("raise", "omit")
 SCORE_METHODS = ("oob", ".632", ".632+")
@@ -402,9 +421,7 @@ def _check_inputs(
                 f"y_true ({n}). Got {arr.shape[0]} instead."
             )
         out.append(arr)
-    sw = (
-        None if sample_weight is None else _check_sample_weight(sample_weight, n, owner)
-    )
+    sw = None if sample_weight is None else check_sample_weight(sample_weight, n, owner)
     if n < 2:
         raise ValueError(
             f"The 'y_true' parameter of {owner} must have at least 2 rows. Got {n} "
@@ -413,32 +430,13 @@ def _check_inputs(
     return yt, out, sw
 
 
-def _check_sample_weight(sample_weight: Any, n: int, owner: str) -> np.ndarray:
-    arr = np.asarray(sample_weight)
-    if arr.ndim != 1 or arr.shape[0] != n:
-        raise ValueError(
-            f"The 'sample_weight' parameter of {owner} must be a 1-d array with one "
-            f"weight per row of y_true ({n}). Got shape {arr.shape} instead."
-        )
-    if arr.dtype.kind not in "biuf":
-        raise param_error("sample_weight", owner, "an array of real numbers", arr.dtype)
-    sw = np.ascontiguousarray(arr, dtype=np.float64)
-    if not np.isfinite(sw).all() or (sw < 0).any() or sw.sum() <= 0:
-        raise ValueError(
-            f"The 'sample_weight' parameter of {owner} must hold finite, "
-            "non-negative weights with a positive sum. Got minimum "
-            f"{float(np.nanmin(sw))!r} and sum {float(sw.sum())!r} instead."
-        )
-    return sw
-
-
 def _check_common(
     method: Any, level: Any, undefined: Any, n_jobs: Any, owner: str
 ) -> float:
     check_one_of(method, "method", owner, METRIC_INTERVAL_METHODS)
     check_one_of(undefined, "undefined", owner, UNDEFINED_POLICIES)
     check_n_jobs(n_jobs, owner)
-    return _iv._check_level(level)
+    return _iv.check_level(level)
 
 
 def _metric_resampler(
@@ -470,7 +468,7 @@ def _metric_resampler(
         resampler = StratifiedBootstrap()
     elif resampler is None and groups is not None:
         resampler = GroupBootstrap()
-    return _resolve_resampler(resampler, n_resamples, random_state, owner)
+    return resolve_resampler(resampler, n_resamples, random_state, owner)
 
 
 def _fit_resampler(
@@ -478,9 +476,9 @@ def _fit_resampler(
 ) -> tuple[BaseResampler, ResamplingPlan]:
     """Validate, draw the root key from ``source`` (so a Generator passed by the
     user advances once per call) and fit a clone."""
-    resampler._check_params()
+    resampler.check_params()
     key = check_random_state(source, owner=type(resampler).__name__)
-    fitted = clone(resampler)._fit_with_key(key, X, y, groups)
+    fitted = clone(resampler).fit_with_key(key, X, y, groups)
     return fitted, fitted.plan_
 
 
@@ -579,7 +577,7 @@ class MetricStatistic(Statistic):
         """Whether replicates are mean-type metrics on iid draws without weights:
         then the draws are summed directly, without a weight row."""
         return (
-            isinstance(plan, IIDPlan)
+            _iid_scheme(plan) is not None
             and not self._weighted
             and self._scalars_a[0] in (_KID_MEAN, _KID_RMS)
         )
@@ -592,7 +590,9 @@ class MetricStatistic(Statistic):
         if self._fused_iid(plan):
             # tier 1 without a weight row: iid_sum_1d draws the same indices as
             # plan.fill_indices_chunk and sums values[idx] as it goes.
-            seed, gamma = plan._seed()
+            scheme = _iid_scheme(plan)
+            assert scheme is not None
+            seed, gamma = scheme.seed, scheme.gamma
             m = plan.sample_size
             rms = self._scalars_a[0] == _KID_RMS
             col = out[:, 0]
@@ -859,7 +859,7 @@ class _Run:
 
 def _run_metric(
     stat: Statistic,
-    data: _Data,
+    data: Data,
     resampler: BaseResampler,
     plan: ResamplingPlan,
     metric: _Metric,
@@ -904,7 +904,9 @@ def _run_metric(
                 f"The metric {metric.name} is defined on {dist.shape[0]} of {B} "
                 "bootstrap replicates; at least 2 are needed for an interval."
             )
-    ctx = _Context(stat=stat, data=data, plan=plan, resampler=resampler, n_jobs=n_jobs)
+    ctx = RunContext(
+        stat=stat, data=data, plan=plan, resampler=resampler, n_jobs=n_jobs
+    )
     result = BootstrapResult(
         estimate=est,
         distribution=dist,
@@ -951,7 +953,8 @@ def _interval(
                 UndefinedStatisticWarning,
                 stacklevel=6,  # jackknife <- interval_by_method <- _interval <- ...
             )
-        codes = _strata_codes(result._context)
+        ctx = result._context
+        codes = None if ctx is None else ctx.plan.strata_codes
         if codes is not None:  # stratified: the multi-sample acceleration
             jk = stratified_jackknife(jk[keep], codes[keep])
         else:
@@ -966,7 +969,7 @@ def _interval(
         float(res.high),
         estimate=est,
         standard_error=float(result.standard_error),
-        method=_iv._check_method(method),
+        method=_iv.check_method(method),
         level=level,
         alternative=alternative,
         name=name,
@@ -1041,9 +1044,9 @@ class _MetricResultMixin:
         ConfidenceInterval
         """
         owner = "confidence_interval"
-        method = _iv._check_method(method, owner, METRIC_INTERVAL_METHODS)
-        level = _iv._check_level(level)
-        alternative = _iv._check_alternative(alternative)
+        method = _iv.check_method(method, owner, METRIC_INTERVAL_METHODS)
+        level = _iv.check_level(level)
+        alternative = _iv.check_alternative(alternative)
         return _interval(
             self.result, method, level, alternative, self.undefined, self.metric
         )
@@ -1294,7 +1297,7 @@ def metric_ci(
     0.814 [0.759, 0.859]
     """
     owner = "metric_ci"
-    method = _iv._check_method(method, owner, METRIC_INTERVAL_METHODS)
+    method = _iv.check_method(method, owner, METRIC_INTERVAL_METHODS)
     level = _check_common(method, level, undefined, n_jobs, owner)
     check_device(device, owner)
     yt, (yp,), sw = _check_inputs(
@@ -1309,7 +1312,7 @@ def metric_ci(
     _check_layout(stat, plan, owner)
     run = _run_metric(
         stat,
-        _Data((yt, yp), yt.shape[0]),
+        Data((yt, yp), yt.shape[0]),
         fitted,
         plan,
         resolved,
@@ -1425,7 +1428,7 @@ def compare_metrics(
     0.190 p=0.002
     """
     owner = "compare_metrics"
-    method = _iv._check_method(method, owner, METRIC_INTERVAL_METHODS)
+    method = _iv.check_method(method, owner, METRIC_INTERVAL_METHODS)
     level = _check_common(method, level, undefined, n_jobs, owner)
     yt, preds, sw = _check_inputs(
         y_true,
@@ -1453,7 +1456,7 @@ def compare_metrics(
     )
     run = _run_metric(
         stat,
-        _Data((yt, *preds), yt.shape[0]),
+        Data((yt, *preds), yt.shape[0]),
         fitted,
         plan,
         named,
@@ -1485,267 +1488,6 @@ def _paired_p_value(d: np.ndarray) -> float:
     below = 1 + int(np.count_nonzero(d <= 0.0))
     above = 1 + int(np.count_nonzero(d >= 0.0))
     return float(min(1.0, 2.0 * min(below, above) / (B + 1)))
-
-
-# --------------------------------------------------------------------------- #
-# Estimator refits                                                              #
-# --------------------------------------------------------------------------- #
-
-
-def _take_rows(a: Any, rows: np.ndarray) -> Any:
-    if a is None:
-        return None
-    if hasattr(a, "iloc"):
-        return a.iloc[rows]
-    return a[rows]
-
-
-def _n_rows(X: Any) -> int:
-    return int(X.shape[0]) if hasattr(X, "shape") else len(X)
-
-
-class _RefitMixin:
-    """Shared refit logic of :class:`EstimatorStatistic` and the OOB scorer."""
-
-    estimator: Any
-    fit_params: dict[str, Any]
-    use_sample_weight: bool
-
-    def _fit(self, b: int, X: Any, y: Any, sample_weight: Any) -> Any:
-        est = clone(self.estimator)
-        kw = dict(self.fit_params)
-        if sample_weight is not None:
-            kw["sample_weight"] = sample_weight
-        try:
-            if y is None:
-                est.fit(X, **kw)
-            else:
-                est.fit(X, y, **kw)
-        except Exception as exc:
-            where = "the original data" if b < 0 else f"replicate {b}"
-            raise StatisticError(
-                f"Fitting {type(self.estimator).__name__} raised on {where}: {exc!r}.",
-                b,
-            ) from exc
-        return est
-
-    def _fit_replicate(
-        self, b: int, X: Any, y: Any, sw: Any, w_row: np.ndarray | None, plan: Any
-    ) -> tuple[Any, np.ndarray]:
-        """Fit on replicate ``b``; returns the fitted clone and the row counts."""
-        if self.use_sample_weight:
-            assert w_row is not None
-            weights = w_row if sw is None else w_row * sw
-            return self._fit(b, X, y, weights), w_row
-        idx = plan.indices(b)
-        counts = np.bincount(idx, minlength=plan.n_samples).astype(np.float64)
-        est = self._fit(
-            b, _take_rows(X, idx), _take_rows(y, idx), None if sw is None else sw[idx]
-        )
-        return est, counts
-
-
-def _check_refit_mode(
-    estimator: Any, use_sample_weight: Any, has_sw: bool, owner: str
-) -> bool:
-    supports = has_fit_parameter(estimator, "sample_weight")
-    if use_sample_weight is None:
-        mode = supports
-    elif isinstance(use_sample_weight, bool | np.bool_):
-        mode = bool(use_sample_weight)
-        if mode and not supports:
-            raise ValueError(
-                f"The 'use_sample_weight' parameter of {owner} is True but "
-                f"{type(estimator).__name__}.fit has no 'sample_weight' parameter."
-            )
-    else:
-        raise param_error(
-            "use_sample_weight", owner, "None or a bool", use_sample_weight
-        )
-    if has_sw and not supports:
-        raise ValueError(
-            f"The 'sample_weight' parameter of {owner} needs an estimator whose fit "
-            f"accepts sample_weight. Got {type(estimator).__name__} instead."
-        )
-    return mode
-
-
-class EstimatorStatistic(_RefitMixin, Statistic):
-    """A statistic of a refitted estimator (tier 4 of the engine).
-
-    Replicate ``b`` fits a clone of ``estimator`` and returns
-    ``statistic(fitted_clone)``: a number or an array, e.g. the coefficients of
-    a Pipeline's last step.  An array of two or more axes (a multiclass
-    ``coef_`` of shape (n_classes, n_features)) runs flattened in C order
-    (``k`` values, :attr:`output_shape` records the shape) and results restore
-    it: ``estimate`` of that shape, ``distribution`` ``(n_resamples, *shape)``,
-    interval bounds of that shape (each element's interval, computed as for a
-    vector).
-
-    How a replicate is fitted:
-
-    - when ``estimator.fit`` accepts ``sample_weight`` (and
-      ``use_sample_weight`` is not False): on all ``n`` rows with
-      ``sample_weight = counts_b * sample_weight``, rows not drawn getting
-      weight 0, as scikit-learn's bagging does.  No row is copied, and a
-      classifier keeps every class in ``classes_``.  This equals fitting on the
-      repeated rows for estimators whose fit is a weighted sum over rows (linear
-      models, most losses); it differs for estimators whose data-dependent
-      choices count rows rather than weights (e.g. ``min_samples_leaf`` of trees,
-      scalers inside a Pipeline that ignore weights, k-means initialisation);
-    - otherwise (e.g. a Pipeline, whose ``fit`` has no ``sample_weight``): on
-      the gathered rows ``X[idx], y[idx]`` (repeats included).
-
-    Parameters
-    ----------
-    estimator : estimator object
-        Cloned for every fit; never fitted itself.
-    statistic : callable
-        ``statistic(fitted_estimator) -> float or array``.
-    X : array-like or DataFrame of shape (n_samples, n_features)
-    y : array-like of shape (n_samples,), default=None
-    sample_weight : array-like of shape (n_samples,), default=None
-        Row weights, resampled with the rows.
-    fit_params : dict, default=None
-        Other keyword arguments of ``fit`` (not row-aligned; passed as is).
-    use_sample_weight : bool or None, default=None
-        None: use ``sample_weight=counts`` when ``fit`` accepts it.
-    name : str, default=None
-
-    Notes
-    -----
-    The constructor fits the estimator once on the full data (the estimate,
-    which also fixes the number of outputs ``k``).  ``subset(rows)`` builds the
-    statistic on ``X[rows]`` (the generic jackknife then refits ``n`` times, or
-    once per group with a group plan).  Wiring into
-    :class:`~skboot.BootstrapStatistic`::
-
-        stat = EstimatorStatistic(estimator, statistic, X, y)
-        result = _run(_prepare_data(X, owner), stat, resampler, y=y,
-                      groups=groups, ...)
-
-    ``_run`` accepts a prebuilt statistic; the resampler is fitted on ``X`` with
-    ``y`` (strata) and ``groups``.
-    """
-
-    def __init__(
-        self,
-        estimator: Any,
-        statistic: Callable[[Any], Any],
-        X: Any,
-        y: Any = None,
-        *,
-        sample_weight: Any = None,
-        fit_params: dict[str, Any] | None = None,
-        use_sample_weight: bool | None = None,
-        name: str | None = None,
-    ) -> None:
-        owner = "EstimatorStatistic"
-        if not callable(statistic):
-            raise param_error(
-                "statistic", owner, "a callable of the fitted estimator", statistic
-            )
-        if fit_params is not None and not isinstance(fit_params, dict):
-            raise param_error("fit_params", owner, "None or a dict", fit_params)
-        n = _n_rows(X)
-        if y is not None and _n_rows(y) != n:
-            raise ValueError(
-                f"The 'y' parameter of {owner} must have one row per row of X ({n}). "
-                f"Got {_n_rows(y)} instead."
-            )
-        sw = (
-            None
-            if sample_weight is None
-            else _check_sample_weight(sample_weight, n, owner)
-        )
-        self.estimator = estimator
-        self.statistic = statistic
-        self.fit_params = dict(fit_params or {})
-        self.use_sample_weight = _check_refit_mode(
-            estimator, use_sample_weight, sw is not None, owner
-        )
-        self._has_y = y is not None
-        self._has_sw = sw is not None
-        self.arrays = (
-            X,
-            *((y,) if y is not None else ()),
-            *((sw,) if sw is not None else ()),
-        )
-        self.name = str(name or getattr(statistic, "__name__", "statistic"))
-        value = self._value(-1, self._fit(-1, X, y, sw), None)
-        self.output_shape = value.shape if value.ndim > 1 else None
-        self._estimate = value.reshape(-1)
-        self.k = int(self._estimate.shape[0])
-
-    def _unpack(self, arrays: tuple[Any, ...]) -> tuple[Any, Any, Any]:
-        X = arrays[0]
-        y = arrays[1] if self._has_y else None
-        sw = arrays[1 + self._has_y] if self._has_sw else None
-        return X, y, sw
-
-    def _value(self, b: int, fitted: Any, k: int | None) -> np.ndarray:
-        """The statistic of ``fitted`` in its own shape; with ``k`` (a replicate)
-        checked against the original data's: the same shape when that has two or
-        more axes (a multiclass ``coef_``), else the same number of values."""
-        where = "the original data" if b < 0 else f"replicate {b}"
-        try:
-            value = np.asarray(self.statistic(fitted), dtype=np.float64)
-        except Exception as exc:
-            raise StatisticError(
-                f"The statistic raised on the estimator fitted to {where}: {exc!r}.", b
-            ) from exc
-        shape = self.output_shape
-        if k is not None and shape is not None and value.shape != shape:
-            raise StatisticError(
-                f"The statistic returned shape {value.shape} on {where}, but "
-                f"{shape} on the original data.",
-                b,
-            )
-        if k is not None and value.size != k:
-            raise StatisticError(
-                f"The statistic returned {value.size} value(s) on {where}, but "
-                f"{k} on the original data.",
-                b,
-            )
-        return value
-
-    def estimate(self) -> np.ndarray:
-        return self._estimate
-
-    def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
-        return 8 * plan.n_samples
-
-    def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
-        X, y, sw = self._unpack(arrays)
-        nb = out.shape[0]
-        W = None
-        if self.use_sample_weight:
-            W = np.empty((nb, plan.n_samples))
-            plan.fill_weights_chunk(b0, W)
-        elif plan.layout == "weights":
-            raise ValueError(
-                f"{type(self.estimator).__name__}.fit has no 'sample_weight' "
-                "parameter, so it cannot be refitted on the continuous weights of "
-                "BayesianBootstrap. Use an index resampler."
-            )
-        for r in range(nb):
-            fitted, _ = self._fit_replicate(
-                b0 + r, X, y, sw, None if W is None else W[r], plan
-            )
-            out[r] = self._value(b0 + r, fitted, self.k).reshape(-1)
-
-    def subset(self, rows: np.ndarray) -> Statistic:
-        X, y, sw = self._unpack(self.arrays)
-        return EstimatorStatistic(
-            self.estimator,
-            self.statistic,
-            _take_rows(X, rows),
-            _take_rows(y, rows),
-            sample_weight=None if sw is None else sw[rows],
-            fit_params=self.fit_params,
-            use_sample_weight=self.use_sample_weight,
-            name=self.name,
-        )
 
 
 # --------------------------------------------------------------------------- #
@@ -1821,7 +1563,7 @@ class BootstrapScore:
     stream_version: int = STREAM_VERSION
 
 
-class _OOBScoreStatistic(_RefitMixin, Statistic):
+class _OOBScoreStatistic(RefitMixin, Statistic):
     """Replicate ``b``: refit on the in-bag rows, score the out-of-bag rows."""
 
     k = 1
@@ -1852,7 +1594,7 @@ class _OOBScoreStatistic(_RefitMixin, Statistic):
             oob = np.flatnonzero(counts == 0)
             out[r, 0] = (
                 _safe_score(
-                    self.scorer, fitted, _take_rows(X, oob), _take_rows(y, oob), b
+                    self.scorer, fitted, take_rows(X, oob), take_rows(y, oob), b
                 )
                 if oob.shape[0]
                 else math.nan
@@ -2089,7 +1831,7 @@ def bootstrap_score(
         raise param_error("resampler", owner, "None or a skboot resampler", resampler)
     if n_resamples is not None:
         check_int(n_resamples, "n_resamples", owner, min_value=1)
-    res, source = _resolve_resampler(
+    res, source = resolve_resampler(
         resampler, n_resamples, random_state, owner, default=200
     )
     if scoring is None:
@@ -2104,14 +1846,14 @@ def bootstrap_score(
             "scorer(estimator, X, y)",
             scoring,
         ) from exc
-    n = _n_rows(X)
+    n = n_rows(X)
     y_arr = np.asarray(y)
     if y_arr.ndim != 1 or y_arr.shape[0] != n:
         raise ValueError(
             f"The 'y' parameter of {owner} must be 1-d with one target per row of X "
             f"({n}). Got shape {y_arr.shape} instead."
         )
-    use_sw = _check_refit_mode(estimator, None, False, owner)
+    use_sw = check_refit_mode(estimator, None, False, owner)
     fitted, plan = _fit_resampler(res, source, X, y, groups)
     if plan.layout == "weights":
         raise ValueError(

@@ -71,8 +71,8 @@ def plot_distribution(
     """
     from skboot import intervals as _iv
 
-    method = _iv._check_method(method, "plot")
-    level = _iv._check_level(level)
+    method = _iv.check_method(method, "plot")
+    level = _iv.check_level(level)
     plt = _pyplot()
     dist = np.asarray(result.distribution, dtype=float)
     name = result.statistic

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-# The CUDA kernels (skboot.cuda) run through numba's CUDA simulator on machines
+# The CUDA kernels (skboot._engine.cuda, skboot._kernels.cuda) run through numba's CUDA simulator on machines
 # without an NVIDIA GPU, so every CI machine tests them; on a GPU machine they run
 # on the device (set NUMBA_ENABLE_CUDASIM=1 to force the simulator there).  numba
 # reads the variable when it is imported: set it first, re-read it if numba is in.

@@ -15,6 +15,7 @@ from skboot import (
     _engine,
     bootstrap,
 )
+from skboot._engine import _dispatch
 
 RNG = np.random.default_rng(7)
 X = RNG.normal(size=2_000)
@@ -50,7 +51,7 @@ def _run(name, cls, **kw):
 @pytest.fixture(autouse=True)
 def _always_parallel(monkeypatch):
     """Make even these small runs go through joblib."""
-    monkeypatch.setattr(_engine, "MIN_PARALLEL_DRAWS", 0)
+    monkeypatch.setattr(_dispatch, "MIN_PARALLEL_DRAWS", 0)
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +98,7 @@ def test_plan_arrays_travel_as_top_level_arguments():
     """Stratified/group plans carry O(n) arrays; they must not be pickled inside
     the plan with every task (Dask would re-send them per task)."""
     rs = GroupBootstrap(5, random_state=0).fit(X, groups=GROUPS)
-    skeleton, names, arrays = _engine._detach(rs.plan_)
+    skeleton, names, arrays = _engine.detach_plan(rs.plan_)
     assert set(names) >= {"codes", "pools"}
     assert all(getattr(skeleton, n) is None for n in names)
     assert all(isinstance(a, np.ndarray) for a in arrays)

@@ -690,12 +690,15 @@ def test_catalogue_size_and_coverage():
         "NonOverlappingBlockBootstrap", "StationaryBootstrap", "TaperedBlockBootstrap",
         "ResidualBootstrap", "SieveBootstrap", "WildBootstrap", "wild_cluster_bootstrap",
         "SPA", "RealityCheck", "StepM", "MCS",
+        "Permutation", "permutation_test", "monte_carlo_test",
+        "metric_permutation_test", "bootstrap_pvalue",
     }  # fmt: skip
     outputs = {
         "ConfidenceInterval", "BootstrapScore", "MetricCI", "MetricComparison",
         "OptimalBlockLength", "StatisticError", "DegenerateDistributionWarning",
         "UndefinedStatisticWarning", "STREAM_VERSION", "cache_dir", "cuda_info",
-        "WildClusterResult",
+        "WildClusterResult", "PermutationTestResult", "MonteCarloTestResult",
+        "MetricPermutationTestResult",
     }  # fmt: skip
     assert set(skboot.__all__) == entry_points | outputs
 
@@ -705,20 +708,23 @@ class _WorkStarted(AssertionError):
 
 
 def _forbid_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    import skboot._engine
+    import skboot._engine._jackknife
+    import skboot._run._run
+    import skboot._run._studentized
     import skboot.metrics
     import skboot.multiple_comparison._replicates
-    import skboot.statistic
+    import skboot.statistic._result
 
     def work(*args: Any, **kwargs: Any) -> Any:
         raise _WorkStarted("resampling work started before the input was refused")
 
     for module, name in [
-        (skboot._engine, "run_bootstrap"),
-        (skboot.statistic, "run_bootstrap"),
+        (skboot._run._run, "run_bootstrap"),
+        (skboot._run._studentized, "run_bootstrap"),
+        (skboot._engine._jackknife, "run_bootstrap"),
         (skboot.metrics, "run_bootstrap"),
-        (skboot.statistic, "_jackknife"),  # n calls of the statistic (BCa)
-        (skboot.statistic, "_restat"),  # the nested studentized bootstrap
+        (skboot.statistic._result, "jackknife"),  # n calls of the statistic (BCa)
+        (skboot._run._studentized, "_nested_studentized"),  # nested bootstrap
         (skboot.multiple_comparison._replicates, "run_bootstrap"),
     ]:
         monkeypatch.setattr(module, name, work)

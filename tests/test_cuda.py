@@ -1,4 +1,4 @@
-"""The CUDA path (skboot.cuda): stream, kernels, guarantees, errors.
+"""The CUDA path (skboot._engine.cuda, skboot._kernels.cuda): stream, kernels, guarantees, errors.
 
 On a machine without an NVIDIA GPU these tests run the kernels in numba's CUDA
 simulator (tests/conftest.py sets NUMBA_ENABLE_CUDASIM=1), on tiny n and B; on a GPU
@@ -42,8 +42,8 @@ from skboot._random import (
 
 cuda = pytest.importorskip("numba.cuda", reason="numba has no CUDA target")
 
-from skboot.cuda import _device, _run  # noqa: E402
-from skboot.cuda import _reference as ref  # noqa: E402
+from skboot._engine.cuda import _device, _run  # noqa: E402
+from skboot._engine.cuda import _reference as ref  # noqa: E402
 
 SIMULATOR = _device.simulator()
 ON_DEVICE = not SIMULATOR and _device.available()
@@ -54,7 +54,7 @@ if not (SIMULATOR or ON_DEVICE):
         allow_module_level=True,
     )
 
-from skboot.cuda import _kernels as K  # noqa: E402
+from skboot._kernels.cuda import kernels as K  # noqa: E402
 
 #: The documented agreement of device statistics with the CPU path.
 RTOL = 1e-12
@@ -125,7 +125,7 @@ def test_iid_indices_are_the_cpu_stream(n):
     key = check_random_state(11)
     seed, gamma = key.stream(PURPOSE["indices"])
     B, m = 5, 40
-    plan = skboot.cuda._run.DeviceScheme(
+    plan = skboot._engine.cuda._run.DeviceScheme(
         "index",
         0,
         n,
@@ -200,7 +200,7 @@ def test_weights_are_the_cpu_stream(resampler):
 
 
 def test_kernels_implement_the_current_stream():
-    from skboot.cuda._constants import IMPLEMENTS_STREAM
+    from skboot._kernels.cuda.constants import IMPLEMENTS_STREAM
 
     assert skboot.STREAM_VERSION == IMPLEMENTS_STREAM
 

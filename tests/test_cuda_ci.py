@@ -14,7 +14,7 @@ def test_ci_runs_the_cuda_kernels():
         pytest.skip("checked in CI only (CI=true)")
     if os.path.exists("/dev/nvidia0"):
         pytest.skip("a GPU machine runs tests/test_cuda.py on the device")
-    from skboot.cuda._device import available, simulator
+    from skboot._engine.cuda._device import available, simulator
 
     assert available() and simulator(), (
         "CI cannot run numba's CUDA simulator, so tests/test_cuda.py was skipped: "

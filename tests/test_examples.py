@@ -52,6 +52,13 @@ EXPECTED: dict[str, list[str]] = {
         r"MCS \(90%\): .*phi=0\.60",
         r"MCS \(95%\): .*forest",
     ],
+    "tests_and_pvalues.py": [
+        r"texture, malignant vs benign, welch_t\s+\d+\.\d+\s+p = 0\.00",
+        r"logistic regression\s+AUC 0\.9\d+\s+p = 0\.001",
+        r"model on noise\s+AUC 0\.\d+\s+p = 0\.[1-9]",
+        r"bca\s+p = 0\.\d+\s+95% interval \[",
+        r"Monte Carlo test of normality",
+    ],
     "large_b_memory.py": [
         r"callable \(axis=\)\s+20,000",
         r"peak RSS growth over all runs: [\d.]+ MB",

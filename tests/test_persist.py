@@ -20,7 +20,7 @@ from skboot import (
     __version__,
     bootstrap,
 )
-from skboot._persist import FORMAT_VERSION
+from skboot.statistic._persist import FORMAT_VERSION
 
 X = np.random.default_rng(0).exponential(size=120)
 X2 = np.random.default_rng(1).normal(size=(80, 3))

@@ -40,6 +40,7 @@ from skboot.resamplers import (
     GroupBootstrap,
     MovingBlockBootstrap,
     NonOverlappingBlockBootstrap,
+    Permutation,
     PoissonBootstrap,
     Replicate,
     StationaryBootstrap,
@@ -63,6 +64,7 @@ INDEX_RESAMPLERS = [
     (CircularBlockBootstrap, {"block_length": 5}),
     (NonOverlappingBlockBootstrap, {"block_length": 7}),
     (StationaryBootstrap, {"block_length": 4.5}),
+    (Permutation, {}),
 ]
 #: Resamplers whose replicates are weight vectors (split() raises).
 WEIGHT_RESAMPLERS = [
@@ -340,7 +342,7 @@ def test_replicate_sizes(spec, labelled_data) -> None:
         expected = {None: n, 25: 25, 0.5: 30}[kw.get("sample_size")]
         assert sizes == [expected] * 10
         assert rs.plan_.replicate_size == expected
-    elif cls is StratifiedBootstrap or cls in BLOCK_CLASSES:
+    elif cls in (StratifiedBootstrap, Permutation) or cls in BLOCK_CLASSES:
         assert sizes == [n] * 10
     else:  # group sizes differ / Poisson counts vary around n
         assert len(set(sizes)) > 1
@@ -1138,7 +1140,7 @@ def test_group_bootstrap_requests_groups_for_split() -> None:
     assert routing.split.requests == {"groups": True}
     assert routing.consumes("split", ["groups"]) == {"groups"}
     for cls in CLASSES:
-        if cls is not GroupBootstrap:
+        if cls not in (GroupBootstrap, Permutation):  # both use groups
             routing = make(_first_spec(cls)).get_metadata_routing()
             assert routing.consumes("split", ["groups"]) == set(), cls
 

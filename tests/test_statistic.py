@@ -1197,7 +1197,7 @@ def test_callable_jackknife_failure_names_the_left_out_row():
 
 def test_random_jackknife_groups_are_balanced_and_seeded():
     from skboot._random import check_random_state
-    from skboot.statistic import random_jackknife_groups
+    from skboot._run import random_jackknife_groups
 
     key = check_random_state(3)
     codes = random_jackknife_groups(key, 103, 10)
@@ -1320,7 +1320,7 @@ class _Counting:
 
 
 def test_bca_of_a_callable_on_many_rows_uses_seeded_groups():
-    from skboot.statistic import AUTO_JACKKNIFE_GROUPS
+    from skboot._run import AUTO_JACKKNIFE_GROUPS
 
     assert AUTO_JACKKNIFE_GROUPS == 1000
     x = np.random.default_rng(21).exponential(size=1500)

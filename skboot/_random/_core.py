@@ -79,6 +79,10 @@ PURPOSE = {
     "nested": 6,
     # random groups of a delete-a-group jackknife (replicate 0)
     "jackknife": 7,
+    # Fisher-Yates shuffles of permutation tests (skboot.significance)
+    "permutation": 8,
+    # per-replicate generators of Monte Carlo tests (skboot.significance)
+    "monte_carlo": 9,
     # wild-bootstrap multipliers (skboot.model_based): weight i of replicate b
     "wild": 10,
     # other model-based draws (skboot.model_based), e.g. burn-in start values

@@ -1,4 +1,5 @@
-"""The ``skboot`` command: ``skboot demo`` and ``skboot ci FILE.csv --column x``.
+"""The ``skboot`` command: ``skboot demo``, ``skboot ci FILE.csv --column x`` and
+``skboot test`` (a permutation test, from :mod:`skboot.significance`).
 
 Installed as the ``skboot`` console script and run by ``python -m skboot``; both
 call :func:`main`. Modules: ``_parser`` (argument types, the parser),

@@ -85,7 +85,7 @@ written); 130 interrupted.
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of ``skboot``: ``demo`` and ``ci`` subcommands, ``--version``."""
+    """The parser of ``skboot``: ``demo``, ``ci`` and ``test``; ``--version``."""
     from skboot import __version__
 
     parser = argparse.ArgumentParser(
@@ -98,6 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _add_demo(sub)
     _add_ci(sub)
+    from skboot.significance._cli import add_test_parser
+
+    add_test_parser(sub)
     return parser
 
 

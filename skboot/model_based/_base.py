@@ -27,7 +27,7 @@ import functools
 import inspect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from sklearn.exceptions import NotFittedError
@@ -63,6 +63,7 @@ class SyntheticPlan(ResamplingPlan):
     owner: str = "SyntheticResampler"
     response: np.ndarray | None = None
     layout: str = field(default="synthetic", init=False)
+    builds_statistic: ClassVar[bool] = True
 
     def sample_chunk(self, b0: int, out: np.ndarray) -> None:
         """Row ``k`` of ``out`` (float64, ``(count, n)``) gets replicate ``b0 + k``."""
@@ -441,10 +442,10 @@ class SyntheticResampler(BaseResampler):
     def _fitted_attributes(self, plan: Any) -> dict[str, Any]:
         return {}
 
-    def _fit_with_key(
+    def fit_with_key(
         self, key: RootKey, X: Any, y: Any = None, groups: Any = None
     ) -> SyntheticResampler:
-        super()._fit_with_key(key, X, y, groups)
+        super().fit_with_key(key, X, y, groups)
         for name, value in self._fitted_attributes(self.plan_).items():
             setattr(self, name, value)
         return self

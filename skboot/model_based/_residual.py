@@ -306,8 +306,8 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
         self.block_length = block_length
         self.burn_in = burn_in
 
-    def _check_params(self) -> None:
-        super()._check_params()
+    def check_params(self) -> None:
+        super().check_params()
         self._check_ar_params()
         if self.block_length is not None:
             check_int(self.block_length, "block_length", self._name, min_value=1)
@@ -423,6 +423,6 @@ class SieveBootstrap(ResidualBootstrap):
     def method(self) -> Any:
         return "yule_walker"
 
-    def _check_params(self) -> None:
+    def check_params(self) -> None:
         check_one_of(self.criterion, "criterion", self._name, CRITERIA)
-        super()._check_params()
+        super().check_params()

@@ -255,8 +255,8 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
         self.method = method
         self.fit_intercept = fit_intercept
 
-    def _check_params(self) -> None:
-        super()._check_params()
+    def check_params(self) -> None:
+        super().check_params()
         check_one_of(self.weights, "weights", self._name, WEIGHTS)
         if self.block_length is not None:
             check_int(self.block_length, "block_length", self._name, min_value=1)

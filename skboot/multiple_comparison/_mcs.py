@@ -147,7 +147,7 @@ default=None
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _check_params(self) -> None:
+    def check_params(self) -> None:
         self._check_resampling()
         check_one_of(self.method, "method", self._owner, METHODS)
         self._size()
@@ -198,7 +198,7 @@ default=None
         -------
         MCSResult
         """
-        self._check_params()
+        self.check_params()
         owner = self._owner
         data = check_losses(losses, owner)
         L = data.values
@@ -255,7 +255,7 @@ default=None
         -------
         MCSResult
         """
-        self._check_params()
+        self.check_params()
         owner = self._owner
         run = self._metric_run(
             y_true,

@@ -95,7 +95,7 @@ class _SPABase(Procedure):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _check_params(self) -> None:
+    def check_params(self) -> None:
         self._check_resampling()
         _check_bool(self.studentize, "studentize", self._owner)
         check_one_of(self.variance, "variance", self._owner, VARIANCES)
@@ -104,7 +104,7 @@ class _SPABase(Procedure):
     def _from_losses(
         self, benchmark: Any, models: Any
     ) -> tuple[dict[str, Any], np.ndarray]:
-        self._check_params()
+        self.check_params()
         owner = self._owner
         bm, losses = check_benchmark_models(benchmark, models, owner)
         D = bm[:, None] - losses.values
@@ -161,7 +161,7 @@ class _SPABase(Procedure):
         undefined: Any,
         options: dict[str, Any],
     ) -> tuple[dict[str, Any], np.ndarray]:
-        self._check_params()
+        self.check_params()
         owner = self._owner
         if self.variance == "asymptotic":
             raise ValueError(

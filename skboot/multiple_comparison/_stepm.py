@@ -106,8 +106,8 @@ class StepM(_SPABase):
         self.size = size
         self.pvalue_type = pvalue_type
 
-    def _check_params(self) -> None:
-        super()._check_params()
+    def check_params(self) -> None:
+        super().check_params()
         self._size()
         check_one_of(self.pvalue_type, "pvalue_type", self._owner, PVALUE_TYPES)
 

@@ -1,6 +1,12 @@
-"""Bootstrap resamplers: scikit-learn splitters over derived random streams."""
+"""Bootstrap resamplers: scikit-learn splitters over derived random streams, and the
+plans the engine runs (including the jackknife and independent-sample plans)."""
 
-from skboot.resamplers._base import BaseResampler, Replicate, ResamplingPlan
+from skboot.resamplers._base import (
+    BaseResampler,
+    Replicate,
+    ResamplingPlan,
+    StreamScheme,
+)
 from skboot.resamplers._block import (
     CircularBlockBootstrap,
     MovingBlockBootstrap,
@@ -15,19 +21,28 @@ from skboot.resamplers._iid import (
     PoissonBootstrap,
     StratifiedBootstrap,
 )
+from skboot.resamplers._independent import IndependentPlan, independent_plan
+from skboot.resamplers._jackknife import DeleteGroupPlan, LeaveOneOutPlan
+from skboot.resamplers._permutation import Permutation
 
 __all__ = [
     "BaseResampler",
     "BayesianBootstrap",
     "Bootstrap",
     "CircularBlockBootstrap",
+    "DeleteGroupPlan",
     "GroupBootstrap",
+    "IndependentPlan",
+    "LeaveOneOutPlan",
     "MovingBlockBootstrap",
     "NonOverlappingBlockBootstrap",
+    "Permutation",
     "PoissonBootstrap",
     "Replicate",
     "ResamplingPlan",
     "StationaryBootstrap",
     "StratifiedBootstrap",
+    "StreamScheme",
     "TaperedBlockBootstrap",
+    "independent_plan",
 ]

@@ -24,7 +24,7 @@ from sklearn.utils import metadata_routing
 from skboot._random import RootKey, check_random_state, index_dtype
 from skboot._validation import check_consistent_length, check_int, check_n_samples
 
-__all__ = ["BaseResampler", "Replicate", "ResamplingPlan"]
+__all__ = ["BaseResampler", "Replicate", "ResamplingPlan", "StreamScheme"]
 
 _PARAM_NAMES: dict[type, list[str]] = {}
 _PARAM_DEFAULTS: dict[type, dict[str, Any]] = {}
@@ -37,9 +37,56 @@ def _safe_equal(a: Any, b: Any) -> bool:
         return False
 
 
+_U64_ZERO = np.uint64(0)
+
+
+@dataclass(frozen=True)
+class StreamScheme:
+    """How a plan draws replicate ``b`` from the stream, as plain data, for kernels
+    that generate replicates themselves (the GPU kernels, the multiple-comparison
+    kernels).  Replicate ``b``'s draws are a pure function of these fields and
+    ``b``.
+
+    Attributes
+    ----------
+    kind : {"iid", "fixed_blocks", "stationary", "poisson", "dirichlet"}
+        "iid": ``m`` draws ``bounded(n_draw)``; "fixed_blocks": ``ceil(m / L)``
+        starts ``stride * bounded(n_draw)`` (moving, circular, non-overlapping);
+        "stationary": starts ``bounded(n_draw)`` and geometric lengths (``p``,
+        ``log_q``) from ``seed_lengths``; "poisson" / "dirichlet": one uniform per
+        row.
+    seed, gamma : numpy.uint64
+        The purpose seed and increment of the draws (starts for block schemes).
+    m : int
+        Rows per replicate.
+    n_draw : int
+        Range of the bounded draws.
+    """
+
+    kind: str
+    seed: np.uint64
+    gamma: np.uint64
+    m: int = 0
+    n_draw: int = 0
+    block_length: int = 0
+    stride: int = 1
+    seed_lengths: np.uint64 = _U64_ZERO
+    p: float = 0.0
+    log_q: float = 0.0
+
+
 @dataclass(frozen=True, eq=False)
 class ResamplingPlan(metaclass=ABCMeta):
     """Everything needed to regenerate any replicate; shared by all code paths.
+
+    A plan also declares what it can do, so that the layers above never ask which
+    class it is: :meth:`stream_scheme` (replicates drawn by a kernel straight from
+    the stream), :attr:`fuses_moments` / :meth:`fused_moments` (column sums of a
+    chunk of replicates in one kernel call), :attr:`jackknife_groups` (its own
+    delete-a-group jackknife units), :attr:`strata_codes` (strata held fixed),
+    :attr:`sample_plans` (independent samples, one plan each),
+    :meth:`draws_per_replicate`, and :attr:`builds_statistic` (replicates that are
+    synthetic samples, evaluated by a statistic the plan builds).
 
     Attributes
     ----------
@@ -53,8 +100,68 @@ class ResamplingPlan(metaclass=ABCMeta):
     n_samples: int
 
     #: "fixed": every replicate has ``replicate_size`` indices; "variable": index
-    #: count varies by replicate; "weights": continuous weights, no indices.
+    #: count varies by replicate; "weights": continuous weights, no indices;
+    #: "synthetic": generated samples (skboot.model_based), no indices.
     layout: str = field(default="fixed", init=False)
+    #: Whether :meth:`fused_moments` computes a chunk's column sums in one kernel.
+    fuses_moments: ClassVar[bool] = False
+    #: Whether the plan builds the statistic evaluated on its replicates
+    #: (:meth:`make_statistic`), for synthetic samples.
+    builds_statistic: ClassVar[bool] = False
+
+    # -- capabilities (declared here, overridden by the plans that have them) ----
+    def stream_scheme(self) -> StreamScheme | None:
+        """The replicates' draws as plain data, or None if no kernel draws them."""
+        return None
+
+    def fused_moments(
+        self,
+        X: np.ndarray,
+        b0: int,
+        want2: bool,
+        out1: np.ndarray,
+        out2: np.ndarray,
+        outw: np.ndarray,
+    ) -> None:
+        """Column sums of replicates ``b0, b0 + 1, ...`` of the (centred) data
+        ``X`` into ``out1``, sums of squares into ``out2`` (if ``want2``) and total
+        weights into ``outw``; only when :attr:`fuses_moments`."""
+        raise NotImplementedError(f"{type(self).__name__} has no fused moments")
+
+    def draws_per_replicate(self, fused: bool = False) -> int:
+        """Draws (random numbers and row reads) of one replicate in a kernel call:
+        its rows, or fewer when ``fused`` moments add whole blocks."""
+        return max(1, self.replicate_size)
+
+    @property
+    def jackknife_groups(self) -> np.ndarray | None:
+        """Group code of every row when the resampling units are groups or blocks
+        (the BCa jackknife then deletes one unit at a time); None otherwise."""
+        return None
+
+    @property
+    def strata_codes(self) -> np.ndarray | None:
+        """Stratum code of every row when strata are held fixed; None otherwise."""
+        return None
+
+    @property
+    def sample_plans(self) -> tuple[ResamplingPlan, ...] | None:
+        """One plan per independent sample; None for one (or paired) samples."""
+        return None
+
+    def make_statistic(
+        self,
+        statistic: Any,
+        arrays: tuple[np.ndarray, ...],
+        *,
+        vectorized: bool | None,
+        statistic_kwargs: dict[str, Any] | None,
+        owner: str,
+        allow_nonfinite: bool = False,
+    ) -> Any:
+        """The statistic evaluated on synthetic replicates (:attr:`builds_statistic`):
+        an engine ``Statistic``."""
+        raise NotImplementedError(f"{type(self).__name__} builds no statistic")
 
     @property
     def replicate_size(self) -> int:
@@ -213,8 +320,9 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
     ) -> ResamplingPlan:
         """Validate the data-dependent inputs and return the plan."""
 
-    def _check_params(self) -> None:
-        """Validate constructor parameters; subclasses extend.
+    def check_params(self) -> None:
+        """Validate the constructor parameters (subclasses extend it); called on
+        entry to ``fit``, ``split`` and the runs that use the resampler.
 
         ``n_resamples`` is capped at ``2**32 - 1``: replicate ``b`` reads the stream
         at counter ``b * 2**32 + i``, so replicate numbers must fit 32 bits.
@@ -240,7 +348,7 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         self, X: Any, y: Any = None, groups: Any = None, *, key: RootKey | None = None
     ) -> ResamplingPlan:
         """Validate everything and build a plan (no mutation of ``self``)."""
-        self._check_params()
+        self.check_params()
         n = check_n_samples(X, self._name)
         check_consistent_length(y, "y", self._name, n)
         check_consistent_length(groups, "groups", self._name, n)
@@ -264,14 +372,28 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         -------
         self : object
         """
-        self._check_params()
+        self.check_params()
         key = check_random_state(self.random_state, owner=self._name)
-        return self._fit_with_key(key, X, y, groups)
+        return self.fit_with_key(key, X, y, groups)
 
-    def _fit_with_key(
+    def fit_with_key(
         self, key: RootKey, X: Any, y: Any = None, groups: Any = None
     ) -> BaseResampler:
-        """``fit`` with a root key drawn by the caller."""
+        """``fit`` with a root key drawn by the caller (``bootstrap()`` draws it from
+        the caller's own ``random_state`` object, so a Generator advances once per
+        call).
+
+        Parameters
+        ----------
+        key : RootKey
+            From :func:`skboot._random.check_random_state`.
+        X, y, groups
+            As in :meth:`fit`.
+
+        Returns
+        -------
+        self : object
+        """
         plan = self._plan_for(X, y, groups, key=key)
         self.key_ = key
         self.seed_entropy_ = key.reproducer()
@@ -291,7 +413,7 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         -------
         n_splits : int
         """
-        self._check_params()
+        self.check_params()
         return int(self.n_resamples)
 
     def split(

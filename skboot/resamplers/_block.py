@@ -88,7 +88,7 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -105,7 +105,7 @@ from skboot._kernels.block import (
 from skboot._random import PURPOSE, RootKey
 from skboot._validation import param_error
 from skboot.block_length import optimal_block_length
-from skboot.resamplers._base import BaseResampler, ResamplingPlan
+from skboot.resamplers._base import BaseResampler, ResamplingPlan, StreamScheme
 
 __all__ = [
     "CircularBlockBootstrap",
@@ -135,6 +135,15 @@ class BlockPlan(ResamplingPlan):
 
     block_length: Any = 1
     auto: bool = False
+    fuses_moments: ClassVar[bool] = True
+
+    def draws_per_replicate(self, fused: bool = False) -> int:
+        """Rows of a replicate, or its blocks when ``fused`` moments add block sums
+        from prefix sums."""
+        size = max(1, self.replicate_size)
+        if fused:
+            return max(1, -(-size // max(1, int(self.block_length))))
+        return size
 
     @property
     def _unit(self) -> int:
@@ -165,6 +174,18 @@ class FixedBlockPlan(BlockPlan):
 
     def _seed(self) -> tuple[np.uint64, np.uint64]:
         return self.key.stream(PURPOSE["block_starts"])
+
+    def stream_scheme(self) -> StreamScheme | None:
+        seed, gamma = self._seed()
+        return StreamScheme(
+            "fixed_blocks",
+            seed,
+            gamma,
+            m=int(self.n_samples),
+            n_draw=int(self.n_starts),
+            block_length=int(self.block_length),
+            stride=int(self.stride),
+        )
 
     def fill_indices_chunk(self, b0: int, out: np.ndarray) -> None:
         seed, gamma = self._seed()
@@ -234,6 +255,20 @@ class StationaryPlan(BlockPlan):
         seed_l, _ = self.key.stream(PURPOSE["block_lengths"])
         return seed_s, seed_l, gamma
 
+    def stream_scheme(self) -> StreamScheme:
+        seed_s, seed_l, gamma = self._seeds()
+        p, log_q = self._p_log_q
+        return StreamScheme(
+            "stationary",
+            seed_s,
+            gamma,
+            m=int(self.n_samples),
+            n_draw=int(self.n_samples),
+            seed_lengths=seed_l,
+            p=p,
+            log_q=log_q,
+        )
+
     def fill_indices_chunk(self, b0: int, out: np.ndarray) -> None:
         seed_s, seed_l, gamma = self._seeds()
         stationary_indices_chunk(
@@ -284,6 +319,10 @@ class TaperedPlan(FixedBlockPlan):
     cscale: float = 1.0
     base: float = 0.0
     layout: str = field(default="weights", init=False)
+
+    def stream_scheme(self) -> None:
+        """None: tapered replicates are weights, which no stream kernel draws."""
+        return None
 
     def weights(self, b: int) -> np.ndarray:
         out = np.empty((1, self.n_samples))
@@ -403,8 +442,8 @@ class _BlockResampler(BaseResampler):
             "that at least 2 blocks fit)"
         )
 
-    def _check_params(self) -> None:
-        super()._check_params()
+    def check_params(self) -> None:
+        super().check_params()
         value = self.block_length
         if _is_auto(value):
             return
@@ -506,12 +545,12 @@ class _BlockResampler(BaseResampler):
         super().fit(X, y, groups)
         return self
 
-    def _fit_with_key(
+    def fit_with_key(
         self, key: RootKey, X: Any, y: Any = None, groups: Any = None
     ) -> _BlockResampler:
         # every fit, including the one bootstrap() and metric_ci() make on their
         # own copy, records the length the plan uses
-        super()._fit_with_key(key, X, y, groups)
+        super().fit_with_key(key, X, y, groups)
         plan = self.plan_
         assert isinstance(plan, BlockPlan)
         self.block_length_ = plan.block_length
@@ -849,8 +888,8 @@ class TaperedBlockBootstrap(_BlockResampler):
         )
         self.taper_c = taper_c
 
-    def _check_params(self) -> None:
-        super()._check_params()
+    def check_params(self) -> None:
+        super().check_params()
         c = self.taper_c
         ok = (
             isinstance(c, (numbers.Real, np.floating))

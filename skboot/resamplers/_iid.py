@@ -28,7 +28,7 @@ from skboot._random import (
     fill_pool_indices,
 )
 from skboot._validation import check_array_1d_labels, param_error
-from skboot.resamplers._base import BaseResampler, ResamplingPlan
+from skboot.resamplers._base import BaseResampler, ResamplingPlan, StreamScheme
 
 __all__ = [
     "BayesianBootstrap",
@@ -67,6 +67,12 @@ class IIDPlan(ResamplingPlan):
     def _seed(self) -> tuple[np.uint64, np.uint64]:
         return self.key.stream(self.purpose)
 
+    def stream_scheme(self) -> StreamScheme:
+        seed, gamma = self._seed()
+        return StreamScheme(
+            "iid", seed, gamma, m=int(self.sample_size), n_draw=int(self.n_samples)
+        )
+
     def indices(self, b: int) -> np.ndarray:
         out = np.empty(self.sample_size, dtype=self.index_dtype)
         seed, gamma = self._seed()
@@ -93,6 +99,11 @@ class PoolPlan(ResamplingPlan):
 
     def _seed(self) -> tuple[np.uint64, np.uint64]:
         return self.key.stream(PURPOSE["indices"])
+
+    @property
+    def strata_codes(self) -> np.ndarray:
+        """Stratum code of every row (strata in sorted label order)."""
+        return np.asarray(self.codes)
 
     def indices(self, b: int) -> np.ndarray:
         out = np.empty(self.n_samples, dtype=np.int64)
@@ -170,6 +181,10 @@ class PoissonPlan(ResamplingPlan):
 
     layout: str = field(default="variable", init=False)
 
+    def stream_scheme(self) -> StreamScheme:
+        seed, gamma = self.key.stream(PURPOSE["poisson"])
+        return StreamScheme("poisson", seed, gamma, m=int(self.n_samples))
+
     def counts(self, b: int) -> np.ndarray:
         out = np.empty(self.n_samples, dtype=np.int64)
         seed, gamma = self.key.stream(PURPOSE["poisson"])
@@ -195,6 +210,10 @@ class DirichletPlan(ResamplingPlan):
     """Replicate ``b`` is a flat-Dirichlet weight vector scaled to sum to ``n``."""
 
     layout: str = field(default="weights", init=False)
+
+    def stream_scheme(self) -> StreamScheme:
+        seed, gamma = self.key.stream(PURPOSE["dirichlet"])
+        return StreamScheme("dirichlet", seed, gamma, m=int(self.n_samples))
 
     def _no_indices(self) -> ValueError:
         return ValueError(

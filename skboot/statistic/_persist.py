@@ -161,7 +161,7 @@ def _floats(value: Any) -> Any:
 
 def result_to_dict(result: Any, distribution: bool = True) -> dict[str, Any]:
     """See :meth:`skboot.BootstrapResult.to_dict`."""
-    from skboot import __version__
+    from skboot._version import __version__
 
     kind, labels, name = _outputs(result)
     out: dict[str, Any] = {

@@ -1,13 +1,13 @@
 """The derived streams of skboot._random as numba-cuda device functions.
 
 Step for step the CPU definition (stream version
-:data:`skboot.cuda._constants.IMPLEMENTS_STREAM`): SplitMix64 read at
+:data:`skboot._kernels.cuda.constants.IMPLEMENTS_STREAM`): SplitMix64 read at
 ``t = b * 2**32 + i`` with the key's odd increment, two 32-bit words per output
 (high half first), Lemire's bounded draws with rejection (two words per attempt
 from ``2**32`` on, with a portable 128-bit product), uniform doubles from one
 output, the fixed and stationary block rules, Poisson(1) counts by inversion and
 unnormalized flat-Dirichlet weights.  Numba code only; the kernels that use these
-functions are in :mod:`skboot.cuda._kernels`.
+functions are in :mod:`skboot._kernels.cuda.kernels`.
 
 Everything of the stream is uint64 (numba types mixed signed/unsigned arithmetic as
 float64); rows are int64.
@@ -20,7 +20,7 @@ import math
 import numpy as np
 from numba import cuda
 
-from skboot.cuda._constants import FIXED_BLOCKS, IID, POISSON
+from skboot._kernels.cuda.constants import FIXED_BLOCKS, IID, POISSON
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)

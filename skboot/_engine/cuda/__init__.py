@@ -8,8 +8,8 @@ summation order differs) and are bit-identical run to run and for any launch
 configuration.  See the "GPU" page of the user guide.
 """
 
-from skboot.cuda._device import CudaInfo, check_device, cuda_info
-from skboot.cuda._run import (
+from skboot._engine.cuda._device import CudaInfo, check_device, cuda_info
+from skboot._engine.cuda._run import (
     GPU_METRICS,
     GPU_RESAMPLERS,
     GPU_STATISTICS,

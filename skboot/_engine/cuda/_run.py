@@ -10,7 +10,7 @@ distribution.  On the device:
    the GPU once, with nothing else of size n;
 2. one kernel launch per group of replicates computes, for every replicate (and
    column), the sums the statistic needs, drawing the replicate's rows or weights
-   from the stream as it goes (:mod:`skboot.cuda._kernels`); only these sums, of
+   from the stream as it goes (:mod:`skboot._kernels.cuda.kernels`); only these sums, of
    size ``n_resamples x d``, come back;
 3. the host turns the sums into the statistic with the CPU path's formulas.
 
@@ -35,10 +35,10 @@ from skboot._engine import (
     Statistic,
     moments_to_values,
 )
+from skboot._engine.cuda import _reference as ref
+from skboot._engine.cuda._device import available, load_cuda, quiet, simulator
+from skboot._kernels.cuda import constants as C
 from skboot._random import PURPOSE, STREAM_VERSION
-from skboot.cuda import _constants as C
-from skboot.cuda import _reference as ref
-from skboot.cuda._device import available, load_cuda, quiet, simulator
 
 __all__ = [
     "GPU_METRICS",
@@ -253,7 +253,7 @@ def device_runner(
 ) -> Callable[..., np.ndarray] | None:
     """The GPU runner for this run, or None to run on the CPU.
 
-    ``device`` was validated by :func:`skboot.cuda.check_device`.  "cpu" gives None;
+    ``device`` was validated by :func:`skboot._engine.cuda.check_device`.  "cpu" gives None;
     "auto" gives None when no GPU is usable or the statistic or resampler has no
     kernel; "cuda" raises a ValueError naming what has no kernel and listing what
     does.  ``statistic`` is the user's argument (a name, a callable or a
@@ -420,7 +420,7 @@ def _moments(
 def _moments_group(cuda, Xd, d, s, b0, nb, want2, run):
     """One launch of the moments kernels, replicates ``b0 .. b0 + nb - 1``:
     ``(S1, S2, SW, flags)`` with the sums shaped (nb, d)."""
-    from skboot.cuda import _kernels as K
+    from skboot._kernels.cuda import kernels as K
 
     items = nb * d
     o1 = cuda.device_array(items)
@@ -527,7 +527,7 @@ def _run_corr(cuda, XY0, scheme, plan, opts) -> np.ndarray:
 
 def _corr_group(cuda, XYd, s, b0, nb, run):
     """One launch of the corr kernels: the six sums (nb, 6) and the flags."""
-    from skboot.cuda import _kernels as K
+    from skboot._kernels.cuda import kernels as K
 
     out = cuda.device_array((nb, 6))
     grid, threads = run.config(nb)

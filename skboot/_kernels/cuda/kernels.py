@@ -4,7 +4,7 @@ Every kernel computes replicate ``b``'s draws from ``(key, purpose, b, i)`` exac
 the CPU kernels do, with the same SplitMix64 words, the same Lemire bounded draws with
 rejection and the same block and weight rules, so the row indices (and Poisson counts)
 are bit-identical to ``resampler.replicate(b)`` (stream version
-:data:`skboot.cuda._constants.IMPLEMENTS_STREAM`).
+:data:`skboot._kernels.cuda.constants.IMPLEMENTS_STREAM`).
 
 Threads and sums
 ----------------
@@ -19,12 +19,12 @@ at position ``t`` (draw ``t`` of an index scheme, row ``t`` of a weight scheme) 
 to accumulator ``t % 8`` while whole groups of eight remain; the at most seven
 values after the last whole group are summed in order into a ninth; the result is
 ``((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7)) + tail``.  Sums of values are
-therefore reproducible bit for bit (the pure-numpy :mod:`skboot.cuda._reference`
+therefore reproducible bit for bit (the pure-numpy :mod:`skboot._engine.cuda._reference`
 computes them the same way); products (squares, weights) may be fused into FMA
 instructions by the device compiler, which changes their rounding, never their
 reproducibility.
 
-The stream itself (device functions) is in :mod:`skboot.cuda._stream_kernels`.
+The stream itself (device functions) is in :mod:`skboot._kernels.cuda.stream`.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
-from skboot.cuda._constants import DIRICHLET
-from skboot.cuda._stream_kernels import (
+from skboot._kernels.cuda.constants import DIRICHLET
+from skboot._kernels.cuda.stream import (
     dirichlet_scale,
     next_rows,
     weight_at,

@@ -1,0 +1,160 @@
+"""The statistic protocol: what the engine runs, one chunk of replicates at a time.
+
+A :class:`Statistic` holds its prepared arrays (shipped to every joblib task as
+top-level arguments) and computes a chunk of replicates with :meth:`run_chunk`;
+it declares what it can do (``fused``, ``closed_form_jackknife``) so that the
+layers above never ask which class it is.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from skboot._exceptions import StatisticError
+from skboot.resamplers import ResamplingPlan
+
+__all__ = ["Statistic", "accepts", "as_output"]
+
+
+class Statistic:
+    """A statistic the engine can run: prepared arrays plus chunk methods."""
+
+    #: number of outputs per replicate
+    k: int = 1
+    #: the estimate on the original data, once computed (callables are not
+    #: evaluated twice on it)
+    cached_estimate: np.ndarray | None = None
+    #: the tuple of arrays shipped to every task (top-level joblib arguments)
+    arrays: tuple[np.ndarray, ...] = ()
+    name: str = ""
+    #: True when :meth:`jackknife` is a closed form (O(n) or O(n log n)) rather
+    #: than one evaluation of the statistic per left-out row
+    closed_form_jackknife: ClassVar[bool] = False
+    #: shape of one replicate's value when it has two or more axes (a refit's
+    #: multiclass ``coef_``); the engine runs it flattened (``k`` values, C order)
+    #: and results restore the shape.  None: ``k`` values (scalar or 1-d).
+    output_shape: tuple[int, ...] | None = None
+
+    def estimate(self) -> np.ndarray:
+        """The statistic on the original data, shape (k,)."""
+        raise NotImplementedError
+
+    #: Whether the statistic runs in a fused numba kernel (a run too small to pay
+    #: for joblib's dispatch then stays in-process; never changes results).
+    fused: ClassVar[bool] = False
+    #: Whether its jackknife samples run through the engine as a plan (one
+    #: evaluation per left-out row or group, in chunks): user callables.
+    jackknife_by_engine: ClassVar[bool] = False
+    #: The built-in's name ("mean", ...) for fused built-ins, else None (the
+    #: studentized interval has a closed form for "mean").
+    builtin_name: str | None = None
+
+    def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
+        """Working-set bytes of one replicate (chunks are sized from it)."""
+        return 8 * plan.n_samples
+
+    def draws_per_replicate(self, plan: ResamplingPlan) -> int:
+        """Draws (random numbers and row reads) of one replicate in a kernel call
+        (chunks stay under :data:`MAX_CHUNK_DRAWS`)."""
+        return plan.draws_per_replicate()
+
+    def run_chunk(
+        self,
+        arrays: tuple[np.ndarray, ...],
+        plan: ResamplingPlan,
+        b0: int,
+        out: np.ndarray,
+        scratch: dict[str, Any],
+    ) -> None:
+        """Replicates ``b0 .. b0 + len(out) - 1`` into ``out`` (rows), reusing the
+        buffers in ``scratch`` across the chunks of one task."""
+        raise NotImplementedError
+
+    def subset(self, rows: np.ndarray) -> Statistic:
+        """The same statistic on the rows ``rows`` of the data (jackknife)."""
+        raise NotImplementedError
+
+    def jackknife(self) -> np.ndarray:
+        """Leave-one-out values, shape (n, k); generic: n evaluations."""
+        n = self.arrays[0].shape[0]
+        out = np.empty((n, self.k))
+        base = np.arange(n)
+        keep = np.empty(n - 1, dtype=np.int64)
+        for i in range(n):
+            keep[:i] = base[:i]
+            keep[i:] = base[i + 1 :]
+            out[i] = self.subset(keep).estimate()
+        return out
+
+    def group_jackknife(self, codes: np.ndarray) -> np.ndarray | None:
+        """Delete-one-group values from group sums, or None (the caller then
+        evaluates the statistic once per group)."""
+        return None
+
+    def with_arrays(self, arrays: tuple[np.ndarray, ...]) -> Statistic:
+        """The same statistic on other data (a nested bootstrap's replicate, a
+        jackknife sample of one of several independent samples)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot be rebuilt")
+
+    def vector_output(self, data_ndim: int) -> bool:
+        """Whether the output is a vector even when it has one value (a column
+        statistic of one column, a quantile of a list of one level)."""
+        return False
+
+    def without_arrays(self) -> Statistic:
+        """A shallow copy that does not carry the arrays (they travel separately)."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.arrays = ()
+        return clone
+
+
+def as_output(value: Any, k: int | None, where: str, b: int = -1) -> np.ndarray:
+    """The statistic's value as a 1-D float array; a StatisticError naming ``where``
+    (and carrying replicate ``b``, -1 for the original data) if it is not one."""
+    if value is None:
+        raise StatisticError(
+            f"The statistic must return a number or a 1-D array of numbers; on "
+            f"{where} it returned None (a missing 'return'?).",
+            b,
+        )
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise StatisticError(
+            f"The statistic must return a number or a 1-D array of numbers; on "
+            f"{where} it returned {type(value).__name__}.",
+            b,
+        ) from exc
+    if arr.ndim > 1:
+        raise StatisticError(
+            f"The statistic must return a scalar or a 1-D array; on {where} it "
+            f"returned shape {arr.shape}.",
+            b,
+        )
+    arr = arr.reshape(-1)
+    if arr.shape[0] == 0:
+        raise StatisticError(
+            f"The statistic must return at least one value; on {where} it returned "
+            "an empty array.",
+            b,
+        )
+    if k is not None and arr.shape[0] != k:
+        raise StatisticError(
+            f"The statistic returned {arr.shape[0]} value(s) on {where}, but "
+            f"{k} on the original data.",
+            b,
+        )
+    return arr
+
+
+def accepts(func: Callable[..., Any], name: str) -> bool:
+    try:
+        params = inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in params

@@ -1,0 +1,73 @@
+"""The run layer: from a user's call to a finished run, between the public API and
+the engine.  Everything a public entry point does once per call lives here, once:
+
+* :mod:`~skboot._run._data`: the data (numpy, tuples, pandas) and the NaN policy;
+* :mod:`~skboot._run._context`: resolving the resampler, drawing its key once,
+  fitting it once; the context a run keeps;
+* :mod:`~skboot._run._run`: one run through the engine (or the GPU);
+* :mod:`~skboot._run._undefined`: the undefined-replicate policy;
+* :mod:`~skboot._run._outputs`: the outputs in the user's terms (floats, arrays,
+  pandas labels, shapes);
+* :mod:`~skboot._run._jackknife`: the jackknife for BCa (closed forms, the engine,
+  groups, strata, independent samples);
+* :mod:`~skboot._run._studentized`: the standard errors of the studentized interval.
+"""
+
+from skboot._run._context import (
+    DEFAULT_N_RESAMPLES,
+    RunContext,
+    check_run_params,
+    fit_resampler,
+    resolve_resampler,
+)
+from skboot._run._data import (
+    NAN_POLICIES,
+    Data,
+    apply_nan_policy,
+    nan_rows,
+    prepare_data,
+    to_array,
+)
+from skboot._run._jackknife import (
+    AUTO_JACKKNIFE_GROUPS,
+    auto_jackknife_groups,
+    check_jackknife_groups,
+    jackknife,
+    random_jackknife_groups,
+    stratified_jackknife,
+)
+from skboot._run._outputs import Outputs, labelled, outputs, shaped
+from skboot._run._run import Run, run, statistic_name
+from skboot._run._studentized import studentized_inputs
+from skboot._run._undefined import UNDEFINED_POLICIES, Undefined, apply_undefined_policy
+
+__all__ = [
+    "AUTO_JACKKNIFE_GROUPS",
+    "DEFAULT_N_RESAMPLES",
+    "NAN_POLICIES",
+    "UNDEFINED_POLICIES",
+    "Data",
+    "Outputs",
+    "Run",
+    "RunContext",
+    "Undefined",
+    "apply_nan_policy",
+    "apply_undefined_policy",
+    "auto_jackknife_groups",
+    "check_jackknife_groups",
+    "check_run_params",
+    "fit_resampler",
+    "jackknife",
+    "labelled",
+    "nan_rows",
+    "outputs",
+    "prepare_data",
+    "random_jackknife_groups",
+    "resolve_resampler",
+    "run",
+    "shaped",
+    "statistic_name",
+    "stratified_jackknife",
+    "studentized_inputs",
+    "to_array",
+]

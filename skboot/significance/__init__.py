@@ -1,0 +1,28 @@
+"""Hypothesis tests on skboot's derived streams: permutation tests, Monte Carlo
+tests, bootstrap p-values and permutation tests of model metrics."""
+
+from skboot.significance._metric_test import (
+    MetricPermutationTestResult,
+    metric_permutation_test,
+)
+from skboot.significance._monte_carlo import (
+    MonteCarloTestResult,
+    monte_carlo_test,
+    replicate_generator,
+)
+from skboot.significance._permutation_test import (
+    PermutationTestResult,
+    permutation_test,
+)
+from skboot.significance._pvalue import bootstrap_pvalue
+
+__all__ = [
+    "MetricPermutationTestResult",
+    "MonteCarloTestResult",
+    "PermutationTestResult",
+    "bootstrap_pvalue",
+    "metric_permutation_test",
+    "monte_carlo_test",
+    "permutation_test",
+    "replicate_generator",
+]

@@ -1,0 +1,211 @@
+"""What the tests share: sample preparation, the p-value rule, parameter checks."""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from skboot._exceptions import StatisticError, UndefinedStatisticWarning
+from skboot._validation import param_error
+
+__all__ = [
+    "ALTERNATIVES",
+    "MAX_REPLICATES",
+    "as_output",
+    "check_alternative",
+    "check_n_resamples",
+    "check_vectorized",
+    "prepare_samples",
+    "pvalues",
+    "scalar_or_array",
+    "warn_undefined",
+]
+
+ALTERNATIVES = ("two-sided", "less", "greater")
+#: Replicate numbers are 32-bit (the stream reads replicate ``b`` at ``b * 2**32``).
+MAX_REPLICATES = 2**32 - 1
+
+
+def check_alternative(alternative: Any, owner: str) -> str:
+    if not isinstance(alternative, str) or alternative not in ALTERNATIVES:
+        raise param_error(
+            "alternative", owner, "one of {'two-sided', 'less', 'greater'}", alternative
+        )
+    return alternative
+
+
+def check_n_resamples(value: Any, owner: str, *, allow_inf: bool) -> int | float:
+    """An int in [1, 2**32 - 1], or ``numpy.inf`` (exact tests) when allowed."""
+    allowed = f"an int in [1, {MAX_REPLICATES}]" + (
+        " or numpy.inf (exact test)" if allow_inf else ""
+    )
+    if allow_inf and isinstance(value, (float, np.floating)) and math.isinf(value):
+        if value > 0:
+            return math.inf
+        raise param_error("n_resamples", owner, allowed, value)
+    if (
+        isinstance(value, (bool, np.bool_))
+        or not isinstance(value, (numbers.Integral, np.integer))
+        or not 1 <= int(value) <= MAX_REPLICATES
+    ):
+        raise param_error("n_resamples", owner, allowed, value)
+    return int(value)
+
+
+def check_vectorized(value: Any, owner: str) -> bool | None:
+    if value is None or isinstance(value, (bool, np.bool_)):
+        return None if value is None else bool(value)
+    raise param_error("vectorized", owner, "None, True or False", value)
+
+
+def prepare_samples(
+    data: Any, axis: Any, owner: str, *, min_obs: int = 2
+) -> tuple[list[np.ndarray], tuple[int, ...]]:
+    """Samples with observations moved to the last axis and the other axes
+    broadcast together (singleton axes prepended to samples of fewer
+    dimensions first, as scipy does); returns them and the broadcast shape."""
+    if isinstance(data, (str, bytes)) or not isinstance(data, Sequence):
+        if isinstance(data, np.ndarray):
+            raise param_error(
+                "data",
+                owner,
+                "a tuple of samples (wrap one array as (x,))",
+                f"an array of shape {data.shape}",
+            )
+        raise param_error("data", owner, "a tuple of samples", type(data).__name__)
+    if len(data) == 0:
+        raise param_error("data", owner, "a non-empty tuple of samples", data)
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(
+        axis, (numbers.Integral, np.integer)
+    ):
+        raise param_error("axis", owner, "an int", axis)
+    arrays = []
+    for j, a in enumerate(data):
+        try:
+            arr = np.asarray(a.to_numpy() if hasattr(a, "to_numpy") else a)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"The 'data' parameter of {owner} must hold array-likes of numbers. "
+                f"Sample {j} cannot be converted to an array ({exc})."
+            ) from exc
+        if arr.dtype.kind not in "biuf":
+            raise ValueError(
+                f"The 'data' parameter of {owner} must hold real numbers. Got "
+                f"sample {j} with dtype {arr.dtype} instead."
+            )
+        if arr.ndim == 0:
+            raise ValueError(
+                f"The 'data' parameter of {owner} must hold arrays of observations. "
+                f"Got a scalar as sample {j} instead."
+            )
+        arrays.append(arr)
+    ndim = max(a.ndim for a in arrays)
+    ax = int(axis)
+    if not -ndim <= ax < ndim:
+        raise param_error("axis", owner, f"an int in [{-ndim}, {ndim - 1}]", axis)
+    ax %= ndim
+    moved: list[np.ndarray] = []
+    for a in arrays:
+        a = a.reshape((1,) * (ndim - a.ndim) + a.shape)
+        moved.append(np.moveaxis(a, ax, -1))
+    try:
+        batch = np.broadcast_shapes(*(a.shape[:-1] for a in moved))
+    except ValueError as exc:
+        shapes = [a.shape for a in arrays]
+        raise ValueError(
+            f"The 'data' parameter of {owner} must hold samples whose shapes "
+            f"broadcast except along axis {axis}. Got shapes {shapes} instead."
+        ) from exc
+    out = []
+    for j, a in enumerate(moved):
+        n_obs = int(np.shape(a)[-1])
+        if n_obs < min_obs:
+            raise ValueError(
+                f"The 'data' parameter of {owner} must have at least {min_obs} "
+                f"observations in every sample along axis {axis}. Got "
+                f"{n_obs} in sample {j} instead."
+            )
+        out.append(np.ascontiguousarray(np.broadcast_to(a, (*batch, n_obs))))
+    return out, tuple(batch)
+
+
+def as_output(value: Any, shape: tuple[int, ...] | None, where: str, b: int) -> Any:
+    """The statistic's value as a float array of the expected shape."""
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise StatisticError(
+            f"The statistic must return numbers; on {where} it returned "
+            f"{type(value).__name__}.",
+            b,
+        ) from exc
+    if shape is not None and arr.shape != shape:
+        raise StatisticError(
+            f"The statistic returned shape {arr.shape} on {where}, but {shape} on "
+            "the original data.",
+            b,
+        )
+    return arr
+
+
+def pvalues(
+    observed: np.ndarray,
+    null: np.ndarray,
+    alternative: str,
+    adjustment: int,
+) -> np.ndarray:
+    """scipy's p-value rule, per column of ``null`` (B, k).
+
+    A null value counts as at least as extreme as the observed ``t`` when it is
+    ``>= t - gamma`` ("greater") or ``<= t + gamma`` ("less"), with the relative
+    tolerance ``gamma = 100 * eps * |t|`` (values that differ from ``t`` only by
+    rounding count as ties).  ``p = (count + adjustment) / (B + adjustment)``:
+    ``adjustment`` is 1 for randomized tests (Phipson & Smyth 2010) and 0 for
+    exact enumeration; "two-sided" is twice the smaller one-sided p-value,
+    clipped to 1.  NaN null values never count.
+    """
+    B = null.shape[0]
+    gamma = np.abs(100.0 * np.finfo(np.float64).eps * observed)
+    with np.errstate(invalid="ignore"):
+
+        def less() -> np.ndarray:
+            count = np.count_nonzero(null <= observed + gamma, axis=0)
+            return (count + adjustment) / (B + adjustment)
+
+        def greater() -> np.ndarray:
+            count = np.count_nonzero(null >= observed - gamma, axis=0)
+            return (count + adjustment) / (B + adjustment)
+
+        if alternative == "less":
+            p = less()
+        elif alternative == "greater":
+            p = greater()
+        else:
+            p = 2.0 * np.minimum(less(), greater())
+    return np.clip(np.asarray(p, dtype=np.float64), 0.0, 1.0)
+
+
+def warn_undefined(null: np.ndarray, owner: str) -> int:
+    """Count the replicates with a non-finite value and warn about them."""
+    bad = ~np.isfinite(null.reshape(null.shape[0], -1)).all(axis=1)
+    n_bad = int(bad.sum())
+    if n_bad:
+        warnings.warn(
+            f"{owner}: the statistic was not finite on {n_bad} of {null.shape[0]} "
+            f"replicates (first: replicate {int(np.flatnonzero(bad)[0])}); they "
+            "never count as extreme in the p-value (see result.n_undefined).",
+            UndefinedStatisticWarning,
+            stacklevel=3,
+        )
+    return n_bad
+
+
+def scalar_or_array(values: np.ndarray, shape: tuple[int, ...]) -> Any:
+    """A float for a scalar statistic, else an array of ``shape``."""
+    arr = np.asarray(values, dtype=np.float64).reshape(shape)
+    return float(arr) if arr.ndim == 0 else arr

@@ -1,0 +1,342 @@
+"""``monte_carlo_test``: a parametric null drawn by user samplers, one generator
+per replicate derived from the stream."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from skboot._engine import Statistic, run_bootstrap
+from skboot._exceptions import StatisticError
+from skboot._kernels.significance import monte_carlo_keys
+from skboot._random import PURPOSE, STREAM_VERSION, RootKey, check_random_state
+from skboot._validation import check_int, check_n_jobs, param_error
+from skboot.significance._common import (
+    as_output,
+    check_alternative,
+    check_n_resamples,
+    check_vectorized,
+    prepare_samples,
+    pvalues,
+    scalar_or_array,
+    warn_undefined,
+)
+from skboot.significance._plans import KeyPlan
+
+__all__ = ["MonteCarloTestResult", "monte_carlo_test", "replicate_generator"]
+
+_OWNER = "monte_carlo_test"
+
+
+@dataclass(frozen=True)
+class MonteCarloTestResult:
+    """The outcome of a Monte Carlo test; immutable.
+
+    The first three fields are those of ``scipy.stats.monte_carlo_test``'s
+    result, with the same meaning.
+
+    Attributes
+    ----------
+    statistic : float or ndarray
+        The test statistic on the data.
+    pvalue : float or ndarray
+        The p-value for ``alternative``.
+    null_distribution : ndarray of shape (n_resamples,)
+        The statistic on every sample drawn under the null, in replicate order.
+    n_resamples : int
+    alternative : str
+    random_state : int or SeedSequence
+        Pass as ``random_state`` to repeat the run.
+    stream_version : int
+    n_undefined : int
+        Replicates on which the statistic was not finite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from skboot.significance import monte_carlo_test
+    >>> x = np.arange(10.0)
+    >>> res = monte_carlo_test(x, stats.norm(4.5, 3).rvs, np.mean, n_resamples=99,
+    ...                        random_state=0)
+    >>> res.null_distribution.shape, res.n_resamples
+    ((99,), 99)
+    """
+
+    statistic: Any
+    pvalue: Any
+    null_distribution: np.ndarray
+    n_resamples: int
+    alternative: str
+    random_state: Any
+    stream_version: int = STREAM_VERSION
+    n_undefined: int = 0
+
+
+def replicate_generator(key: RootKey, b: int) -> np.random.Generator:
+    """The numpy Generator that replicate ``b`` of a Monte Carlo test hands to
+    the samplers: Philox4x32-10 (Salmon et al. 2011) keyed by the first two
+    SplitMix64 outputs of replicate ``b`` on purpose slot "monte_carlo", counter
+    0, so it is a pure function of ``(key, b)``."""
+    keys = np.empty((1, 2), dtype=np.uint64)
+    seed, gamma = key.stream(PURPOSE["monte_carlo"])
+    monte_carlo_keys(seed, gamma, np.int64(b), keys)
+    return np.random.Generator(np.random.Philox(key=keys[0]))
+
+
+def _sampler_keyword(rvs: Callable[..., Any], j: int) -> str:
+    """The keyword through which sampler ``j`` receives its generator."""
+    try:
+        params = inspect.signature(rvs).parameters
+    except (TypeError, ValueError):
+        return "random_state"
+    if "random_state" in params:
+        return "random_state"
+    if "rng" in params:
+        return "rng"
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return "random_state"
+    raise ValueError(
+        f"The 'rvs' parameter of {_OWNER} must hold samplers that accept the "
+        "keywords size= and random_state= (or rng=), such as "
+        "scipy.stats.norm(0, 1).rvs, so each replicate draws from its own derived "
+        f"generator. Sampler {j} ({rvs!r}) accepts neither."
+    )
+
+
+@dataclass
+class MonteCarloStatistic(Statistic):
+    """The statistic on samples drawn by the samplers, replicate by replicate
+    (each with its own generator); vectorized statistics are called once per
+    chunk on the stacked draws."""
+
+    func: Any = None
+    vectorized: bool = True
+    rvs: tuple[Callable[..., Any], ...] = ()
+    keywords: tuple[str, ...] = ()
+    sizes: tuple[int, ...] = ()
+    k: int = 1
+    arrays: tuple[np.ndarray, ...] = ()
+    name: str = "callable"
+
+    def bytes_per_replicate(self, plan: Any) -> int:
+        return 16 * sum(self.sizes) + 64
+
+    def _draw(self, gen: np.random.Generator, b: int) -> list[np.ndarray]:
+        out = []
+        for j, (rvs, kw, n) in enumerate(
+            zip(self.rvs, self.keywords, self.sizes, strict=True)
+        ):
+            try:
+                sample = np.asarray(rvs(size=n, **{kw: gen}))
+            except Exception as exc:
+                raise StatisticError(
+                    f"Sampler {j} raised on replicate {b}: {exc!r}", b
+                ) from exc
+            if sample.shape != (n,):
+                raise StatisticError(
+                    f"Sampler {j} must return an array of shape ({n},) for "
+                    f"size={n}; on replicate {b} it returned shape {sample.shape}.",
+                    b,
+                )
+            out.append(sample)
+        return out
+
+    def _value(self, samples: list[np.ndarray], where: str, b: int) -> np.ndarray:
+        try:
+            if self.vectorized:
+                value = self.func(*samples, axis=-1)
+            else:
+                value = self.func(*samples)
+        except Exception as exc:
+            raise StatisticError(
+                f"The statistic raised on {where}: {exc!r}", b
+            ) from exc
+        return as_output(value, None, where, b)
+
+    def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
+        nb = out.shape[0]
+        keys = np.empty((nb, 2), dtype=np.uint64)
+        seed, gamma = plan.key.stream(PURPOSE["monte_carlo"])
+        monte_carlo_keys(seed, gamma, np.int64(b0), keys)
+        draws = []
+        for k in range(nb):
+            gen = np.random.Generator(np.random.Philox(key=keys[k]))
+            draws.append(self._draw(gen, b0 + k))
+        if self.vectorized:
+            stacked = [np.stack([d[j] for d in draws]) for j in range(len(self.rvs))]
+            where = f"replicates {b0}-{b0 + nb - 1}"
+            value = self._value(stacked, where, b0)
+            if value.shape == (nb,):
+                out[:, 0] = value
+                return
+            for k in range(nb):  # find the replicate that misbehaves
+                out[k, 0] = self._one(draws[k], b0 + k, vectorized=True)
+            return
+        for k in range(nb):
+            out[k, 0] = self._one(draws[k], b0 + k, vectorized=False)
+
+    def _one(self, samples: list[np.ndarray], b: int, vectorized: bool) -> float:
+        value = self._value(samples, f"replicate {b}", b)
+        if value.shape != ():
+            raise StatisticError(
+                "The statistic must return one number per sample drawn under the "
+                f"null; on replicate {b} it returned shape {value.shape}.",
+                b,
+            )
+        return float(value)
+
+
+def monte_carlo_test(
+    data: Any,
+    rvs: Any,
+    statistic: Callable[..., Any],
+    *,
+    n_resamples: int = 9999,
+    alternative: str = "two-sided",
+    axis: int = 0,
+    vectorized: bool | None = None,
+    random_state: Any = None,
+    n_jobs: int | None = None,
+    chunk_size: int | None = None,
+) -> MonteCarloTestResult:
+    """Monte Carlo test: compare a statistic with its distribution under a
+    parametric null drawn by user samplers.
+
+    Same semantics and result fields as ``scipy.stats.monte_carlo_test``:
+
+    1. ``statistic`` is evaluated on ``data``.
+    2. For each replicate ``b < n_resamples`` every sampler draws a sample of
+       the size of its data sample (observations along ``axis``) and the
+       statistic is evaluated on them: the null distribution.  Replicate ``b``'s
+       samplers share one numpy Generator, Philox4x32-10 keyed by the stream's
+       purpose slot "monte_carlo" at replicate ``b``
+       (:func:`replicate_generator`), so the null distribution is a pure
+       function of ``(random_state, b)`` and bit-identical for any
+       ``chunk_size``, ``n_jobs`` or joblib backend.
+    3. ``pvalue = (r + 1) / (n_resamples + 1)`` with ``r`` the null values at
+       least as extreme as the observed one (relative tolerance 100 machine
+       epsilons; twice the smaller one-sided p-value for "two-sided", clipped
+       to 1), as in scipy and Phipson & Smyth (2010).
+
+    Memory: one chunk of drawn samples per worker plus O(n_resamples).  Time:
+    one Generator and one call of each sampler per replicate (about 10 µs of
+    overhead each), plus the statistic once per chunk (vectorized) or per
+    replicate.
+
+    Parameters
+    ----------
+    data : array-like or sequence of array-like
+        One sample, or one sample per sampler.
+    rvs : callable or sequence of callables
+        Samplers of the null distribution, called ``rvs(size=n,
+        random_state=generator)`` (or ``rng=generator`` if that is their
+        keyword): a frozen scipy distribution's ``rvs`` works as is.  One
+        per sample of ``data``.
+    statistic : callable
+        ``statistic(*samples)``, with ``axis`` when vectorized; one number per
+        sample set drawn under the null.
+    n_resamples : int, default=9999
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+    axis : int, default=0
+        Axis of the observations in ``data`` (the observed statistic may be
+        N-dimensional; the null distribution is compared with each element).
+    vectorized : bool or None, default=None
+        Whether the statistic takes ``axis`` and a leading batch of replicates;
+        None: True when its signature has ``axis``.
+    random_state : None, int, SeedSequence or Generator, default=None
+    n_jobs : int, default=None
+    chunk_size : int, default=None
+        Replicates per chunk; never changes results.
+
+    Returns
+    -------
+    MonteCarloTestResult
+
+    References
+    ----------
+    .. [1] B. Phipson and G. K. Smyth, "Permutation P-values should never be
+       zero", Statistical Applications in Genetics and Molecular Biology 9(1),
+       2010.
+    .. [2] J. K. Salmon, M. A. Moraes, R. O. Dror and D. E. Shaw, "Parallel
+       random numbers: as easy as 1, 2, 3", SC 2011.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from skboot.significance import monte_carlo_test
+    >>> x = stats.skewnorm(4).rvs(size=60, random_state=1)
+    >>> res = monte_carlo_test(x, stats.norm(0, 1).rvs, stats.skew,
+    ...                        n_resamples=999, random_state=0)
+    >>> round(res.statistic, 3), round(res.pvalue, 3)
+    (0.894, 0.012)
+    """
+    alternative = check_alternative(alternative, _OWNER)
+    B = int(check_n_resamples(n_resamples, _OWNER, allow_inf=False))
+    vec = check_vectorized(vectorized, _OWNER)
+    check_n_jobs(n_jobs, _OWNER)
+    if chunk_size is not None:
+        check_int(chunk_size, "chunk_size", _OWNER, min_value=1)
+    if isinstance(rvs, Sequence) and not isinstance(rvs, (str, bytes)):
+        samplers = tuple(rvs)
+        if not isinstance(data, Sequence) or len(data) != len(samplers):
+            got = len(data) if isinstance(data, Sequence) else type(data).__name__
+            raise ValueError(
+                f"The 'data' parameter of {_OWNER} must hold one sample per sampler "
+                f"in 'rvs' ({len(samplers)}). Got {got} instead."
+            )
+        samples_in = tuple(data)
+    else:
+        samplers = (rvs,)
+        samples_in = (data,)
+    for r in samplers:
+        if not callable(r):
+            raise param_error("rvs", _OWNER, "a callable or a sequence of them", r)
+    keywords = tuple(_sampler_keyword(r, j) for j, r in enumerate(samplers))
+    if not callable(statistic):
+        raise param_error("statistic", _OWNER, "a callable", statistic)
+    samples, batch = prepare_samples(samples_in, axis, _OWNER, min_obs=1)
+    if vec is None:
+        try:
+            vec = "axis" in inspect.signature(statistic).parameters
+        except (TypeError, ValueError):
+            vec = False
+    key = check_random_state(random_state, owner=_OWNER)
+    stat = MonteCarloStatistic(
+        func=statistic,
+        vectorized=vec,
+        rvs=samplers,
+        keywords=keywords,
+        sizes=tuple(s.shape[-1] for s in samples),
+    )
+    observed = _observed(stat, samples, batch)
+    plan = KeyPlan(key, sum(stat.sizes))
+    null = run_bootstrap(stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size)
+    n_bad = warn_undefined(null, _OWNER)
+    p = pvalues(observed.reshape(-1), null[:, :1], alternative, 1)
+    return MonteCarloTestResult(
+        statistic=scalar_or_array(observed, observed.shape),
+        pvalue=scalar_or_array(p, observed.shape),
+        null_distribution=null[:, 0],
+        n_resamples=B,
+        alternative=alternative,
+        random_state=key.reproducer(),
+        n_undefined=n_bad,
+    )
+
+
+def _observed(
+    stat: MonteCarloStatistic, samples: list[np.ndarray], batch: tuple[int, ...]
+) -> np.ndarray:
+    if stat.vectorized or not batch:
+        return stat._value(samples, "the original data", -1)
+    out = np.empty(batch)
+    for idx in np.ndindex(*batch):
+        one = stat._value([s[idx] for s in samples], "the original data", -1)
+        out[idx] = float(one)
+    return out

@@ -1,0 +1,155 @@
+"""``bootstrap()``: the bootstrap distribution of a statistic, in one call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from skboot._run import prepare_data, resolve_resampler, run, statistic_name
+from skboot._validation import check_int, param_error
+from skboot.statistic._result import BootstrapResult
+
+__all__ = ["bootstrap"]
+
+
+def bootstrap(
+    data: Any,
+    statistic: Any = "mean",
+    *,
+    resampler: Any = None,
+    n_resamples: int | None = None,
+    random_state: Any = None,
+    vectorized: bool | None = None,
+    statistic_kwargs: dict[str, Any] | None = None,
+    y: Any = None,
+    groups: Any = None,
+    n_jobs: int | None = None,
+    chunk_size: int | None = None,
+    paired: bool = True,
+    progress: bool = False,
+    nan_policy: str = "raise",
+    device: str = "cpu",
+) -> BootstrapResult:
+    """Bootstrap distribution of a statistic, streamed in cache-sized chunks.
+
+    Algorithm:
+
+    1. ``random_state`` becomes a root key; replicate ``b``'s draws are a pure
+       function of (key, b) (:mod:`skboot._random`).
+    2. The replicates ``0 .. n_resamples - 1`` are split into joblib tasks and,
+       within a task, into chunks sized to the per-core cache.
+    3. Each chunk's replicates are generated and reduced to the statistic at once:
+       built-in statistics in fused numba kernels that never form an index array
+       (iid) or reduce per-row weights (other schemes); vectorized callables once
+       per chunk on a reused buffer; plain callables once per replicate on a reused
+       buffer.
+    4. The distribution, standard error and bias are collected in a frozen
+       :class:`BootstrapResult`; intervals are computed from it on request.
+
+    Memory: O(n_jobs * chunk * n) working set plus O(n_resamples * k) for the
+    distribution; nothing of size ``n_resamples x n``.
+
+    Parameters
+    ----------
+    data : array-like, tuple of array-likes, pandas Series or DataFrame
+        Rows are observations.  A tuple is several paired arrays of one length,
+        resampled jointly and passed as ``statistic(x, y, ...)``.  Rows are
+        positional: a pandas index is never used to align (duplicate index labels
+        are fine) and column names, duplicates included, label the outputs as
+        given.  Any memory layout (strided, Fortran-order, read-only) gives the
+        result of the contiguous copy, and the data are never written.  Built-in
+        statistics compute in float64, so float32, integer and boolean data give
+        exactly the result of their float64 values; a callable receives the data
+        in their own dtype.
+    statistic : str or callable, default="mean"
+        A built-in name ({"mean", "sum", "var", "std", "median", "quantile",
+        "proportion", "corr"}; column-wise for 2-D data, "corr" takes two columns)
+        or a callable.  A callable with an ``axis`` parameter is called
+        vectorized (see ``vectorized``).
+    resampler : resampler, default=None
+        The scheme; None means :class:`Bootstrap`.
+    n_resamples : int or None, default=None
+        Number of replicates.  None: the resampler's ``n_resamples`` when a
+        resampler is given, else 9999.  An int replaces the ``n_resamples`` of a
+        resampler left at its default (9999); a resampler set to another value
+        raises a ValueError (set it in one place).
+    random_state : None, int, SeedSequence or Generator, default=None
+        Root of the random streams; the entropy used is recorded on the result.
+    vectorized : bool or None, default=None
+        Whether the callable takes ``axis=-1`` over a batch of replicates (arrays
+        given with observations last and a leading batch axis).  None: True when
+        its signature has ``axis``.
+    statistic_kwargs : dict, default=None
+        Keywords of the statistic: ``ddof`` for "var"/"std", ``q`` for "quantile";
+        passed through to a callable.
+    y, groups : array-like, default=None
+        Strata (StratifiedBootstrap) and groups (GroupBootstrap).
+    n_jobs : int, default=None
+        Parallel workers through joblib (honours ``joblib.parallel_config``).
+    chunk_size : int, default=None
+        Replicates per chunk; None sizes chunks from the cache.  Never changes
+        results.
+    paired : bool, default=True
+        With a tuple of arrays: True resamples rows jointly (one index array for
+        all); False resamples each sample on its own, iid, with its own length
+        (independent samples, as arch's IndependentSamplesBootstrap and scipy's
+        ``paired=False``); sample ``j`` reads its own purpose slot of the stream.
+    progress : bool, default=False
+        Show a progress bar on stderr (per chunk, or per finished joblib task).
+    nan_policy : {"raise", "omit", "propagate"}, default="raise"
+        Data rows holding a NaN: "raise" refuses them before any work; "omit" drops
+        them (from every paired array, and from ``y``/``groups``; per sample for
+        independent samples) and records the count in ``result.n_omitted``;
+        "propagate" keeps them, so replicates drawing one are NaN and counted in
+        ``result.n_undefined``.
+    device : {"cpu", "cuda", "auto"}, default="cpu"
+        Where the replicates are computed.  "cuda" runs the built-in "mean",
+        "sum", "var", "std", "proportion" and "corr" on an NVIDIA GPU (extra
+        ``skboot[cuda]``) for Bootstrap, the moving, circular, non-overlapping and
+        stationary block bootstraps, PoissonBootstrap and BayesianBootstrap: the
+        same replicates, statistics equal to the CPU's to rounding; it raises if
+        the GPU, the package or a kernel is missing.  "auto" uses the GPU when
+        that works and the CPU otherwise.  ``n_jobs`` is not used on the GPU and
+        ``chunk_size`` is the replicates per kernel launch.  See the GPU guide.
+
+    Returns
+    -------
+    BootstrapResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import bootstrap
+    >>> x = np.random.default_rng(0).normal(size=200)
+    >>> res = bootstrap(x, "mean", n_resamples=999, random_state=1)
+    >>> round(res.estimate, 4), round(res.standard_error, 3)
+    (0.0153, 0.065)
+    """
+    owner = "bootstrap"
+    if n_resamples is not None:
+        check_int(n_resamples, "n_resamples", owner, min_value=1)
+    res, source = resolve_resampler(resampler, n_resamples, random_state, owner)
+    if not isinstance(paired, (bool, np.bool_)):
+        raise param_error("paired", owner, "True or False", paired)
+    d = prepare_data(data, owner, paired=bool(paired))
+    finished = run(
+        d,
+        statistic,
+        res,
+        random_state=source,
+        y=y,
+        groups=groups,
+        vectorized=vectorized,
+        statistic_kwargs=statistic_kwargs,
+        n_jobs=n_jobs,
+        chunk_size=chunk_size,
+        owner=owner,
+        paired=bool(paired),
+        progress=progress,
+        nan_policy=nan_policy,
+        device=device,
+    )
+    return BootstrapResult.from_run(
+        finished, statistic_name(statistic, finished.context.stat)
+    )

@@ -1,0 +1,236 @@
+"""The :class:`BootstrapStatistic` meta-estimator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
+
+from skboot._engine import EstimatorStatistic
+from skboot._engine.cuda import check_device, no_kernel_error
+from skboot._random import check_random_state
+from skboot._run import (
+    Data,
+    apply_nan_policy,
+    check_run_params,
+    prepare_data,
+    resolve_resampler,
+    run,
+    statistic_name,
+)
+from skboot._validation import check_int
+from skboot.intervals import ConfidenceInterval
+from skboot.resamplers import BaseResampler
+from skboot.statistic._result import BootstrapResult
+
+__all__ = ["BootstrapStatistic"]
+
+
+class BootstrapStatistic(BaseEstimator):
+    """Meta-estimator: the bootstrap distribution of a statistic of ``X``.
+
+    ``fit(X, y, groups)`` runs :func:`bootstrap` on ``X`` (``y`` and ``groups``
+    route to the resampler: strata and clusters) and stores the result.
+
+    Parameters
+    ----------
+    statistic : str or callable, default="mean"
+        As in :func:`bootstrap`.
+    resampler : resampler, default=None
+        None means :class:`Bootstrap`.
+    n_resamples : int or None, default=None
+        As in :func:`bootstrap`: None means the resampler's value, else 9999.
+    random_state : None, int, SeedSequence or Generator, default=None
+    n_jobs : int, default=None
+    vectorized : bool or None, default=None
+    statistic_kwargs : dict, default=None
+    chunk_size : int, default=None
+    progress : bool, default=False
+        Show a progress bar on stderr.
+    estimator : estimator object, default=None
+        If given, every replicate refits a clone of it on the replicate's rows of
+        ``(X, y)`` and ``statistic(fitted_clone)`` is the statistic (tier 4), e.g.
+        ``lambda p: p[-1].coef_.ravel()`` for a Pipeline's coefficients.  A
+        statistic of two or more axes keeps its shape (a multiclass ``coef_``:
+        ``estimate_`` (n_classes, n_features), ``distribution_``
+        (n_resamples, n_classes, n_features)).  The clone
+        gets ``sample_weight=counts`` when its ``fit`` accepts it (no rows copied),
+        else the gathered rows; see :class:`skboot.metrics.EstimatorStatistic`.
+    nan_policy : {"raise", "omit", "propagate"}, default="raise"
+        As in :func:`bootstrap`.
+    device : {"cpu", "cuda", "auto"}, default="cpu"
+        As in :func:`bootstrap`; with ``estimator``, "cpu" or "auto" (refits run
+        on the CPU).
+
+    Attributes
+    ----------
+    result_ : BootstrapResult
+    estimate_ : float or ndarray
+    distribution_ : ndarray of shape (n_resamples,), (n_resamples, k) or (n_resamples, d1, d2, ...)
+    standard_error_ : float or ndarray
+    bias_ : float or ndarray
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import BootstrapStatistic
+    >>> X = np.random.default_rng(0).normal(size=(100, 2))
+    >>> est = BootstrapStatistic("mean", n_resamples=500, random_state=0).fit(X)
+    >>> est.distribution_.shape
+    (500, 2)
+    """
+
+    def __init__(
+        self,
+        statistic: Any = "mean",
+        *,
+        resampler: Any = None,
+        n_resamples: int | None = None,
+        random_state: Any = None,
+        n_jobs: int | None = None,
+        vectorized: bool | None = None,
+        statistic_kwargs: dict[str, Any] | None = None,
+        chunk_size: int | None = None,
+        progress: bool = False,
+        estimator: Any = None,
+        nan_policy: str = "raise",
+        device: str = "cpu",
+    ) -> None:
+        self.statistic = statistic
+        self.resampler = resampler
+        self.n_resamples = n_resamples
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.vectorized = vectorized
+        self.statistic_kwargs = statistic_kwargs
+        self.chunk_size = chunk_size
+        self.progress = progress
+        self.estimator = estimator
+        self.nan_policy = nan_policy
+        self.device = device
+
+    def fit(self, X: Any, y: Any = None, groups: Any = None) -> BootstrapStatistic:
+        """Run the bootstrap on ``X``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples,) or (n_samples, n_features)
+        y : array-like of shape (n_samples,), default=None
+            Without ``estimator``: the strata of a StratifiedBootstrap, otherwise
+            unused.  With ``estimator``: the target every clone is fitted to
+            (``fit(X_b, y_b)`` on the replicate's rows), and also the strata when
+            the resampler is a StratifiedBootstrap.
+        groups : array-like of shape (n_samples,), default=None
+            Clusters of a GroupBootstrap (with ``estimator`` too; never passed to
+            the estimator's ``fit``).
+
+        Returns
+        -------
+        self : BootstrapStatistic
+        """
+        owner = type(self).__name__
+        if self.n_resamples is not None:
+            check_int(self.n_resamples, "n_resamples", owner, min_value=1)
+        res, source = resolve_resampler(
+            self.resampler, self.n_resamples, self.random_state, owner
+        )
+        d = prepare_data(X, owner)
+        statistic = self.statistic
+        if self.estimator is not None:
+            statistic = self._refit_statistic(d, res, source, X, y, groups)
+        finished = run(
+            d,
+            statistic,
+            res,
+            random_state=source,
+            y=y,
+            groups=groups,
+            vectorized=self.vectorized,
+            statistic_kwargs=self.statistic_kwargs,
+            n_jobs=self.n_jobs,
+            chunk_size=self.chunk_size,
+            owner=owner,
+            progress=self.progress,
+            nan_policy=self.nan_policy,
+            device=self.device,
+        )
+        result = BootstrapResult.from_run(
+            finished, statistic_name(statistic, finished.context.stat)
+        )
+        first = d.arrays[0]
+        self.n_features_in_ = 1 if first.ndim == 1 else int(first.shape[1])
+        if d.kind == "frame":
+            self.feature_names_in_ = np.asarray(d.labels, dtype=object)
+        self.result_ = result
+        self.estimate_ = result.estimate
+        self.distribution_ = result.distribution
+        self.standard_error_ = result.standard_error
+        self.bias_ = result.bias
+        return self
+
+    def _refit_statistic(
+        self, d: Data, res: BaseResampler, source: Any, X: Any, y: Any, groups: Any
+    ) -> EstimatorStatistic:
+        """The refit statistic, after everything checkable before the estimator
+        is fitted to all of ``X``."""
+        owner = type(self).__name__
+        statistic = self.statistic
+        if self.nan_policy != "raise":
+            raise ValueError(
+                f"The 'nan_policy' parameter of {owner} must be 'raise' when "
+                "'estimator' is given (the estimator sees X and y as passed; drop "
+                f"NaN rows first). Got {self.nan_policy!r} instead."
+            )
+
+        if isinstance(statistic, str):
+            raise ValueError(
+                f"The 'statistic' parameter of {owner} must be a callable of the "
+                "fitted estimator when 'estimator' is given (e.g. "
+                f"lambda est: est.coef_). Got {statistic!r} instead."
+            )
+        # everything checkable before the estimator is fitted to all of X
+        apply_nan_policy(d, "raise", owner, True, y, groups)
+        check_run_params(
+            self.n_jobs,
+            self.chunk_size,
+            self.progress,
+            self.statistic_kwargs,
+            owner,
+        )
+        res.check_params()
+        if check_device(self.device, owner) == "cuda":
+            raise no_kernel_error("estimator refits", owner)
+        if not isinstance(source, (np.random.Generator, np.random.RandomState)):
+            check_random_state(source, owner=type(res).__name__)  # no draw
+        return EstimatorStatistic(self.estimator, statistic, X, y)
+
+    def confidence_interval(
+        self,
+        level: float = 0.95,
+        method: str = "bca",
+        alternative: str = "two-sided",
+        **kwargs: Any,
+    ) -> ConfidenceInterval:
+        """Shortcut for ``result_.confidence_interval(...)``."""
+        check_is_fitted(self, "result_")
+        return self.result_.confidence_interval(level, method, alternative, **kwargs)
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Shortcut for ``result_.plot(...)``: the distribution of each output
+        with its estimate and interval (see :meth:`BootstrapResult.plot`).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes or array of Axes, default=None
+        **kwargs
+            ``column``, ``method``, ``level``, ``bins``.
+
+        Returns
+        -------
+        matplotlib Axes or ndarray of Axes
+        """
+        check_is_fitted(self, "result_")
+        return self.result_.plot(ax=ax, **kwargs)

@@ -1,0 +1,492 @@
+"""The frozen :class:`BootstrapResult`: a run's estimate, distribution, standard
+error, bias and provenance, with intervals, p-values, plots and persistence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from skboot._random import STREAM_VERSION
+from skboot._run import (
+    Run,
+    RunContext,
+    auto_jackknife_groups,
+    check_jackknife_groups,
+    jackknife,
+    labelled,
+    outputs,
+    stratified_jackknife,
+    studentized_inputs,
+)
+from skboot._validation import check_one_of, param_error
+from skboot.intervals import (
+    ConfidenceInterval,
+    check_level,
+    check_method,
+    interval_by_method,
+)
+from skboot.statistic._persist import (
+    json_params,
+    load_result,
+    record_key,
+    result_to_dict,
+    save_result,
+)
+
+__all__ = ["ALTERNATIVES", "BootstrapResult"]
+
+ALTERNATIVES = ("two-sided", "less", "greater")
+
+_NO_DATA = (
+    "{what} needs the data and the statistic, which this result does not carry: "
+    "an unpickled result, or one read with BootstrapResult.load, keeps only the "
+    "distribution and its provenance. Use method 'percentile', 'basic', 'normal' "
+    "or 'bc' (they need only the distribution), or re-run bootstrap(data, "
+    "statistic, ..., random_state=result.random_state) on the same data, which "
+    "repeats the same replicates with the data attached."
+)
+
+
+@dataclass(frozen=True, eq=False)
+class BootstrapResult:
+    """The outcome of one bootstrap run; immutable.
+
+    Attributes
+    ----------
+    estimate : float, ndarray or pandas.Series
+        The statistic on the original data.
+    distribution : ndarray or pandas object, shape (n_resamples,) or (n_resamples, k)
+        The statistic on every replicate, in replicate order.
+    standard_error : float or ndarray
+        Standard deviation of the distribution (``ddof=1``).
+    bias : float or ndarray
+        ``mean(distribution) - estimate``.
+    n_resamples : int
+    statistic : str
+        Name of the statistic.
+    resampler : str
+        repr of the resampler used.
+    random_state : int or SeedSequence
+        Pass as ``random_state`` to reproduce this run exactly.
+    stream_version : int
+        Version of the random-stream definition (:data:`skboot.STREAM_VERSION`).
+    n_undefined : int
+        Replicates on which the statistic was not finite (NaN/inf).
+    n_omitted : int
+        Observations dropped because they held NaN (``nan_policy="omit"``).
+    block_length : float or None
+        The block length the run used (the mean length for the stationary
+        scheme; the estimate when ``block_length="auto"``); None for schemes
+        without blocks.
+    resampler_params : dict
+        The resampler's parameters (``get_params()``), values that are not
+        numbers, strings, booleans or None given as their repr.
+
+    Notes
+    -----
+    Equality compares the record: the estimate, distribution, standard error and
+    bias bit for bit (with their pandas labels) and the provenance (statistic,
+    resampler class and parameters other than ``random_state``, ``random_state``
+    itself, stream version, counts, block length).  The hash is consistent with
+    it, so results can be dict keys and set members.
+
+    A result computed by :func:`bootstrap` also keeps a reference to the data and
+    the statistic, which the BCa jackknife and the studentized interval need
+    later.  Pickling does not carry them (so a result with a lambda statistic
+    pickles, and a pickle holds no copy of the data), nor do :meth:`to_dict` and
+    :meth:`save`; on such a result the percentile, basic, normal and bc
+    intervals work, and "bca" and "studentized" raise a ValueError saying to
+    re-run :func:`bootstrap` with ``random_state=result.random_state``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import bootstrap
+    >>> x = np.random.default_rng(0).normal(size=100)
+    >>> res = bootstrap(x, "mean", n_resamples=999, random_state=0)
+    >>> res.n_resamples, res.stream_version, res.distribution.shape
+    (999, 1, (999,))
+    >>> again = bootstrap(x, "mean", n_resamples=999, random_state=res.random_state)
+    >>> bool(np.array_equal(again.distribution, res.distribution))
+    True
+    >>> again == res
+    True
+    """
+
+    estimate: Any
+    distribution: Any
+    standard_error: Any
+    bias: Any
+    n_resamples: int
+    statistic: str
+    resampler: str
+    random_state: Any
+    stream_version: int = STREAM_VERSION
+    n_undefined: int = 0
+    n_omitted: int = 0
+    block_length: float | None = None
+    resampler_params: dict[str, Any] | None = field(default=None, repr=False)
+    _context: RunContext | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        ctx = self._context
+        if ctx is None:
+            return
+        # provenance the context knows and a pickle or a file must keep
+        if self.resampler_params is None:
+            object.__setattr__(self, "resampler_params", json_params(ctx.resampler))
+        length = getattr(ctx.resampler, "block_length_", None)
+        if self.block_length is None and length is not None:
+            object.__setattr__(self, "block_length", float(length))
+
+    @classmethod
+    def from_run(cls, run: Run, statistic: str, **record: Any) -> BootstrapResult:
+        """The result of a finished :class:`skboot._run.Run`, its outputs presented
+        as the user gave the data (floats, arrays, pandas labels, shapes), keeping
+        the run's context for later intervals; ``record`` overrides provenance
+        fields (e.g. ``n_undefined`` after an omitting policy)."""
+        out = outputs(run)
+        resampler = run.context.resampler
+        fields: dict[str, Any] = {
+            "n_undefined": run.undefined.count,
+            "n_omitted": run.n_omitted,
+            **record,
+        }
+        return cls(
+            estimate=out.estimate,
+            distribution=out.distribution,
+            standard_error=out.standard_error,
+            bias=out.bias,
+            n_resamples=int(run.distribution.shape[0]),
+            statistic=statistic,
+            resampler=repr(resampler),
+            random_state=resampler.seed_entropy_,
+            _context=run.context,
+            **fields,
+        )
+
+    # -- equality, hashing, pickling -----------------------------------------
+    def _key(self) -> tuple[Any, ...]:
+        return record_key(self)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BootstrapResult):
+            return NotImplemented
+        return type(self) is type(other) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_context"] = None  # the data and the (maybe unpicklable) statistic
+        return state
+
+    def __copy__(self) -> BootstrapResult:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BootstrapResult:
+        import copy
+
+        new = object.__new__(type(self))
+        for name, value in self.__dict__.items():
+            # the context (data, statistic) is shared, as it is never modified
+            new.__dict__[name] = (
+                value if name == "_context" else copy.deepcopy(value, memo)
+            )
+        return new
+
+    # -- export ----------------------------------------------------------------
+    def to_dict(self, *, distribution: bool = True) -> dict[str, Any]:
+        """The result as a dict of plain Python values (``json.dumps``-able).
+
+        Parameters
+        ----------
+        distribution : bool, default=True
+            Include the distribution (a list, or a list of rows); False leaves
+            it out, for a short provenance record.
+
+        Returns
+        -------
+        dict
+            ``format`` ("skboot.BootstrapResult") and ``format_version``,
+            ``skboot_version``; the provenance: ``statistic``, ``resampler``
+            (repr), ``resampler_class``, ``resampler_params``, ``random_state``
+            (``{"entropy": ..., "spawn_key": [...]}``: the seed that repeats the
+            run), ``stream_version``, ``n_resamples``, ``n_undefined``,
+            ``n_omitted``, ``block_length``; ``outputs`` (``kind``: "numpy",
+            "series" or "frame", with the pandas ``labels`` and ``name``); the
+            values ``estimate``, ``standard_error``, ``bias`` (floats, or lists
+            for a vector statistic) and ``distribution``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skboot import bootstrap
+        >>> x = np.random.default_rng(0).normal(size=100)
+        >>> d = bootstrap(x, "mean", n_resamples=99, random_state=0).to_dict()
+        >>> d["statistic"], d["random_state"], d["resampler_class"], len(d["distribution"])
+        ('mean', {'entropy': 0, 'spawn_key': []}, 'Bootstrap', 99)
+        """
+        if not isinstance(distribution, (bool, np.bool_)):
+            raise param_error("distribution", "to_dict", "True or False", distribution)
+        return result_to_dict(self, distribution=bool(distribution))
+
+    def save(self, path: Any) -> None:
+        """Write the result to a ``.npz`` file that loads without pickle.
+
+        The file holds the float64 arrays ``estimate``, ``distribution``,
+        ``standard_error`` and ``bias`` (bit for bit) and ``record``, a JSON text
+        with :meth:`to_dict`'s keys but the distribution (format version 1; see
+        the reproducibility guide).  The data and the statistic are not saved:
+        on a loaded result, BCa and studentized intervals need a re-run.
+
+        Parameters
+        ----------
+        path : str, os.PathLike or binary file object
+            Written as given (no ``.npz`` suffix is added).
+
+        Examples
+        --------
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> from skboot import BootstrapResult, bootstrap
+        >>> x = np.random.default_rng(0).normal(size=100)
+        >>> res = bootstrap(x, "mean", n_resamples=99, random_state=0)
+        >>> path = os.path.join(tempfile.mkdtemp(), "run.npz")
+        >>> res.save(path)
+        >>> BootstrapResult.load(path) == res
+        True
+        """
+        save_result(self, path)
+
+    @classmethod
+    def load(cls, path: Any) -> BootstrapResult:
+        """Read a result written by :meth:`save` (``allow_pickle=False``).
+
+        Parameters
+        ----------
+        path : str, os.PathLike or binary file object
+
+        Returns
+        -------
+        BootstrapResult
+            Equal to the saved one; pandas labels are restored.  It carries no
+            data: percentile, basic, normal and bc intervals work, BCa and
+            studentized raise a ValueError (re-run :func:`bootstrap` with
+            ``random_state=result.random_state``).
+
+        Examples
+        --------
+        >>> import io
+        >>> import numpy as np
+        >>> from skboot import BootstrapResult, bootstrap
+        >>> res = bootstrap(np.arange(20.0), "mean", n_resamples=99, random_state=0)
+        >>> buf = io.BytesIO()
+        >>> res.save(buf)
+        >>> _ = buf.seek(0)
+        >>> again = BootstrapResult.load(buf)
+        >>> again.confidence_interval(method="percentile") == res.confidence_interval(
+        ...     method="percentile")
+        True
+        """
+        return load_result(cls, path)
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        est = np.asarray(self.estimate, dtype=float)
+        dist = np.asarray(self.distribution, dtype=float)
+        if est.ndim >= 2:  # a statistic that keeps its shape: intervals run flat
+            est, dist = est.reshape(-1), dist.reshape(dist.shape[0], -1)
+        return est, dist
+
+    def jackknife_values(self, groups: int | None = None) -> np.ndarray:
+        """Leave-one-out (or leave-one-group-out) values of the statistic, (n, k).
+
+        O(n) for built-in statistics (closed forms); n evaluations of a callable
+        statistic, run by the engine in chunks (one call per chunk for vectorized
+        ones; in parallel with the run's ``n_jobs``; with a progress bar when the
+        run had ``progress=True``).  With a ``GroupBootstrap`` or a block
+        resampler: one value per deleted group or block.
+
+        Parameters
+        ----------
+        groups : int, optional
+            Delete-a-group jackknife over this many random groups of nearly equal
+            size instead of ``n`` leave-one-out samples: ``groups`` evaluations
+            for statistics too costly to evaluate ``n`` times.  The groups are a
+            pure function of the run's seed (purpose slot "jackknife").  Not
+            available when the resampler already deletes groups or blocks, or
+            with independent samples.
+
+        Returns
+        -------
+        ndarray of shape (n, k), (groups, k) or (number of groups or blocks, k)
+        """
+        groups = check_jackknife_groups(self._context, groups, "jackknife_values")
+        ctx = self._context
+        if ctx is None:
+            raise ValueError(_NO_DATA.format(what="The jackknife"))
+        return jackknife(ctx, groups)
+
+    def confidence_interval(
+        self,
+        level: float = 0.95,
+        method: str = "bca",
+        alternative: str = "two-sided",
+        *,
+        standard_error: Any = None,
+        n_inner: int | None = None,
+        jackknife_groups: int | str = "auto",
+    ) -> ConfidenceInterval:
+        """Confidence interval by one of six methods.
+
+        Parameters
+        ----------
+        level : float, default=0.95
+            Confidence level in (0, 1).
+        method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, default="bca"
+            See :mod:`skboot.intervals` for the equations.  Any letter case
+            ("BCa", as scipy spells it, is "bca").  "normal" is
+            ``estimate -/+ z * standard_error``, with the same ``ddof=1``
+            standard error as :attr:`standard_error`.
+        alternative : {"two-sided", "less", "greater"}, default="two-sided"
+            "less" gives ``(-inf, high)``, "greater" ``(low, inf)``.
+        standard_error : callable, optional
+            For "studentized": a function of the data (same signature as the
+            statistic, plain) returning the standard error of the statistic.  The
+            built-in "mean" has a closed form and needs none.
+        n_inner : int, optional
+            For "studentized" without a standard-error function: the size of the
+            nested bootstrap that estimates each replicate's standard error.
+        jackknife_groups : "auto", "full" or int, default="auto"
+            For "bca", the jackknife that gives the acceleration.  An int ``G``:
+            a delete-a-group jackknife over ``G`` seeded random groups of rows
+            instead of ``n`` leave-one-out samples (see :meth:`jackknife_values`;
+            ``G`` evaluations of the statistic).  The acceleration formula is
+            unchanged: the third cumulant of the influence adds up over a group
+            as the variance does, so the ratio estimates the same constant.
+            "full": the leave-one-out jackknife (``n`` evaluations), or the
+            resampler's own delete-one-group / delete-one-block jackknife.
+            "auto": "full", except for a statistic evaluated once per jackknife
+            sample (a callable, an estimator refit) on more than
+            :data:`AUTO_JACKKNIFE_GROUPS` (1000) rows, which gets ``G = 1000``
+            groups; built-in statistics (closed-form jackknife in O(n)),
+            resamplers that delete groups or blocks, ``StratifiedBootstrap``
+            and independent samples always get "full".  The returned
+            interval's ``jackknife_groups`` records the ``G`` used.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``: floats for a scalar statistic, arrays otherwise
+            (Series labelled by the columns of a DataFrame), with the estimate,
+            standard error, method, level and ``jackknife_groups`` attached
+            (:meth:`ConfidenceInterval.to_frame` tabulates them).
+        """
+        owner = "confidence_interval"
+        method = check_method(method, owner)
+        check_one_of(alternative, "alternative", owner, ALTERNATIVES)
+        level = check_level(level)  # before the jackknife / nested bootstrap
+        ctx = self._context
+        groups = check_jackknife_groups(ctx, jackknife_groups, owner, words=True)
+        if groups == "auto":
+            groups = auto_jackknife_groups(ctx)
+        elif groups == "full":
+            groups = None
+        est, dist = self._arrays()
+        if self.n_undefined:
+            raise ValueError(
+                f"The bootstrap distribution has {self.n_undefined} undefined "
+                "(non-finite) replicate(s) of "
+                f"{self.n_resamples}; no interval is computed from it. Make the "
+                "statistic defined on every resample (or drop those replicates "
+                "yourself and call skboot.intervals directly)."
+            )
+
+        def jackknife_values() -> np.ndarray:
+            jk = self.jackknife_values(groups)
+            strata = None if ctx is None else ctx.plan.strata_codes
+            if strata is not None and groups is None:
+                jk = stratified_jackknife(jk, strata)
+            return jk if est.ndim else jk[:, 0]
+
+        def studentized() -> tuple[np.ndarray, np.ndarray]:
+            if ctx is None:
+                raise ValueError(_NO_DATA.format(what="The studentized interval"))
+            return studentized_inputs(ctx, standard_error, n_inner)
+
+        res = interval_by_method(
+            method,
+            dist,
+            est,
+            level=level,
+            alternative=alternative,
+            jackknife=jackknife_values,
+            studentized=studentized,
+        )
+        name = getattr(self.distribution, "name", None)
+        data = None if ctx is None else ctx.data
+        return ConfidenceInterval(
+            labelled(res.low, self.estimate, data),
+            labelled(res.high, self.estimate, data),
+            estimate=self.estimate,
+            standard_error=self.standard_error,
+            method=method,
+            level=level,
+            alternative=alternative,
+            jackknife_groups=groups if method == "bca" else None,
+            name=self.statistic if name is None else name,
+        )
+
+    def pvalue(self, null: Any, **kwargs: Any) -> Any:
+        """P-value of ``H0: theta = null`` by inverting the interval of ``method``.
+
+        ``p < alpha`` exactly when ``confidence_interval(1 - alpha, method,
+        alternative)`` excludes ``null``.
+
+        Parameters
+        ----------
+        null : float or array-like of shape (k,)
+            The parameter's value under the null hypothesis.
+        **kwargs
+            ``alternative``, ``method`` (default "bca"), ``standard_error``,
+            ``n_inner``, ``jackknife_groups``: see
+            :func:`skboot.significance.bootstrap_pvalue`, which has the
+            definitions and references.
+
+        Returns
+        -------
+        float, ndarray or pandas Series
+        """
+        from skboot.significance import bootstrap_pvalue
+
+        return bootstrap_pvalue(self, null, **kwargs)
+
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Histogram of the distribution with the estimate and an interval marked.
+
+        A statistic with several outputs is drawn as a grid, one Axes per output,
+        unless ``column=`` picks one.  The interval is ``confidence_interval``'s
+        default, "bca", unless ``method=`` says otherwise.  See
+        :func:`skboot.plotting.plot_distribution` for the keywords (``column``,
+        ``method``, ``level``, ``bins``) and the return value; needs matplotlib.
+        """
+        from skboot.plotting import plot_distribution
+
+        column = kwargs.get("column")
+        labels = list(getattr(self.distribution, "columns", []))
+        by_label = column is not None and (
+            isinstance(column, (bool, np.bool_))
+            or not isinstance(column, (int, np.integer))
+        )
+        if by_label and labels.count(column) > 1:
+            raise ValueError(
+                f"The 'column' parameter of plot is the label {column!r}, which "
+                f"{labels.count(column)} columns share (duplicate column names are "
+                "kept as given). Pass the column's position instead."
+            )
+        return plot_distribution(self, ax=ax, **kwargs)
