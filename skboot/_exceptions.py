@@ -4,14 +4,9 @@ from __future__ import annotations
 
 __all__ = [
     "DegenerateDistributionWarning",
-    "SkbootError",
     "StatisticError",
     "UndefinedStatisticWarning",
 ]
-
-
-class SkbootError(ValueError):
-    """Base class of skboot's own errors (a ValueError, so sklearn code catches it)."""
 
 
 class StatisticError(RuntimeError):

@@ -11,10 +11,11 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy import fft as sp_fft
 
+from skboot._validation import value_error
+
 __all__ = ["OptimalBlockLength", "optimal_block_length"]
 
-_FUNC = "optimal_block_length"
-_PREFIX = f"The 'x' parameter of {_FUNC}"
+_OWNER = "optimal_block_length"
 
 #: Smallest sample size for which the largest lag examined, m_max, is below n,
 #: so every autocorrelation used in the choice of m is defined (see Notes).
@@ -90,13 +91,45 @@ def _pandas_to_float(x: pd.Series | pd.DataFrame) -> NDArray[np.float64]:
             dtype
         ):
             where = "" if isinstance(x, pd.Series) else f" in column {name!r}"
-            raise ValueError(
-                f"{_PREFIX} must contain real numbers. "
-                f"Got dtype {dtype}{where} instead."
+            raise value_error(
+                "x",
+                _OWNER,
+                f"must contain real numbers. Got dtype {dtype}{where} instead.",
             )
     # Nullable dtypes (Int64, Float64, boolean) map missing values to NaN, which
     # the finiteness check below then reports.
     return np.asarray(x.to_numpy(dtype=np.float64, na_value=np.nan))
+
+
+def _array_to_float(x: Any) -> NDArray[np.float64]:
+    """A non-pandas ``x`` as a float64 array (bools and ints converted)."""
+    try:
+        arr = np.asarray(x)
+    except (TypeError, ValueError) as exc:
+        raise value_error(
+            "x",
+            _OWNER,
+            "must be a 1-D or 2-D array-like of real numbers. "
+            f"Got a {type(x).__name__} that cannot be converted to an array "
+            "instead.",
+        ) from exc
+    kind = arr.dtype.kind
+    if kind == "O":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise value_error(
+                "x",
+                _OWNER,
+                "must contain real numbers. Got non-numeric objects instead.",
+            ) from exc
+    elif kind not in "biuf":
+        raise value_error(
+            "x",
+            _OWNER,
+            f"must contain real numbers. Got dtype {arr.dtype} instead.",
+        )
+    return arr.astype(np.float64, copy=False)
 
 
 def _validate_x(x: Any) -> _ValidatedX:
@@ -106,64 +139,51 @@ def _validate_x(x: Any) -> _ValidatedX:
             tuple(x.columns) if isinstance(x, pd.DataFrame) else (x.name,)
         )
     else:
-        try:
-            arr = np.asarray(x)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(
-                f"{_PREFIX} must be a 1-D or 2-D array-like of real numbers. "
-                f"Got a {type(x).__name__} that cannot be converted to an array "
-                "instead."
-            ) from exc
-        kind = arr.dtype.kind
-        if kind == "O":
-            try:
-                arr = arr.astype(np.float64)
-            except (TypeError, ValueError) as exc:
-                raise ValueError(
-                    f"{_PREFIX} must contain real numbers. "
-                    "Got non-numeric objects instead."
-                ) from exc
-        elif kind not in "biuf":
-            raise ValueError(
-                f"{_PREFIX} must contain real numbers. Got dtype {arr.dtype} instead."
-            )
-        values = arr.astype(np.float64, copy=False)
+        values = _array_to_float(x)
         labels = tuple(range(values.shape[1])) if values.ndim == 2 else (0,)
 
     if values.ndim not in (1, 2):
-        raise ValueError(
-            f"{_PREFIX} must be 1-D or 2-D (rows are observations). "
-            f"Got a {values.ndim}-D array of shape {values.shape} instead."
+        raise value_error(
+            "x",
+            _OWNER,
+            "must be 1-D or 2-D (rows are observations). "
+            f"Got a {values.ndim}-D array of shape {values.shape} instead.",
         )
     if values.size == 0:
-        raise ValueError(
-            f"{_PREFIX} must be non-empty. "
-            f"Got an array of shape {values.shape} instead."
+        raise value_error(
+            "x",
+            _OWNER,
+            f"must be non-empty. Got an array of shape {values.shape} instead.",
         )
     is_1d = values.ndim == 1
     # C order: a Fortran-ordered or strided x gives the contiguous copy's result
     values = np.ascontiguousarray(values.reshape(values.shape[0], -1))
     n_obs = values.shape[0]
     if n_obs < MIN_OBSERVATIONS:
-        raise ValueError(
-            f"{_PREFIX} must have at least {MIN_OBSERVATIONS} observations. "
-            f"Got {n_obs} instead."
+        raise value_error(
+            "x",
+            _OWNER,
+            f"must have at least {MIN_OBSERVATIONS} observations. Got {n_obs} instead.",
         )
     finite = np.isfinite(values)
     if not finite.all():
         j = int(np.flatnonzero(~finite.all(axis=0))[0])
-        raise ValueError(
-            f"{_PREFIX} must contain only finite values. "
+        raise value_error(
+            "x",
+            _OWNER,
+            "must contain only finite values. "
             f"Got {int((~finite[:, j]).sum())} NaN or infinite value(s) in "
-            f"{_describe_column(labels, j, is_1d)} instead."
+            f"{_describe_column(labels, j, is_1d)} instead.",
         )
     constant = (values == values[0]).all(axis=0)
     if constant.any():
         j = int(np.flatnonzero(constant)[0])
-        raise ValueError(
-            f"{_PREFIX} must not be constant (zero variance), for which no block "
+        raise value_error(
+            "x",
+            _OWNER,
+            "must not be constant (zero variance), for which no block "
             f"length is defined. Got constant data in "
-            f"{_describe_column(labels, j, is_1d)} instead."
+            f"{_describe_column(labels, j, is_1d)} instead.",
         )
     return _ValidatedX(values, labels, is_1d)
 

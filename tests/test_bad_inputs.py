@@ -75,7 +75,7 @@ from skboot import (
     wild_cluster_bootstrap,
 )
 from skboot import intervals as iv
-from skboot.__main__ import main as cli_main
+from skboot.cli import main as cli_main
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
@@ -578,20 +578,20 @@ case(OBL, "nullable-missing", lambda: optimal_block_length(pd.Series(pd.array([1
 
 # -- skboot.intervals (pure functions) --------------------------------------------
 IV = "intervals"
-case(IV, "distribution-nan", lambda: iv.percentile_interval(_with_nan(X1)), V, r"'distribution' parameter must contain only finite values. Got 1 non-finite replicate\(s\) out of 40")
-case(IV, "distribution-empty", lambda: iv.percentile_interval([]), V, r"'distribution' parameter must be an array of shape \(B,\) or \(B, k\) with B >= 1 and k >= 1. Got shape \(0,\)")
-case(IV, "distribution-3d", lambda: iv.normal_interval(np.zeros((2, 2, 2)), 0.0), V, r"'distribution' parameter must be an array of shape.*Got shape \(2, 2, 2\)")
-case(IV, "distribution-strings", lambda: iv.percentile_interval(["a"]), V, r"'distribution' parameter must be a real numeric array. Got an object of type list with dtype <U1")
-case(IV, "level-0", lambda: iv.percentile_interval(X1, level=0), V, r"'level' parameter must be a float in the open interval \(0, 1\). Got 0")
-case(IV, "alternative", lambda: iv.basic_interval(X1, 0.0, alternative="both"), V, r"'alternative' parameter must be one of 'two-sided', 'less' or 'greater'. Got 'both'")
-case(IV, "estimate-shape", lambda: iv.basic_interval(X1, [0.0, 1.0]), V, r"'estimate' parameter must be a float, as the distribution has shape \(B,\). Got shape \(2,\)")
-case(IV, "estimate-shape-2d", lambda: iv.bc_interval(X2, 0.0), V, r"'estimate' parameter must be an array of shape \(3,\), one value per column")
-case(IV, "estimate-nan", lambda: iv.basic_interval(X1, np.nan), V, r"'estimate' parameter must be finite. Got 1 non-finite")
-case(IV, "jackknife-nan", lambda: iv.bca_interval(X1, 0.0, _with_nan(X1)), V, r"'jackknife_values' parameter must contain only finite values. Got 1 non-finite leave-one-out value")
-case(IV, "jackknife-shape", lambda: iv.bca_interval(X1, 0.0, np.zeros((3, 2))), V, r"'jackknife_values' parameter must be an array of shape \(n,\) with n >= 1, matching the \(B,\) distribution. Got shape \(3, 2\)")
-case(IV, "normal-ddof", lambda: iv.normal_interval(X1, 0.0, ddof=N), V, r"'ddof' parameter must be an integer in \[0, B - 1\]")
-case(IV, "studentized-se-shape", lambda: iv.studentized_interval(X1, 0.0, 1.0, np.ones(3)), V, r"'replicate_standard_errors' parameter must be an array of the distribution's shape \(40,\). Got shape \(3,\)")
-case(IV, "studentized-se-negative", lambda: iv.studentized_interval(X1, 0.0, -1.0, np.ones(N)), V, r"'standard_error' parameter must hold non-negative standard errors. Got 1 negative")
+case(IV, "distribution-nan", lambda: iv.percentile_interval(_with_nan(X1)), V, r"'distribution' parameter of percentile_interval must contain only finite values. Got 1 non-finite replicate\(s\) out of 40")
+case(IV, "distribution-empty", lambda: iv.percentile_interval([]), V, r"'distribution' parameter of percentile_interval must be an array of shape \(B,\) or \(B, k\) with B >= 1 and k >= 1. Got shape \(0,\)")
+case(IV, "distribution-3d", lambda: iv.normal_interval(np.zeros((2, 2, 2)), 0.0), V, r"'distribution' parameter of normal_interval must be an array of shape.*Got shape \(2, 2, 2\)")
+case(IV, "distribution-strings", lambda: iv.percentile_interval(["a"]), V, r"'distribution' parameter of percentile_interval must be a real numeric array. Got an object of type list with dtype <U1")
+case(IV, "level-0", lambda: iv.percentile_interval(X1, level=0), V, r"'level' parameter of percentile_interval must be a float in \(0, 1\). Got 0")
+case(IV, "alternative", lambda: iv.basic_interval(X1, 0.0, alternative="both"), V, r"'alternative' parameter of basic_interval must be one of \{'two-sided', 'less', 'greater'\}. Got 'both'")
+case(IV, "estimate-shape", lambda: iv.basic_interval(X1, [0.0, 1.0]), V, r"'estimate' parameter of basic_interval must be a float, as the distribution has shape \(B,\). Got shape \(2,\)")
+case(IV, "estimate-shape-2d", lambda: iv.bc_interval(X2, 0.0), V, r"'estimate' parameter of bc_interval must be an array of shape \(3,\), one value per column")
+case(IV, "estimate-nan", lambda: iv.basic_interval(X1, np.nan), V, r"'estimate' parameter of basic_interval must be finite. Got 1 non-finite")
+case(IV, "jackknife-nan", lambda: iv.bca_interval(X1, 0.0, _with_nan(X1)), V, r"'jackknife_values' parameter of bca_interval must contain only finite values. Got 1 non-finite leave-one-out value")
+case(IV, "jackknife-shape", lambda: iv.bca_interval(X1, 0.0, np.zeros((3, 2))), V, r"'jackknife_values' parameter of bca_interval must be an array of shape \(n,\) with n >= 1, matching the \(B,\) distribution. Got shape \(3, 2\)")
+case(IV, "normal-ddof", lambda: iv.normal_interval(X1, 0.0, ddof=N), V, r"'ddof' parameter of normal_interval must be an int in \[0, B - 1 = 39\]. Got 40")
+case(IV, "studentized-se-shape", lambda: iv.studentized_interval(X1, 0.0, 1.0, np.ones(3)), V, r"'replicate_standard_errors' parameter of studentized_interval must be an array of the distribution's shape \(40,\). Got shape \(3,\)")
+case(IV, "studentized-se-negative", lambda: iv.studentized_interval(X1, 0.0, -1.0, np.ones(N)), V, r"'standard_error' parameter of studentized_interval must hold non-negative standard errors. Got 1 negative")
 
 # -- multiple comparisons: SPA, RealityCheck, StepM, MCS ---------------------------
 MC = "multiple_comparison"
@@ -1015,7 +1015,9 @@ def test_statistic_nan_is_counted_never_silent():
             n_resamples=20, random_state=0,
         )  # fmt: skip
     assert res.n_undefined == 0 and np.isnan(res.estimate)
-    with pytest.raises(ValueError, match="'estimate' parameter must be finite"):
+    with pytest.raises(
+        ValueError, match="'estimate' parameter of basic_interval must be finite"
+    ):
         res.confidence_interval(method="basic")
 
 

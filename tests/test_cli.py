@@ -15,8 +15,9 @@ import pytest
 
 import skboot
 from skboot import bootstrap
-from skboot.__main__ import RESAMPLERS, main
-from skboot._cli_standard_errors import DELTA_METHOD
+from skboot.cli import main
+from skboot.cli._options import RESAMPLERS
+from skboot.cli._standard_errors import DELTA_METHOD
 
 
 @pytest.fixture
@@ -145,6 +146,24 @@ def test_plot_option_writes_png(csv, tmp_path):
         == 0
     )
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_console_script_and_python_m_run_the_same_main():
+    """pyproject's console script and ``python -m skboot`` both reach
+    skboot.cli.main (read from the source tree, not the installed metadata)."""
+    import importlib
+
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    scripts = re.search(
+        r"^\[project\.scripts\]\n(.*?)(?:^\[|\Z)",
+        pyproject.read_text(),
+        re.MULTILINE | re.DOTALL,
+    )
+    assert scripts is not None
+    target = re.search(r'^skboot = "([\w.]+):(\w+)"$', scripts.group(1), re.MULTILINE)
+    assert target is not None and target.groups() == ("skboot.cli", "main")
+    assert getattr(importlib.import_module(target.group(1)), target.group(2)) is main
+    assert importlib.import_module("skboot.__main__").main is main
 
 
 def test_help_lists_every_option():

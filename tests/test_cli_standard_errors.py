@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from skboot import bootstrap
-from skboot._cli_standard_errors import DELTA_METHOD, delta_method_se
+from skboot.cli._standard_errors import DELTA_METHOD, delta_method_se
 
 
 @pytest.mark.parametrize("name", sorted(DELTA_METHOD))

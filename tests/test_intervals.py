@@ -403,12 +403,10 @@ D2 = np.linspace(0.0, 1.0, 30).reshape(10, 3)
 BAD = D1.copy()
 BAD[[2, 5]] = [np.nan, np.inf]
 
-LEVEL_MSG = (
-    "The 'level' parameter must be a float in the open interval (0, 1). Got {} instead."
-)
+LEVEL_MSG = "The 'level' parameter of {} must be a float in (0, 1). Got {} instead."
 ALT_MSG = (
-    "The 'alternative' parameter must be one of 'two-sided', 'less' or 'greater'. "
-    "Got {} instead."
+    "The 'alternative' parameter of {} must be one of {{'two-sided', 'less', "
+    "'greater'}}. Got {} instead."
 )
 # every public method with valid (B,) arguments
 METHODS = {
@@ -422,7 +420,7 @@ METHODS = {
 
 CASES = [
     *(
-        (name, func, args, {"level": level}, LEVEL_MSG.format(shown))
+        (name, func, args, {"level": level}, LEVEL_MSG.format(func.__name__, shown))
         for name, (func, args) in METHODS.items()
         for level, shown in [
             (0, "0"),
@@ -430,7 +428,7 @@ CASES = [
             (1.5, "1.5"),
             (-0.1, "-0.1"),
             (np.nan, "nan"),
-            (np.float64(1.0), "1.0"),
+            (np.float64(1.0), "np.float64(1.0)"),
             ("0.95", "'0.95'"),
             (None, "None"),
             (True, "True"),
@@ -438,7 +436,13 @@ CASES = [
         ]
     ),
     *(
-        (name, func, args, {"alternative": alternative}, ALT_MSG.format(shown))
+        (
+            name,
+            func,
+            args,
+            {"alternative": alternative},
+            ALT_MSG.format(func.__name__, shown),
+        )
         for name, (func, args) in METHODS.items()
         for alternative, shown in [
             ("two_sided", "'two_sided'"),
@@ -452,175 +456,178 @@ CASES = [
         percentile_interval,
         (np.array([]),),
         {},
-        "The 'distribution' parameter must be an array of shape (B,) or (B, k) with "
-        "B >= 1 and k >= 1. Got shape (0,) instead.",
+        "The 'distribution' parameter of percentile_interval must be an array of "
+        "shape (B,) or (B, k) with B >= 1 and k >= 1. Got shape (0,) instead.",
     ),
     (
         "no columns",
         basic_interval,
         (np.empty((10, 0)), np.empty(0)),
         {},
-        "The 'distribution' parameter must be an array of shape (B,) or (B, k) with "
-        "B >= 1 and k >= 1. Got shape (10, 0) instead.",
+        "The 'distribution' parameter of basic_interval must be an array of shape "
+        "(B,) or (B, k) with B >= 1 and k >= 1. Got shape (10, 0) instead.",
     ),
     (
         "3-d",
         percentile_interval,
         (np.ones((4, 2, 2)),),
         {},
-        "The 'distribution' parameter must be an array of shape (B,) or (B, k) with "
-        "B >= 1 and k >= 1. Got shape (4, 2, 2) instead.",
+        "The 'distribution' parameter of percentile_interval must be an array of "
+        "shape (B,) or (B, k) with B >= 1 and k >= 1. Got shape (4, 2, 2) instead.",
     ),
     (
         "scalar",
         percentile_interval,
         (3.0,),
         {},
-        "The 'distribution' parameter must be an array of shape (B,) or (B, k) with "
-        "B >= 1 and k >= 1. Got shape () instead.",
+        "The 'distribution' parameter of percentile_interval must be an array of "
+        "shape (B,) or (B, k) with B >= 1 and k >= 1. Got shape () instead.",
     ),
     (
         "strings",
         percentile_interval,
         (["a", "b"],),
         {},
-        "The 'distribution' parameter must be a real numeric array. Got an object of "
-        "type list with dtype <U1 instead.",
+        "The 'distribution' parameter of percentile_interval must be a real numeric "
+        "array. Got an object of type list with dtype <U1 instead.",
     ),
     (
         "complex",
         percentile_interval,
         (D1 + 1j,),
         {},
-        "The 'distribution' parameter must be a real numeric array. Got an object of "
-        "type ndarray with dtype complex128 instead.",
+        "The 'distribution' parameter of percentile_interval must be a real numeric "
+        "array. Got an object of type ndarray with dtype complex128 instead.",
     ),
     (
         "non-finite",
         bca_interval,
         (BAD, 0.5, D1),
         {},
-        "The 'distribution' parameter must contain only finite values. Got 2 "
-        "non-finite replicate(s) out of 10 instead.",
+        "The 'distribution' parameter of bca_interval must contain only finite "
+        "values. Got 2 non-finite replicate(s) out of 10 instead.",
     ),
     (
         "non-finite 2-d",
         percentile_interval,
         (np.where(D2 > 0.9, np.nan, D2),),
         {},
-        "The 'distribution' parameter must contain only finite values. Got 1 "
-        "non-finite replicate(s) out of 10 instead.",
+        "The 'distribution' parameter of percentile_interval must contain only finite "
+        "values. Got 1 non-finite replicate(s) out of 10 instead.",
     ),
     (
         "estimate 1-d",
         basic_interval,
         (D1, [0.5, 0.5]),
         {},
-        "The 'estimate' parameter must be a float, as the distribution has shape "
-        "(B,). Got shape (2,) instead.",
+        "The 'estimate' parameter of basic_interval must be a float, as the "
+        "distribution has shape (B,). Got shape (2,) instead.",
     ),
     (
         "estimate 2-d",
         normal_interval,
         (D2, [0.5, 0.5]),
         {},
-        "The 'estimate' parameter must be an array of shape (3,), one value per "
-        "column of the (B, 3) distribution. Got shape (2,) instead.",
+        "The 'estimate' parameter of normal_interval must be an array of shape (3,), "
+        "one value per column of the (B, 3) distribution. Got shape (2,) instead.",
     ),
     (
         "estimate scalar for 2-d",
         bc_interval,
         (D2, 0.5),
         {},
-        "The 'estimate' parameter must be an array of shape (3,), one value per "
-        "column of the (B, 3) distribution. Got shape () instead.",
+        "The 'estimate' parameter of bc_interval must be an array of shape (3,), one "
+        "value per column of the (B, 3) distribution. Got shape () instead.",
     ),
     (
         "estimate nan",
         bc_interval,
         (D2, [0.5, np.nan, 0.5]),
         {},
-        "The 'estimate' parameter must be finite. Got 1 non-finite value(s) instead.",
+        "The 'estimate' parameter of bc_interval must be finite. Got 1 non-finite "
+        "value(s) instead.",
     ),
     (
         "jackknife 2-d for 1-d",
         bca_interval,
         (D1, 0.5, D2),
         {},
-        "The 'jackknife_values' parameter must be an array of shape (n,) with n >= 1, "
-        "matching the (B,) distribution. Got shape (10, 3) instead.",
+        "The 'jackknife_values' parameter of bca_interval must be an array of shape "
+        "(n,) with n >= 1, matching the (B,) distribution. Got shape (10, 3) instead.",
     ),
     (
         "jackknife columns",
         bca_interval,
         (D2, [0.5] * 3, D2[:, :2]),
         {},
-        "The 'jackknife_values' parameter must be an array of shape (n, 3) with "
-        "n >= 1, matching the (B, 3) distribution. Got shape (10, 2) instead.",
+        "The 'jackknife_values' parameter of bca_interval must be an array of shape "
+        "(n, 3) with n >= 1, matching the (B, 3) distribution. Got shape (10, 2) "
+        "instead.",
     ),
     (
         "jackknife empty",
         bca_interval,
         (D1, 0.5, []),
         {},
-        "The 'jackknife_values' parameter must be an array of shape (n,) with n >= 1, "
-        "matching the (B,) distribution. Got shape (0,) instead.",
+        "The 'jackknife_values' parameter of bca_interval must be an array of shape "
+        "(n,) with n >= 1, matching the (B,) distribution. Got shape (0,) instead.",
     ),
     (
         "jackknife non-finite",
         bca_interval,
         (D1, 0.5, BAD),
         {},
-        "The 'jackknife_values' parameter must contain only finite values. Got 2 "
-        "non-finite leave-one-out value(s) out of 10 instead.",
+        "The 'jackknife_values' parameter of bca_interval must contain only finite "
+        "values. Got 2 non-finite leave-one-out value(s) out of 10 instead.",
     ),
     (
         "acceleration 3-d",
         jackknife_acceleration,
         (np.ones((3, 2, 2)),),
         {},
-        "The 'jackknife_values' parameter must be an array of shape (n,) or (n, k) "
-        "with n >= 1. Got shape (3, 2, 2) instead.",
+        "The 'jackknife_values' parameter of jackknife_acceleration must be an array "
+        "of shape (n,) or (n, k) with n >= 1. Got shape (3, 2, 2) instead.",
     ),
     (
         "bias_correction estimate",
         bias_correction,
         (D2, 0.5),
         {},
-        "The 'estimate' parameter must be an array of shape (3,), one value per "
-        "column of the (B, 3) distribution. Got shape () instead.",
+        "The 'estimate' parameter of bias_correction must be an array of shape (3,), "
+        "one value per column of the (B, 3) distribution. Got shape () instead.",
     ),
     (
         "standard_error shape",
         studentized_interval,
         (D2, [0.5] * 3, 0.1, np.ones((10, 3))),
         {},
-        "The 'standard_error' parameter must be an array of shape (3,), one value "
-        "per column of the (B, 3) distribution. Got shape () instead.",
+        "The 'standard_error' parameter of studentized_interval must be an array of "
+        "shape (3,), one value per column of the (B, 3) distribution. Got shape () "
+        "instead.",
     ),
     (
         "replicate se shape",
         studentized_interval,
         (D1, 0.5, 0.1, np.ones(9)),
         {},
-        "The 'replicate_standard_errors' parameter must be an array of the "
-        "distribution's shape (10,). Got shape (9,) instead.",
+        "The 'replicate_standard_errors' parameter of studentized_interval must be an "
+        "array of the distribution's shape (10,). Got shape (9,) instead.",
     ),
     (
         "negative se",
         studentized_interval,
         (D1, 0.5, -0.1, np.ones(10)),
         {},
-        "The 'standard_error' parameter must hold non-negative standard errors. Got "
-        "1 negative value(s) instead.",
+        "The 'standard_error' parameter of studentized_interval must hold "
+        "non-negative standard errors. Got 1 negative value(s) instead.",
     ),
     (
         "negative replicate se",
         studentized_interval,
         (D1, 0.5, 0.1, -np.ones(10)),
         {},
-        "The 'replicate_standard_errors' parameter must hold non-negative standard "
-        "errors. Got 10 negative value(s) instead.",
+        "The 'replicate_standard_errors' parameter of studentized_interval must hold "
+        "non-negative standard errors. Got 10 negative value(s) instead.",
     ),
     *(
         (
@@ -628,7 +635,8 @@ CASES = [
             normal_interval,
             (D1, 0.5),
             {"ddof": ddof},
-            f"The 'ddof' parameter must be an integer in [0, B - 1] = [0, 9]. Got "
+            f"The 'ddof' parameter of normal_interval must be an int in "
+            f"[0, B - 1 = 9]. Got "
             f"{shown} instead.",
         )
         for ddof, shown in [(-1, "-1"), (10, "10"), (0.5, "0.5"), (True, "True")]
@@ -948,7 +956,138 @@ def test_method_names_are_case_insensitive(spelling):
     assert m.confidence_interval(method="Percentile").method == "percentile"
     with pytest.raises(
         ValueError,
-        match=r"'method' parameter must be one of \{'percentile', 'basic', "
-        r"'normal', 'bc', 'bca', 'studentized'\}. Got 'B C a' instead",
+        match=r"^The 'method' parameter of interval_by_method must be one of "
+        r"\{'percentile', 'basic', 'normal', 'bc', 'bca', 'studentized'\}. Got "
+        r"'B C a' instead\.$",
     ):
         interval_by_method("B C a", res.distribution, res.estimate)
+
+
+# --------------------------------------------------------------------------------
+# interval_by_method and the public checks
+
+
+def _never_called():
+    raise AssertionError("an input was computed although the arguments are invalid")
+
+
+IBM = "interval_by_method"
+DISPATCH_CASES = [
+    (
+        "level",
+        ("bca", D1, 0.5),
+        {"level": 1.0, "jackknife": _never_called},
+        f"The 'level' parameter of {IBM} must be a float in (0, 1). Got 1.0 instead.",
+    ),
+    (
+        "alternative",
+        ("normal", D1, 0.5),
+        {"alternative": "both"},
+        f"The 'alternative' parameter of {IBM} must be one of {{'two-sided', "
+        "'less', 'greater'}. Got 'both' instead.",
+    ),
+    (
+        "jackknife missing",
+        ("BCa", D1, 0.5),
+        {},
+        f"The 'jackknife' parameter of {IBM} must be a callable returning the "
+        "jackknife values, which method 'bca' needs. Got None instead.",
+    ),
+    (
+        "jackknife not callable",
+        ("bca", D1, 0.5),
+        {"jackknife": D1[:5]},
+        f"The 'jackknife' parameter of {IBM} must be a callable or None. Got "
+        f"{D1[:5]!r} instead.",
+    ),
+    (
+        "studentized missing",
+        ("studentized", D1, 0.5),
+        {"jackknife": _never_called},
+        f"The 'studentized' parameter of {IBM} must be a callable returning "
+        "(standard_error, replicate_standard_errors), which method 'studentized' "
+        "needs. Got None instead.",
+    ),
+    (
+        "studentized not callable",
+        ("studentized", D1, 0.5),
+        {"studentized": (0.1, np.ones(10))},
+        f"The 'studentized' parameter of {IBM} must be a callable or None. Got "
+        f"{(0.1, np.ones(10))!r} instead.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "message"),
+    [case[1:] for case in DISPATCH_CASES],
+    ids=[case[0] for case in DISPATCH_CASES],
+)
+def test_interval_by_method_invalid_input(args, kwargs, message):
+    from skboot.intervals import interval_by_method
+
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        interval_by_method(*args, **kwargs)
+
+
+def test_interval_by_method_passes_the_normalized_options():
+    from skboot.intervals import interval_by_method
+
+    for method, func, args in [
+        ("percentile", percentile_interval, (D1,)),
+        ("basic", basic_interval, (D1, 0.5)),
+        ("normal", normal_interval, (D1, 0.5)),
+        ("bc", bc_interval, (D1, 0.5)),
+        ("bca", bca_interval, (D1, 0.5, D1[:5])),
+        ("studentized", studentized_interval, (D1, 0.5, 0.1, np.ones(10))),
+    ]:
+        direct = func(*args, level=np.float64(0.8), alternative="less")
+        res = interval_by_method(
+            method.upper(),
+            D1,
+            0.5,
+            level=np.float64(0.8),
+            alternative="less",
+            jackknife=lambda: D1[:5],
+            studentized=lambda: (0.1, np.ones(10)),
+        )
+        assert (res.low, res.high) == (direct.low, direct.high), method
+        assert_array_equal(res.levels, direct.levels)
+
+
+def test_public_checks_name_their_owner():
+    from skboot.intervals import (
+        METHODS,
+        check_alternative,
+        check_level,
+        check_method,
+    )
+
+    assert check_level(np.float64(0.9), "f") == 0.9
+    assert type(check_level(np.float32(0.5), "f")) is float
+    assert check_alternative("greater", "f") == "greater"
+    assert check_method("Studentized", "f") == "studentized"
+    assert check_method("bc", "f", METHODS[:5]) == "bc"
+    with pytest.raises(
+        ValueError,
+        match=r"^The 'level' parameter of f must be a float in \(0, 1\)\. Got 0 ",
+    ):
+        check_level(0, "f")
+    with pytest.raises(ValueError, match=r"^The 'alternative' parameter of g must"):
+        check_alternative("Less", "g")
+    with pytest.raises(
+        ValueError,
+        match=r"^The 'method' parameter of h must be one of \{'percentile', 'basic', "
+        r"'normal', 'bc', 'bca'\}\. Got 'studentized' instead\.$",
+    ):
+        check_method("studentized", "h", METHODS[:5])
+    # without an owner (callers not switched yet): the former messages
+    with pytest.raises(
+        ValueError,
+        match=r"^The 'level' parameter must be a float in the open interval \(0, 1\)\. "
+        r"Got 1\.0 instead\.$",
+    ):
+        check_level(np.float64(1.0))
+    with pytest.raises(ValueError, match=r"^The 'method' parameter must be one of"):
+        check_method("bcaa")
+    assert check_alternative("less") == "less"

@@ -14,7 +14,7 @@ from joblib import parallel_config
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import permutation_test_score
 
-from skboot.__main__ import main
+from skboot.cli import main
 from skboot.resamplers import Permutation
 from skboot.significance import metric_permutation_test, permutation_test
 

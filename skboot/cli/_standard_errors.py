@@ -54,7 +54,7 @@ def _weights(a: np.ndarray, weights: Any) -> tuple[np.ndarray, float]:
 
 
 def _se_from_influence(infl: np.ndarray, w: np.ndarray, sw: float) -> float:
-    """``sqrt(var_w(infl, ddof=1) / n)`` with frequency weights ``w`` (``n = sum w``)."""
+    """``sqrt(var_w(infl, ddof=1) / n)``, frequency weights ``w``, ``n = sum w``."""
     centred = infl - (w @ infl) / sw
     return float(np.sqrt((w @ (centred * centred)) / (sw - 1.0) / sw))
 

@@ -14,17 +14,15 @@ def _fmt(v: Any) -> str:
     return f"{float(v):.4f}"
 
 
+Row = tuple[str, Any, Any, Any, Any, str]
+
+
 def demo(args: argparse.Namespace) -> int:
     """Bootstrap intervals on scikit-learn's bundled breast-cancer data."""
     import skboot
-    from skboot import BootstrapStatistic, bootstrap
 
     try:
         from sklearn.datasets import load_breast_cancer
-        from sklearn.linear_model import LogisticRegression
-        from sklearn.model_selection import train_test_split
-        from sklearn.pipeline import make_pipeline
-        from sklearn.preprocessing import StandardScaler
     except ImportError as exc:  # pragma: no cover - sklearn is a dependency
         print(f"skboot demo needs scikit-learn: {exc}", file=sys.stderr)
         return 1
@@ -33,10 +31,23 @@ def demo(args: argparse.Namespace) -> int:
     data = load_breast_cancer(as_frame=True)
     X, y = data.data, data.target
     print(
-        f"skboot {skboot.__version__} demo: breast cancer data, {len(X)} rows, B={B}, seed={seed}\n"
+        f"skboot {skboot.__version__} demo: breast cancer data, {len(X)} rows, "
+        f"B={B}, seed={seed}\n"
     )
-    rows = []
     t0 = time.perf_counter()
+    rows = _statistic_rows(X, B, seed)
+    model_rows, comparison = _model_rows(X, y, B, seed)
+    rows += model_rows
+    elapsed = time.perf_counter() - t0
+    _print_report(rows, comparison, B, elapsed)
+    return 0
+
+
+def _statistic_rows(X: Any, B: int, seed: int) -> list[Row]:
+    """Means (BCa), a median (percentile) and a correlation (BCa) of columns."""
+    from skboot import BootstrapStatistic, bootstrap
+
+    rows: list[Row] = []
     est = BootstrapStatistic("mean", n_resamples=B, random_state=seed).fit(
         X[["mean radius", "mean texture"]]
     )
@@ -71,6 +82,19 @@ def demo(args: argparse.Namespace) -> int:
     rows.append(
         ("corr(radius, texture)", r.estimate, r.standard_error, ci.low, ci.high, "bca")
     )
+    return rows
+
+
+def _model_rows(X: Any, y: Any, B: int, seed: int) -> tuple[list[Row], Any]:
+    """Test accuracy and ROC AUC of a logistic regression, and its AUC against
+    naive Bayes'."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    import skboot
+    from skboot import bootstrap
 
     X_tr, X_te, y_tr, y_te = train_test_split(
         X, y, test_size=0.4, random_state=0, stratify=y
@@ -81,7 +105,7 @@ def demo(args: argparse.Namespace) -> int:
     correct = (model.predict(X_te) == y_te.to_numpy()).astype(float)
     acc = bootstrap(correct, "proportion", n_resamples=B, random_state=seed)
     ci = acc.confidence_interval(method="bca")
-    rows.append(
+    rows: list[Row] = [
         (
             "test accuracy (logistic regr.)",
             acc.estimate,
@@ -90,7 +114,7 @@ def demo(args: argparse.Namespace) -> int:
             ci.high,
             "bca",
         )
-    )
+    ]
     metric_ci = getattr(skboot, "metric_ci", None)
     if metric_ci is not None:
         proba = model.predict_proba(X_te)[:, 1]
@@ -123,24 +147,29 @@ def demo(args: argparse.Namespace) -> int:
             random_state=seed,
             method="percentile",
         )
-    elapsed = time.perf_counter() - t0
+    return rows, comparison
 
-    head = f"{'quantity':34s} {'estimate':>10s} {'std.err':>9s} {'95% low':>10s} {'95% high':>10s}  method"
+
+def _print_report(rows: list[Row], comparison: Any, B: int, elapsed: float) -> None:
+    head = (
+        f"{'quantity':34s} {'estimate':>10s} {'std.err':>9s} {'95% low':>10s} "
+        f"{'95% high':>10s}  method"
+    )
     print(head)
     print("-" * len(head))
     for name, e, se, lo, hi, method in rows:
         print(
-            f"{name:34s} {_fmt(e):>10s} {_fmt(se):>9s} {_fmt(lo):>10s} {_fmt(hi):>10s}  {method}"
+            f"{name:34s} {_fmt(e):>10s} {_fmt(se):>9s} {_fmt(lo):>10s} "
+            f"{_fmt(hi):>10s}  {method}"
         )
     if comparison is not None:
         cmp_ci = comparison.interval
         print(
-            f"\nROC AUC, logistic regression minus naive Bayes: {comparison.estimate:+.4f} "
-            f"(95% percentile CI [{cmp_ci.low:+.4f}, {cmp_ci.high:+.4f}], paired bootstrap "
-            f"p-value {comparison.p_value:.3g})"
+            "\nROC AUC, logistic regression minus naive Bayes: "
+            f"{comparison.estimate:+.4f} (95% percentile CI [{cmp_ci.low:+.4f}, "
+            f"{cmp_ci.high:+.4f}], paired bootstrap p-value {comparison.p_value:.3g})"
         )
     print(
         f"\n{len(rows)} bootstrap runs of {B} replicates in {elapsed:.2f} s "
         "(numba compile included on first use)."
     )
-    return 0

@@ -1,0 +1,338 @@
+"""Checks of the interval methods' inputs, raised before any work.
+
+Every message names the parameter, the function, what is allowed and what was
+given (:func:`skboot._validation.value_error`). The scalar options are constraint
+tables (:func:`skboot._validation.validate_params`); the arrays get the checks a
+table cannot state (shape against the distribution, finiteness).
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, cast
+
+import numpy as np
+
+from skboot._validation import (
+    CALLABLE,
+    NONE,
+    Constraint,
+    Interval,
+    Options,
+    validate_params,
+    value_error,
+)
+from skboot.intervals._result import Alternative, FloatArray
+
+__all__ = [
+    "ALTERNATIVE",
+    "ALTERNATIVES",
+    "COMMON",
+    "LEVEL",
+    "METHODS",
+    "OPTIONAL_CALLABLE",
+    "check_alternative",
+    "check_ddof",
+    "check_distribution",
+    "check_estimate",
+    "check_jackknife",
+    "check_level",
+    "check_level_and_alternative",
+    "check_method",
+    "numeric_array",
+    "per_column",
+]
+
+#: The interval methods, in their one (lowercase) spelling.
+METHODS = ("percentile", "basic", "normal", "bc", "bca", "studentized")
+#: The sides of an interval: both, or the upper (``"less"``) or lower bound.
+ALTERNATIVES = ("two-sided", "less", "greater")
+
+LEVEL = Interval("real", 0.0, 1.0, closed="neither")
+ALTERNATIVE = Options(ALTERNATIVES)
+OPTIONAL_CALLABLE: list[Constraint] = [CALLABLE, NONE]
+#: The constraints every interval method shares.
+COMMON: dict[str, list[Constraint]] = {"level": [LEVEL], "alternative": [ALTERNATIVE]}
+
+
+def check_level(level: Any, owner: str | None = None) -> float:
+    """``level`` as a float in the open interval (0, 1).
+
+    Parameters
+    ----------
+    level : float
+        The confidence level to check.
+    owner : str, optional
+        The function or method whose parameter it is, named in the message.
+        None (callers not yet switched, issue 14) gives the former message,
+        which names no owner.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        "The 'level' parameter of <owner> must be a float in (0, 1). Got ...".
+
+    Examples
+    --------
+    >>> from skboot.intervals import check_level
+    >>> check_level(0.9, "f")
+    0.9
+    >>> check_level(95, "f")
+    Traceback (most recent call last):
+    ...
+    ValueError: The 'level' parameter of f must be a float in (0, 1). Got 95 instead.
+    """
+    if owner is None:
+        return _level_without_owner(level)
+    return float(validate_params(owner, {"level": [LEVEL]}, level=level)["level"])
+
+
+def check_alternative(alternative: Any, owner: str | None = None) -> Alternative:
+    """``alternative`` as one of "two-sided", "less", "greater" (exact spelling).
+
+    Parameters
+    ----------
+    alternative : str
+        The side(s) of the interval to check.
+    owner : str, optional
+        The function or method whose parameter it is, named in the message.
+        None (callers not yet switched, issue 14) gives the former message,
+        which names no owner.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, ``owner``, the three options and the value.
+
+    Examples
+    --------
+    >>> from skboot.intervals import check_alternative
+    >>> check_alternative("less", "my_function")
+    'less'
+    """
+    if owner is None:
+        return _alternative_without_owner(alternative)
+    values = validate_params(
+        owner, {"alternative": [ALTERNATIVE]}, alternative=alternative
+    )
+    return cast("Alternative", values["alternative"])
+
+
+def check_method(
+    method: Any, owner: str | None = None, methods: tuple[str, ...] = METHODS
+) -> str:
+    """``method`` in lowercase; any letter case is accepted (scipy spells "BCa").
+
+    Parameters
+    ----------
+    method : str
+        The interval method to check.
+    owner : str, optional
+        The function or method whose parameter it is, named in the message.
+        None (callers not yet switched, issue 14) gives the former message,
+        which names no owner.
+    methods : tuple of str, default=METHODS
+        The allowed methods, lowercase (a caller may allow fewer).
+
+    Returns
+    -------
+    str
+        The method in lowercase.
+
+    Raises
+    ------
+    ValueError
+        Listing the lowercase names.
+
+    Examples
+    --------
+    >>> from skboot.intervals import check_method
+    >>> check_method("BCa", "my_function")
+    'bca'
+    """
+    if owner is None:
+        return _method_without_owner(method, methods)
+    table: dict[str, list[Constraint]] = {
+        "method": [Options(methods, case_insensitive=True)]
+    }
+    return str(validate_params(owner, table, method=method)["method"])
+
+
+def check_level_and_alternative(
+    owner: str, level: Any, alternative: Any
+) -> tuple[float, Alternative]:
+    """The two options every interval method takes (:data:`COMMON`)."""
+    values = validate_params(owner, COMMON, level=level, alternative=alternative)
+    return float(values["level"]), cast("Alternative", values["alternative"])
+
+
+def check_ddof(ddof: Any, n_rep: int, owner: str) -> int:
+    """``ddof`` of the normal interval's standard error: an int in [0, B - 1]."""
+    allowed = Interval("int", 0, n_rep - 1, high_text=f"B - 1 = {n_rep - 1}")
+    return int(validate_params(owner, {"ddof": [allowed]}, ddof=ddof)["ddof"])
+
+
+def numeric_array(value: Any, name: str, owner: str) -> FloatArray:
+    """``value`` as a float64 array; bools and ints are accepted, strings and
+    objects are not."""
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):  # e.g. ragged nested sequences
+        arr = np.asarray(None)
+    if arr.dtype.kind not in "biuf":
+        raise value_error(
+            name,
+            owner,
+            "must be a real numeric array. Got an object of type "
+            f"{type(value).__name__} with dtype {arr.dtype} instead.",
+        )
+    return arr.astype(np.float64, copy=False)
+
+
+def check_distribution(distribution: Any, owner: str) -> tuple[FloatArray, bool]:
+    """The distribution as a (B, k) float array, and whether it was 2-D."""
+    theta = numeric_array(distribution, "distribution", owner)
+    if theta.ndim not in (1, 2) or 0 in theta.shape:
+        raise value_error(
+            "distribution",
+            owner,
+            "must be an array of shape (B,) or (B, k) with B >= 1 and k >= 1. "
+            f"Got shape {theta.shape} instead.",
+        )
+    vector = theta.ndim == 2
+    theta2 = theta if vector else theta[:, np.newaxis]
+    bad = ~np.isfinite(theta2).all(axis=1)
+    if bad.any():
+        raise value_error(
+            "distribution",
+            owner,
+            f"must contain only finite values. Got {int(bad.sum())} non-finite "
+            f"replicate(s) out of {theta2.shape[0]} instead.",
+        )
+    return theta2, vector
+
+
+def per_column(value: Any, name: str, k: int, vector: bool, owner: str) -> FloatArray:
+    """A float (1-D distribution) or a (k,) array (2-D distribution), as (k,)."""
+    arr = numeric_array(value, name, owner)
+    expected = (k,) if vector else ()
+    if arr.shape != expected:
+        want = (
+            f"an array of shape ({k},), one value per column of the (B, {k}) "
+            "distribution"
+            if vector
+            else "a float, as the distribution has shape (B,)"
+        )
+        raise value_error(
+            name, owner, f"must be {want}. Got shape {arr.shape} instead."
+        )
+    return arr.reshape(k)
+
+
+def check_estimate(estimate: Any, k: int, vector: bool, owner: str) -> FloatArray:
+    """The estimate, one finite value per column, as (k,)."""
+    est = per_column(estimate, "estimate", k, vector, owner)
+    n_bad = int((~np.isfinite(est)).sum())
+    if n_bad:
+        raise value_error(
+            "estimate",
+            owner,
+            f"must be finite. Got {n_bad} non-finite value(s) instead.",
+        )
+    return est
+
+
+def check_jackknife(
+    jackknife_values: Any, k: int | None, vector: bool | None, owner: str
+) -> tuple[FloatArray, bool]:
+    """Jackknife values as (n, k), and whether they were 2-D.
+
+    ``k``/``vector`` are None when there is no distribution to match.
+    """
+    jk = numeric_array(jackknife_values, "jackknife_values", owner)
+    if k is None:
+        ok = jk.ndim in (1, 2) and 0 not in jk.shape
+        want = "(n,) or (n, k) with n >= 1"
+    elif vector:
+        ok = jk.ndim == 2 and jk.shape[1] == k and jk.shape[0] >= 1
+        want = f"(n, {k}) with n >= 1, matching the (B, {k}) distribution"
+    else:
+        ok = jk.ndim == 1 and jk.shape[0] >= 1
+        want = "(n,) with n >= 1, matching the (B,) distribution"
+    if not ok:
+        raise value_error(
+            "jackknife_values",
+            owner,
+            f"must be an array of shape {want}. Got shape {jk.shape} instead.",
+        )
+    jk2 = jk if jk.ndim == 2 else jk[:, np.newaxis]
+    bad = ~np.isfinite(jk2).all(axis=1)
+    if bad.any():
+        raise value_error(
+            "jackknife_values",
+            owner,
+            f"must contain only finite values. Got {int(bad.sum())} non-finite "
+            f"leave-one-out value(s) out of {jk2.shape[0]} instead.",
+        )
+    return jk2, jk.ndim == 2
+
+
+# --------------------------------------------------------------------------------
+# Without an owner: the former checks and messages, unchanged, for the callers that
+# do not pass one yet (issue 14 switches them, then these go, and ``owner`` becomes
+# required).
+
+
+def _show(value: Any) -> str:
+    """Short repr of a user value for error messages."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _level_without_owner(level: Any) -> float:
+    if (
+        isinstance(level, (bool, np.bool_))
+        or not isinstance(level, numbers.Real)
+        or not 0.0 < float(level) < 1.0
+    ):
+        raise ValueError(
+            "The 'level' parameter must be a float in the open interval (0, 1). "
+            f"Got {_show(level)} instead."
+        )
+    return float(level)
+
+
+def _alternative_without_owner(alternative: Any) -> Alternative:
+    if not isinstance(alternative, str) or alternative not in ALTERNATIVES:
+        raise ValueError(
+            "The 'alternative' parameter must be one of 'two-sided', 'less' or "
+            f"'greater'. Got {_show(alternative)} instead."
+        )
+    return cast("Alternative", alternative)
+
+
+def _method_without_owner(method: Any, methods: tuple[str, ...]) -> str:
+    value = method.lower() if isinstance(method, str) else None
+    if value not in methods:
+        listed = ", ".join(repr(m) for m in methods)
+        raise ValueError(
+            f"The 'method' parameter must be one of {{{listed}}}. "
+            f"Got {_show(method)} instead."
+        )
+    return str(value)
+
+
+# The former private names (issue 14 removes them once no caller uses them).
+_check_level = check_level
+_check_alternative = check_alternative
+_check_method = check_method

@@ -1,0 +1,119 @@
+"""One entry point for all methods: :func:`interval_by_method`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from numpy.typing import ArrayLike
+
+from skboot._validation import Constraint, Options, validate_params, value_error
+from skboot.intervals._bc import bc_interval, bca_interval
+from skboot.intervals._checks import (
+    ALTERNATIVE,
+    LEVEL,
+    METHODS,
+    OPTIONAL_CALLABLE,
+)
+from skboot.intervals._result import IntervalEndpoints
+from skboot.intervals._simple import (
+    basic_interval,
+    normal_interval,
+    percentile_interval,
+)
+from skboot.intervals._studentized import studentized_interval
+
+__all__ = ["interval_by_method"]
+
+_CONSTRAINTS: dict[str, list[Constraint]] = {
+    "method": [Options(METHODS, case_insensitive=True)],
+    "level": [LEVEL],
+    "alternative": [ALTERNATIVE],
+    "jackknife": OPTIONAL_CALLABLE,
+    "studentized": OPTIONAL_CALLABLE,
+}
+
+
+def interval_by_method(
+    method: str,
+    distribution: ArrayLike,
+    estimate: ArrayLike,
+    *,
+    level: float = 0.95,
+    alternative: str = "two-sided",
+    jackknife: Callable[[], ArrayLike] | None = None,
+    studentized: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
+) -> IntervalEndpoints:
+    """Dispatch to the method's function; the inputs only some methods need are
+    given as zero-argument callables, so they are computed only when used.
+
+    Parameters
+    ----------
+    method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}
+        Any letter case ("BCa", as scipy spells it, is "bca").
+    distribution, estimate : array-like
+        As in the method functions.
+    level : float, default=0.95
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+    jackknife : callable, optional
+        Returns the jackknife values (for "bca", which needs it).
+    studentized : callable, optional
+        Returns ``(standard_error, replicate_standard_errors)`` (for
+        "studentized", which needs it).
+
+    Returns
+    -------
+    IntervalEndpoints
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot.intervals import interval_by_method
+    >>> d = np.linspace(-1.0, 1.0, 201)
+    >>> res = interval_by_method("percentile", d, 0.0, level=0.9)
+    >>> round(res.low, 2), round(res.high, 2)
+    (-0.9, 0.9)
+    """
+    owner = "interval_by_method"
+    checked = validate_params(
+        owner,
+        _CONSTRAINTS,
+        method=method,
+        level=level,
+        alternative=alternative,
+        jackknife=jackknife,
+        studentized=studentized,
+    )
+    method = checked["method"]
+    kw: dict[str, Any] = {
+        "level": checked["level"],
+        "alternative": checked["alternative"],
+    }
+    if method == "percentile":
+        return percentile_interval(distribution, **kw)
+    if method == "basic":
+        return basic_interval(distribution, estimate, **kw)
+    if method == "normal":
+        return normal_interval(distribution, estimate, **kw)
+    if method == "bc":
+        return bc_interval(distribution, estimate, **kw)
+    if method == "bca":
+        if jackknife is None:
+            raise value_error(
+                "jackknife",
+                owner,
+                "must be a callable returning the jackknife values, which method "
+                "'bca' needs. Got None instead.",
+            )
+        return bca_interval(distribution, estimate, jackknife(), **kw)
+    # "studentized", the one method left
+    if studentized is None:
+        raise value_error(
+            "studentized",
+            owner,
+            "must be a callable returning (standard_error, "
+            "replicate_standard_errors), which method 'studentized' needs. Got "
+            "None instead.",
+        )
+    se_hat, se_b = studentized()
+    return studentized_interval(distribution, estimate, se_hat, se_b, **kw)
