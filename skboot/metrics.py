@@ -585,6 +585,15 @@ class MetricStatistic(Statistic):
     def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
         return 8 if self._fused_iid(plan) else 8 * plan.n_samples
 
+    def mean_values(self) -> tuple[list[np.ndarray], bool, float] | None:
+        """The per-row values of a mean-type metric without sample weights (two
+        arrays for a paired difference), whether it is a root mean, its sign."""
+        kid = self._scalars_a[0]
+        if self._weighted or kid not in (_KID_MEAN, _KID_RMS):
+            return None
+        values = [self.arrays[1]] + ([self.arrays[5]] if self._two else [])
+        return values, kid == _KID_RMS, float(self.sign)
+
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         nb = out.shape[0]
         if self._fused_iid(plan):

@@ -100,6 +100,13 @@ class Statistic:
         jackknife sample of one of several independent samples)."""
         raise NotImplementedError(f"{type(self).__name__} cannot be rebuilt")
 
+    def mean_values(self) -> tuple[list[np.ndarray], bool, float] | None:
+        """When the statistic of a replicate is ``sign * mean(values)`` (or the
+        square root of that mean) of per-row values: the values (one array, or two
+        whose difference it is), whether it is a root mean, and the sign; for
+        kernels that sum draws themselves (the GPU).  None otherwise."""
+        return None
+
     def vector_output(self, data_ndim: int) -> bool:
         """Whether the output is a vector even when it has one value (a column
         statistic of one column, a quantile of a list of one level)."""

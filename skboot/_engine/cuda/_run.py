@@ -30,7 +30,6 @@ from typing import Any
 import numpy as np
 
 from skboot._engine import (
-    BuiltinStatistic,
     Progress,
     Statistic,
     moments_to_values,
@@ -38,7 +37,7 @@ from skboot._engine import (
 from skboot._engine.cuda import _reference as ref
 from skboot._engine.cuda._device import available, load_cuda, quiet, simulator
 from skboot._kernels.cuda import constants as C
-from skboot._random import PURPOSE, STREAM_VERSION
+from skboot._random import STREAM_VERSION
 
 __all__ = [
     "GPU_METRICS",
@@ -127,60 +126,52 @@ def _threshold(k: int) -> np.uint64:
 
 
 def scheme_of(plan: Any) -> DeviceScheme | None:
-    """The kernels' description of ``plan``, or None if no kernel generates it."""
-    from skboot.resamplers._block import FixedBlockPlan, StationaryPlan
-    from skboot.resamplers._iid import DirichletPlan, IIDPlan, PoissonPlan
-
-    kind = type(plan)
+    """The kernels' description of ``plan`` (from its :meth:`stream_scheme`), or
+    None if no kernel generates it."""
+    s = plan.stream_scheme()
+    if s is None:
+        return None
     n = int(plan.n_samples)
-    key = plan.key
-    if kind is IIDPlan:
-        seed, gamma = key.stream(plan.purpose)
+    if s.kind == "iid":
         return DeviceScheme(
             "index",
             C.IID,
             n,
-            seed,
-            gamma,
-            m=int(plan.sample_size),
-            un_draw=np.uint64(n),
-            thresh=_threshold(n),
+            s.seed,
+            s.gamma,
+            m=int(s.m),
+            un_draw=np.uint64(s.n_draw),
+            thresh=_threshold(int(s.n_draw)),
         )
-    if kind is FixedBlockPlan:
-        seed, gamma = key.stream(PURPOSE["block_starts"])
+    if s.kind == "fixed_blocks":
         return DeviceScheme(
             "index",
             C.FIXED_BLOCKS,
             n,
-            seed,
-            gamma,
+            s.seed,
+            s.gamma,
             m=n,
-            un_draw=np.uint64(plan.n_starts),
-            thresh=_threshold(int(plan.n_starts)),
-            L=int(plan.block_length),
-            stride=int(plan.stride),
+            un_draw=np.uint64(s.n_draw),
+            thresh=_threshold(int(s.n_draw)),
+            L=int(s.block_length),
+            stride=int(s.stride),
         )
-    if kind is StationaryPlan:
-        seed_s, seed_l, gamma = plan._seeds()
-        _, log_q = plan._p_log_q
+    if s.kind == "stationary":
         return DeviceScheme(
             "index",
             C.STATIONARY,
             n,
-            seed_s,
-            gamma,
-            seed_l=seed_l,
+            s.seed,
+            s.gamma,
+            seed_l=s.seed_lengths,
             m=n,
-            un_draw=np.uint64(n),
-            thresh=_threshold(n),
-            log_q=float(log_q),
+            un_draw=np.uint64(s.n_draw),
+            thresh=_threshold(int(s.n_draw)),
+            log_q=float(s.log_q),
         )
-    if kind is PoissonPlan:
-        seed, gamma = key.stream(PURPOSE["poisson"])
-        return DeviceScheme("weight", C.POISSON, n, seed, gamma)
-    if kind is DirichletPlan:
-        seed, gamma = key.stream(PURPOSE["dirichlet"])
-        return DeviceScheme("weight", C.DIRICHLET, n, seed, gamma)
+    codes = {"poisson": C.POISSON, "dirichlet": C.DIRICHLET}
+    if s.kind in codes:
+        return DeviceScheme("weight", codes[s.kind], n, s.seed, s.gamma)
     return None
 
 
@@ -188,28 +179,19 @@ def scheme_of(plan: Any) -> DeviceScheme | None:
 # what runs where
 # ---------------------------------------------------------------------------
 def _metric_values(stat: Any) -> tuple[list[np.ndarray], bool, float] | None:
-    """For a mean-type fused metric without sample weights: its per-row values
-    (one array, two for a paired difference), whether it is a root mean, and its
-    sign.  None for any other statistic."""
-    from skboot._metric_kernels import _KID_MEAN, _KID_RMS
-    from skboot.metrics import MetricStatistic
-
-    if type(stat) is not MetricStatistic or stat._weighted:
-        return None
-    kid = stat._scalars_a[0]
-    if kid not in (_KID_MEAN, _KID_RMS):
-        return None
-    values = [stat.arrays[1]] + ([stat.arrays[5]] if stat._two else [])
-    return values, kid == _KID_RMS, float(stat.sign)
+    """For a statistic that is a (root) mean of per-row values (mean-type fused
+    metrics without sample weights): those values (one array, two for a paired
+    difference), whether it is a root mean, and its sign.  None otherwise."""
+    return stat.mean_values()
 
 
 def _statistic_problem(statistic: Any) -> str:
     """ "" when the statistic has a GPU kernel, else what it is."""
     if isinstance(statistic, str):
         return "" if statistic in GPU_STATISTICS else f"the statistic {statistic!r}"
-    if isinstance(statistic, BuiltinStatistic):
-        ok = statistic.name in GPU_STATISTICS
-        return "" if ok else f"the statistic {statistic.name!r}"
+    if isinstance(statistic, Statistic) and statistic.builtin_name is not None:
+        ok = statistic.builtin_name in GPU_STATISTICS
+        return "" if ok else f"the statistic {statistic.builtin_name!r}"
     if isinstance(statistic, Statistic):
         if _metric_values(statistic) is not None:
             return ""
@@ -378,7 +360,7 @@ def run_on_device(
     if scheme is None:
         raise no_kernel_error(f"the plan {type(plan).__name__}", owner)
     opts = (n_resamples, chunk_size, progress, threads_per_block, blocks)
-    if isinstance(stat, BuiltinStatistic) and stat.name in GPU_STATISTICS:
+    if stat.builtin_name in GPU_STATISTICS:
         if stat.name == "corr":
             return _run_corr(cuda, stat.arrays[0], scheme, plan, opts)[:, None]
         return _run_builtin(cuda, stat, scheme, plan, opts)
