@@ -19,7 +19,6 @@ bit).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -32,9 +31,7 @@ from skboot._kernels.multiple_comparison import (
 )
 from skboot._kernels.weighted import weighted_moments
 from skboot._metric_kernels import eval_packed, metric_chunk, pack_arrays, packed
-from skboot._random import PURPOSE
 from skboot.resamplers import ResamplingPlan
-from skboot.resamplers._block import FixedBlockPlan, StationaryPlan
 
 __all__ = ["centred_means", "column_means", "metric_replicates"]
 
@@ -69,27 +66,28 @@ class _BlockMeans(Statistic):
 
     def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
         # the block starts and ends of a replicate plus its row of means
-        blocks = -(-plan.n_samples // max(1, int(getattr(plan, "block_length", 1))))
+        blocks = plan.draws_per_replicate(fused=True)
         return 16 * (2 * blocks + 16) + 8 * self.k
+
+    def draws_per_replicate(self, plan: ResamplingPlan) -> int:
+        return plan.draws_per_replicate(fused=True)
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         (P,) = arrays
+        s = plan.stream_scheme()
         if self.stationary:
-            seed_s, gamma = plan.key.stream(PURPOSE["block_starts"])
-            seed_l, _ = plan.key.stream(PURPOSE["block_lengths"])
-            p = 1.0 / float(plan.block_length)
-            log_q = -math.inf if p >= 1.0 else math.log1p(-p)
-            stationary_block_means(P, seed_s, seed_l, gamma, int(b0), p, log_q, out)
+            stationary_block_means(
+                P, s.seed, s.seed_lengths, s.gamma, int(b0), s.p, s.log_q, out
+            )
         else:
-            seed, gamma = plan.key.stream(PURPOSE["block_starts"])
             fixed_block_means(
                 P,
-                seed,
-                gamma,
+                s.seed,
+                s.gamma,
                 int(b0),
-                int(plan.block_length),
-                int(plan.n_starts),
-                int(plan.stride),
+                int(s.block_length),
+                int(s.n_draw),
+                int(s.stride),
                 out,
             )
 
@@ -150,14 +148,15 @@ def centred_means(
     Xc = np.ascontiguousarray(X - xbar)
     stat: Statistic
     k = Xc.shape[1]
-    if isinstance(plan, StationaryPlan):
+    scheme = plan.stream_scheme()
+    kind = None if scheme is None else scheme.kind
+    if kind == "stationary":
         stat = _BlockMeans(prefix_groups(Xc), k, True)
-    elif isinstance(plan, FixedBlockPlan) and plan.layout == "fixed":
+    elif kind == "fixed_blocks":
         stat = _BlockMeans(prefix_groups(Xc), k, False)
     else:
         stat = _WeightedMeans(Xc)
-    length = max(1.0, float(getattr(plan, "block_length", 1.0)))
-    work = n_resamples * (Xc.shape[0] / length) * Xc.shape[1]
+    work = n_resamples * plan.draws_per_replicate(fused=True) * Xc.shape[1]
     C = run_bootstrap(
         stat, plan, n_resamples, n_jobs=_jobs(n_jobs, work), chunk_size=chunk_size
     )
