@@ -185,6 +185,11 @@ class SyntheticStatistic(Statistic):
     arrays: tuple[np.ndarray, ...] = ()
     name: str = "callable"
     resampler: str = "SyntheticResampler"
+    scalar_q: bool = True
+
+    def vector_output(self, data_ndim: int) -> bool:
+        """A quantile of a list of levels is a vector, even of one level."""
+        return self.builtin == "quantile" and not self.scalar_q
 
     def _call(self, b: int, args: tuple[Any, ...], **kw: Any) -> Any:
         assert self.func is not None
@@ -298,61 +303,7 @@ def make_synthetic_statistic(
     else:
         data = (np.ascontiguousarray(np.asarray(first, dtype=np.float64).reshape(-1)),)
     if isinstance(statistic, str):
-        if regression:
-            raise ValueError(
-                f"The 'statistic' parameter of {owner} must be a callable "
-                f"statistic(X, y) when {res} resamples a regression (y given): the "
-                f"replicates are new responses. Got the built-in {statistic!r} "
-                "instead."
-            )
-        if statistic not in SYNTHETIC_BUILTINS:
-            raise ValueError(
-                f"The 'statistic' parameter of {owner} must be a callable or one of "
-                f"{{{', '.join(repr(s) for s in SYNTHETIC_BUILTINS)}}} with {res} "
-                "(its replicates are synthetic real-valued series). Got "
-                f"{statistic!r} instead."
-            )
-        allowed = {"var": {"ddof"}, "std": {"ddof"}, "quantile": {"q"}}.get(
-            statistic, set()
-        )
-        extra = set(kwargs) - allowed
-        if extra:
-            raise ValueError(
-                f"The 'statistic_kwargs' parameter of {owner} accepts "
-                f"{sorted(allowed) or 'no keys'} for statistic {statistic!r}. Got "
-                f"{sorted(extra)} instead."
-            )
-        ddof = kwargs.get("ddof", 0)
-        if statistic in ("var", "std"):
-            ddof = check_int(
-                ddof,
-                "ddof",
-                f"{owner} (statistic_kwargs)",
-                min_value=0,
-                max_value=plan.n_samples - 1,
-            )
-        q = np.empty(0)
-        if statistic == "quantile":
-            raw = kwargs.get("q")
-            try:
-                q = np.atleast_1d(np.asarray(raw, dtype=np.float64))
-            except (TypeError, ValueError):
-                q = np.array([np.nan])
-            if raw is None or q.ndim != 1 or not np.all((q >= 0) & (q <= 1)):
-                raise ValueError(
-                    f"The 'q' statistic keyword of {owner} must be a float or 1-D "
-                    f"array of floats in [0, 1]. Got {raw!r} instead."
-                )
-        stat = SyntheticStatistic(
-            builtin=statistic,
-            ddof=int(ddof),
-            q=q,
-            arrays=data,
-            name=statistic,
-            resampler=res,
-        )
-        stat.k = stat.estimate().shape[0]
-        return stat
+        return _synthetic_builtin(plan, statistic, data, kwargs, owner)
     if not callable(statistic):
         raise ValueError(
             f"The 'statistic' parameter of {owner} must be a callable or one of "
@@ -377,6 +328,74 @@ def make_synthetic_statistic(
     est = stat.estimate()
     stat.k = est.shape[0]
     stat.cached_estimate = est
+    return stat
+
+
+def _synthetic_builtin(
+    plan: SyntheticPlan,
+    statistic: str,
+    data: tuple[np.ndarray, ...],
+    kwargs: dict[str, Any],
+    owner: str,
+) -> SyntheticStatistic:
+    """A built-in statistic of synthetic series, its keywords checked."""
+    res = plan.owner
+    regression = plan.response is not None
+    if regression:
+        raise ValueError(
+            f"The 'statistic' parameter of {owner} must be a callable "
+            f"statistic(X, y) when {res} resamples a regression (y given): the "
+            f"replicates are new responses. Got the built-in {statistic!r} "
+            "instead."
+        )
+    if statistic not in SYNTHETIC_BUILTINS:
+        raise ValueError(
+            f"The 'statistic' parameter of {owner} must be a callable or one of "
+            f"{{{', '.join(repr(s) for s in SYNTHETIC_BUILTINS)}}} with {res} "
+            "(its replicates are synthetic real-valued series). Got "
+            f"{statistic!r} instead."
+        )
+    allowed = {"var": {"ddof"}, "std": {"ddof"}, "quantile": {"q"}}.get(
+        statistic, set()
+    )
+    extra = set(kwargs) - allowed
+    if extra:
+        raise ValueError(
+            f"The 'statistic_kwargs' parameter of {owner} accepts "
+            f"{sorted(allowed) or 'no keys'} for statistic {statistic!r}. Got "
+            f"{sorted(extra)} instead."
+        )
+    ddof = kwargs.get("ddof", 0)
+    if statistic in ("var", "std"):
+        ddof = check_int(
+            ddof,
+            "ddof",
+            f"{owner} (statistic_kwargs)",
+            min_value=0,
+            max_value=plan.n_samples - 1,
+        )
+    q = np.empty(0)
+    if statistic == "quantile":
+        raw = kwargs.get("q")
+        try:
+            q = np.atleast_1d(np.asarray(raw, dtype=np.float64))
+        except (TypeError, ValueError):
+            q = np.array([np.nan])
+        if raw is None or q.ndim != 1 or not np.all((q >= 0) & (q <= 1)):
+            raise ValueError(
+                f"The 'q' statistic keyword of {owner} must be a float or 1-D "
+                f"array of floats in [0, 1]. Got {raw!r} instead."
+            )
+    stat = SyntheticStatistic(
+        builtin=statistic,
+        ddof=int(ddof),
+        q=q,
+        scalar_q=np.ndim(kwargs.get("q", 0.5)) == 0,
+        arrays=data,
+        name=statistic,
+        resampler=res,
+    )
+    stat.k = stat.estimate().shape[0]
     return stat
 
 

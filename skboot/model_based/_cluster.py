@@ -438,50 +438,20 @@ def wild_cluster_bootstrap(
     [0.013, 0.539]
     """
     owner = "wild_cluster_bootstrap"
-    if not isinstance(impose_null, (bool, np.bool_)):
-        raise param_error("impose_null", owner, "True or False", impose_null)
-    if not isinstance(fit_intercept, (bool, np.bool_)):
-        raise param_error("fit_intercept", owner, "True or False", fit_intercept)
-    if not isinstance(confidence_interval, (bool, np.bool_)):
-        raise param_error(
-            "confidence_interval", owner, "True or False", confidence_interval
-        )
-    check_one_of(weights, "weights", owner, tuple(WEIGHT_CODES))
-    check_one_of(alternative, "alternative", owner, ALTERNATIVES)
-    B = check_int(n_resamples, "n_resamples", owner, min_value=1, max_value=2**32 - 1)
-    if (
-        isinstance(level, (bool, np.bool_))
-        or not isinstance(level, (numbers.Real, np.floating))
-        or not 0.0 < float(level) < 1.0
-    ):
-        raise param_error("level", owner, "a float in (0, 1)", level)
-    if (
-        isinstance(null, (bool, np.bool_))
-        or not isinstance(null, (numbers.Real, np.floating, np.integer))
-        or not math.isfinite(float(null))
-    ):
-        raise param_error("null", owner, "a finite float", null)
+    B = _check_options(
+        impose_null,
+        fit_intercept,
+        confidence_interval,
+        weights,
+        alternative,
+        n_resamples,
+        level,
+        null,
+    )
     D = _design(X, bool(fit_intercept), owner)
     n, k = D.shape
     d = k - 1 if fit_intercept else k
-    raw_y = y.to_numpy() if hasattr(y, "to_numpy") else y
-    try:
-        yf = np.asarray(raw_y, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            f"The 'y' parameter of {owner} must be a numeric 1-D array. Got "
-            f"{type(y).__name__} that is not numeric instead."
-        ) from exc
-    if yf.ndim != 1 or yf.shape[0] != n:
-        raise ValueError(
-            f"The 'y' parameter of {owner} must be 1-D with one value per row of X "
-            f"({n}). Got shape {yf.shape} instead."
-        )
-    if not np.all(np.isfinite(yf)):
-        raise ValueError(
-            f"The 'y' parameter of {owner} must hold finite values. Got "
-            f"{int((~np.isfinite(yf)).sum())} NaN or infinite value(s) instead."
-        )
+    yf = _response(y, n, owner)
     codes, G = _cluster_codes(groups, n, owner)
     if G < 2:
         raise ValueError(
@@ -522,25 +492,7 @@ def wild_cluster_bootstrap(
     enumerate_all = weights == "rademacher" and G < 32 and 2**G <= B
     if enumerate_all:
         B = 2**G
-    seed, gamma = key.stream(PURPOSE["wild"])
-    Su = np.ascontiguousarray(su @ A)
-    Sf = np.ascontiguousarray(F @ A)
-    sums = np.empty((B, 5))
-    for b0 in range(0, B, _CHUNK):
-        wcb_chunk(
-            seed,
-            gamma,
-            np.int64(b0),
-            np.int64(WEIGHT_CODES[weights]),
-            WEBB,
-            np.bool_(enumerate_all),
-            Su,
-            Sf,
-            np.ascontiguousarray(F),
-            np.ascontiguousarray(wu),
-            np.ascontiguousarray(wf),
-            sums[b0 : b0 + _CHUNK],
-        )
+    sums = _replicate_sums(key, B, weights, enumerate_all, su @ A, F @ A, F, wu, wf)
     tstar = _tstar(sums, c, (est - null) / aq, kind)
     t = (est - null) / se
     res = WildClusterResult(
@@ -568,3 +520,100 @@ def wild_cluster_bootstrap(
         return res
     ci = _invert(res, 1.0 - float(level))
     return WildClusterResult(**{**res.__dict__, "confidence_interval": ci})
+
+
+def _check_options(
+    impose_null: Any,
+    fit_intercept: Any,
+    confidence_interval: Any,
+    weights: Any,
+    alternative: Any,
+    n_resamples: Any,
+    level: Any,
+    null: Any,
+) -> int:
+    """The options of :func:`wild_cluster_bootstrap`, checked before any work;
+    returns ``n_resamples``."""
+    owner = "wild_cluster_bootstrap"
+    if not isinstance(impose_null, (bool, np.bool_)):
+        raise param_error("impose_null", owner, "True or False", impose_null)
+    if not isinstance(fit_intercept, (bool, np.bool_)):
+        raise param_error("fit_intercept", owner, "True or False", fit_intercept)
+    if not isinstance(confidence_interval, (bool, np.bool_)):
+        raise param_error(
+            "confidence_interval", owner, "True or False", confidence_interval
+        )
+    check_one_of(weights, "weights", owner, tuple(WEIGHT_CODES))
+    check_one_of(alternative, "alternative", owner, ALTERNATIVES)
+    B = check_int(n_resamples, "n_resamples", owner, min_value=1, max_value=2**32 - 1)
+    if (
+        isinstance(level, (bool, np.bool_))
+        or not isinstance(level, (numbers.Real, np.floating))
+        or not 0.0 < float(level) < 1.0
+    ):
+        raise param_error("level", owner, "a float in (0, 1)", level)
+    if (
+        isinstance(null, (bool, np.bool_))
+        or not isinstance(null, (numbers.Real, np.floating, np.integer))
+        or not math.isfinite(float(null))
+    ):
+        raise param_error("null", owner, "a finite float", null)
+    return B
+
+
+def _response(y: Any, n: int, owner: str) -> np.ndarray:
+    """``y`` as finite float64, one value per row of the design."""
+    raw_y = y.to_numpy() if hasattr(y, "to_numpy") else y
+    try:
+        yf = np.asarray(raw_y, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"The 'y' parameter of {owner} must be a numeric 1-D array. Got "
+            f"{type(y).__name__} that is not numeric instead."
+        ) from exc
+    if yf.ndim != 1 or yf.shape[0] != n:
+        raise ValueError(
+            f"The 'y' parameter of {owner} must be 1-D with one value per row of X "
+            f"({n}). Got shape {yf.shape} instead."
+        )
+    if not np.all(np.isfinite(yf)):
+        raise ValueError(
+            f"The 'y' parameter of {owner} must hold finite values. Got "
+            f"{int((~np.isfinite(yf)).sum())} NaN or infinite value(s) instead."
+        )
+    return yf
+
+
+def _replicate_sums(
+    key: Any,
+    B: int,
+    weights: str,
+    enumerate_all: bool,
+    Su: np.ndarray,
+    Sf: np.ndarray,
+    F: np.ndarray,
+    wu: np.ndarray,
+    wf: np.ndarray,
+) -> np.ndarray:
+    """The five sums of every replicate (Roodman et al. 2019), in chunks:
+    O(G k) per replicate."""
+    seed, gamma = key.stream(PURPOSE["wild"])
+    Su = np.ascontiguousarray(Su)
+    Sf = np.ascontiguousarray(Sf)
+    sums = np.empty((B, 5))
+    for b0 in range(0, B, _CHUNK):
+        wcb_chunk(
+            seed,
+            gamma,
+            np.int64(b0),
+            np.int64(WEIGHT_CODES[weights]),
+            WEBB,
+            np.bool_(enumerate_all),
+            Su,
+            Sf,
+            np.ascontiguousarray(F),
+            np.ascontiguousarray(wu),
+            np.ascontiguousarray(wf),
+            sums[b0 : b0 + _CHUNK],
+        )
+    return sums

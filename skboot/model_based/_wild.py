@@ -279,28 +279,48 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
                     "given): a time series has no clusters; use block_length for "
                     "block-wild multipliers. Got groups without y."
                 )
-            x = _series(X, self._name)
-            fit, crit = self._fit_order(x)
-            resid = fit.residuals - fit.residuals.mean()
-            if length > resid.shape[0]:
-                raise ValueError(
-                    f"The 'block_length' parameter of {self._name} must be at most "
-                    f"the number of residuals n - p = {resid.shape[0]}. Got {length} "
-                    "instead."
-                )
-            return ARWildPlan(
-                key,
-                n_samples,
-                owner=self._name,
-                kind=kind,
-                series=x,
-                intercept=fit.intercept,
-                coef=fit.coef,
-                residuals=np.ascontiguousarray(resid),
-                block_length=length,
-                sigma2=fit.sigma2,
-                criterion_values=crit,
+            return self._series_plan(key, n_samples, X, kind, length)
+        return self._regression_plan(key, n_samples, X, y, groups, kind, length)
+
+    def _series_plan(
+        self, key: RootKey, n_samples: int, X: Any, kind: int, length: int
+    ) -> SyntheticPlan:
+        """Wild multipliers on the residuals of an AR fit of the series."""
+        x = _series(X, self._name)
+        fit, crit = self._fit_order(x)
+        resid = fit.residuals - fit.residuals.mean()
+        if length > resid.shape[0]:
+            raise ValueError(
+                f"The 'block_length' parameter of {self._name} must be at most "
+                f"the number of residuals n - p = {resid.shape[0]}. Got {length} "
+                "instead."
             )
+        return ARWildPlan(
+            key,
+            n_samples,
+            owner=self._name,
+            kind=kind,
+            series=x,
+            intercept=fit.intercept,
+            coef=fit.coef,
+            residuals=np.ascontiguousarray(resid),
+            block_length=length,
+            sigma2=fit.sigma2,
+            criterion_values=crit,
+        )
+
+    def _regression_plan(
+        self,
+        key: RootKey,
+        n_samples: int,
+        X: Any,
+        y: Any,
+        groups: Any,
+        kind: int,
+        length: int,
+    ) -> SyntheticPlan:
+        """Wild multipliers on the residuals of an OLS fit of ``y`` on ``X``: per
+        row, per block of rows, or per cluster."""
         Xf = _finite_float(X, "X", self._name, (1, 2))
         yf = _finite_float(y, "y", self._name, (1,))
         D = Xf.reshape(n_samples, -1)
