@@ -366,6 +366,24 @@ def mcs_r_counts(C, order, inv_sd, stats):
     return counts
 
 
+@njit(cache=True, inline="always")
+def _compact(W, ids, keep, m):
+    """Keep the columns ``q < m`` of ``W`` (and entries of ``ids``) with
+    ``keep[q]``, moved to the front in order."""
+    for b in range(W.shape[0]):
+        row = W[b]
+        w = 0
+        for q in range(m):
+            if keep[q]:
+                row[w] = row[q]
+                w += 1
+    w = 0
+    for q in range(m):
+        if keep[q]:
+            ids[w] = ids[q]
+            w += 1
+
+
 @njit(cache=True, nogil=True)
 def mcs_max(est, C):
     """The max-statistic MCS: elimination order, p-value and statistic per model.
@@ -445,18 +463,7 @@ def mcs_max(est, C):
                 stats[pos] = T
                 pos += 1
         if m_new > 0:
-            for b in range(B):
-                row = W[b]
-                w = 0
-                for q in range(m):
-                    if keep[q]:
-                        row[w] = row[q]
-                        w += 1
-            w = 0
-            for q in range(m):
-                if keep[q]:
-                    ids[w] = ids[q]
-                    w += 1
+            _compact(W, ids, keep, m)
         m = m_new
     for q in range(m):
         order[pos] = ids[q]

@@ -13,6 +13,7 @@ import pandas as pd
 
 from skboot._kernels.multiple_comparison import constant_columns
 from skboot._metric_kernels import METRICS
+from skboot._validation import check_sample_weight
 
 __all__ = [
     "Losses",
@@ -244,6 +245,22 @@ def _split_models(models: Any, param: str, owner: str) -> list[tuple[Hashable, A
     )
 
 
+def _targets(y_true: Any, owner: str) -> np.ndarray:
+    """``y_true`` as a 1-D array of at least 3 rows."""
+    if y_true is None:
+        raise ValueError(
+            f"The 'y_true' parameter of {owner} must be an array-like of targets. "
+            "Got None instead."
+        )
+    yt = np.asarray(y_true.to_numpy() if hasattr(y_true, "to_numpy") else y_true)
+    if yt.ndim != 1 or yt.shape[0] < 3:
+        raise ValueError(
+            f"The 'y_true' parameter of {owner} must be 1-D with at least 3 rows. "
+            f"Got shape {yt.shape} instead."
+        )
+    return yt
+
+
 def check_predictions(
     y_true: Any,
     named: list[tuple[str, Any]],
@@ -271,17 +288,7 @@ def check_predictions(
             f"The metric {metric!r} of {owner} accepts the options "
             f"{list(spec.options)}. Got {extra} instead."
         )
-    if y_true is None:
-        raise ValueError(
-            f"The 'y_true' parameter of {owner} must be an array-like of targets. "
-            "Got None instead."
-        )
-    yt = np.asarray(y_true.to_numpy() if hasattr(y_true, "to_numpy") else y_true)
-    if yt.ndim != 1 or yt.shape[0] < 3:
-        raise ValueError(
-            f"The 'y_true' parameter of {owner} must be 1-D with at least 3 rows. "
-            f"Got shape {yt.shape} instead."
-        )
+    yt = _targets(y_true, owner)
     n = yt.shape[0]
     prepared: list[Any] = []
     labels: list[Hashable] = []
@@ -313,25 +320,7 @@ def check_predictions(
                     f"{exc} (model {label!r} in '{param}' of {owner})"
                 ) from exc
             labels.append(label)
-    sw = None
-    if sample_weight is not None:
-        sw = np.asarray(sample_weight, dtype=np.float64)
-        if (
-            sw.shape != (n,)
-            or not np.isfinite(sw).all()
-            or (sw < 0).any()
-            or (sw.sum() <= 0)
-        ):
-            raise ValueError(
-                f"The 'sample_weight' parameter of {owner} must be a 1-D array of "
-                f"{n} finite, non-negative weights with a positive sum. Got shape "
-                f"{sw.shape} instead."
-                if sw.shape != (n,)
-                else f"The 'sample_weight' parameter of {owner} must hold finite, "
-                "non-negative weights with a positive sum. Got minimum "
-                f"{float(np.nanmin(sw))!r} and sum {float(np.nansum(sw))!r} instead."
-            )
-        sw = np.ascontiguousarray(sw)
+    sw = None if sample_weight is None else check_sample_weight(sample_weight, n, owner)
     if groups is not None and np.shape(groups)[:1] != (n,):
         raise ValueError(
             f"The 'groups' parameter of {owner} must have one label per row of "
