@@ -436,8 +436,8 @@ case(E, "confidence_interval-unfitted", lambda: BootstrapStatistic().confidence_
 # -- BootstrapResult.confidence_interval / plot -----------------------------------
 R = "BootstrapResult"
 for _level in (0, 1, 1.5, -0.1, 95, float("nan"), float("inf"), "x", "0.95", True, None):
-    case(R, f"level-{_level!r}", lambda lv=_level: _res().confidence_interval(lv), V, r"'level' parameter must be a float in the open interval \(0, 1\). Got " + re.escape(repr(_level)))
-case(R, "level-bca-before-jackknife", lambda: _res_median().confidence_interval(1.5, method="bca"), V, r"'level' parameter must be a float in the open interval \(0, 1\). Got 1.5")
+    case(R, f"level-{_level!r}", lambda lv=_level: _res().confidence_interval(lv), V, r"'level' parameter of confidence_interval must be a float in \(0, 1\). Got " + re.escape(repr(_level)))
+case(R, "level-bca-before-jackknife", lambda: _res_median().confidence_interval(1.5, method="bca"), V, r"'level' parameter of confidence_interval must be a float in \(0, 1\). Got 1.5")
 case(R, "level-studentized-before-nested", lambda: _res_median().confidence_interval(0, method="studentized", n_inner=5), V, r"'level' parameter.*Got 0")
 case(R, "method-B_Ca", lambda: _res().confidence_interval(method="B_Ca"), V, r"'method' parameter of confidence_interval must be one of \{'percentile', 'basic', 'normal', 'bc', 'bca', 'studentized'\}. Got 'B_Ca'")
 case(R, "method-norm-alias", lambda: _res().confidence_interval(method="norm"), V, r"'method' parameter of confidence_interval.*Got 'norm'")

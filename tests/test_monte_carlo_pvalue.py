@@ -12,12 +12,12 @@ from scipy import stats
 
 from skboot import DegenerateDistributionWarning, StratifiedBootstrap, bootstrap
 from skboot._random import check_random_state
+from skboot.intervals import quantile_levels
 from skboot.significance import (
     bootstrap_pvalue,
     monte_carlo_test,
     replicate_generator,
 )
-from skboot.significance._pvalue import quantile_levels
 
 
 # ---------------------------------------------------------------------------

@@ -124,6 +124,7 @@ from skboot.intervals._checks import (
     check_method,
 )
 from skboot.intervals._dispatch import interval_by_method
+from skboot.intervals._pvalue import pvalue_by_method, quantile_levels
 from skboot.intervals._result import Alternative as Alternative  # type aliases
 from skboot.intervals._result import ConfidenceInterval, IntervalEndpoints
 from skboot.intervals._result import FloatArray as FloatArray
@@ -151,6 +152,8 @@ __all__ = [
     "jackknife_acceleration",
     "normal_interval",
     "percentile_interval",
+    "pvalue_by_method",
+    "quantile_levels",
     "studentized_interval",
 ]
 

@@ -4,6 +4,12 @@ meta-estimator and the frozen :class:`BootstrapResult`."""
 from skboot.intervals import ConfidenceInterval
 from skboot.statistic._bootstrap import bootstrap
 from skboot.statistic._estimator import BootstrapStatistic
-from skboot.statistic._result import BootstrapResult
+from skboot.statistic._result import BootstrapResult, result_pvalue
 
-__all__ = ["BootstrapResult", "BootstrapStatistic", "ConfidenceInterval", "bootstrap"]
+__all__ = [
+    "BootstrapResult",
+    "BootstrapStatistic",
+    "ConfidenceInterval",
+    "bootstrap",
+    "result_pvalue",
+]

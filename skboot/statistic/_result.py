@@ -26,6 +26,7 @@ from skboot.intervals import (
     check_level,
     check_method,
     interval_by_method,
+    pvalue_by_method,
 )
 from skboot.statistic._persist import (
     json_params,
@@ -35,7 +36,7 @@ from skboot.statistic._persist import (
     save_result,
 )
 
-__all__ = ["ALTERNATIVES", "BootstrapResult"]
+__all__ = ["ALTERNATIVES", "BootstrapResult", "result_pvalue"]
 
 ALTERNATIVES = ("two-sided", "less", "greater")
 
@@ -390,35 +391,13 @@ class BootstrapResult:
         owner = "confidence_interval"
         method = check_method(method, owner)
         check_one_of(alternative, "alternative", owner, ALTERNATIVES)
-        level = check_level(level)  # before the jackknife / nested bootstrap
-        ctx = self._context
-        groups = check_jackknife_groups(ctx, jackknife_groups, owner, words=True)
-        if groups == "auto":
-            groups = auto_jackknife_groups(ctx)
-        elif groups == "full":
-            groups = None
+        level = check_level(level, owner)  # before the jackknife / nested bootstrap
+        groups = self._jackknife_groups(jackknife_groups, owner)
         est, dist = self._arrays()
-        if self.n_undefined:
-            raise ValueError(
-                f"The bootstrap distribution has {self.n_undefined} undefined "
-                "(non-finite) replicate(s) of "
-                f"{self.n_resamples}; no interval is computed from it. Make the "
-                "statistic defined on every resample (or drop those replicates "
-                "yourself and call skboot.intervals directly)."
-            )
-
-        def jackknife_values() -> np.ndarray:
-            jk = self.jackknife_values(groups)
-            strata = None if ctx is None else ctx.plan.strata_codes
-            if strata is not None and groups is None:
-                jk = stratified_jackknife(jk, strata)
-            return jk if est.ndim else jk[:, 0]
-
-        def studentized() -> tuple[np.ndarray, np.ndarray]:
-            if ctx is None:
-                raise ValueError(_NO_DATA.format(what="The studentized interval"))
-            return studentized_inputs(ctx, standard_error, n_inner)
-
+        self._check_defined("interval")
+        jackknife_values, studentized = self._method_inputs(
+            groups, standard_error, n_inner, est.ndim
+        )
         res = interval_by_method(
             method,
             dist,
@@ -428,6 +407,7 @@ class BootstrapResult:
             jackknife=jackknife_values,
             studentized=studentized,
         )
+        ctx = self._context
         name = getattr(self.distribution, "name", None)
         data = None if ctx is None else ctx.data
         return ConfidenceInterval(
@@ -442,29 +422,105 @@ class BootstrapResult:
             name=self.statistic if name is None else name,
         )
 
-    def pvalue(self, null: Any, **kwargs: Any) -> Any:
+    def _jackknife_groups(self, jackknife_groups: Any, owner: str) -> int | None:
+        """The delete-a-group count of ``jackknife_groups`` (None: the full
+        jackknife), after "auto" and "full"."""
+        ctx = self._context
+        groups = check_jackknife_groups(ctx, jackknife_groups, owner, words=True)
+        if groups == "auto":
+            return auto_jackknife_groups(ctx)
+        return None if groups == "full" else groups
+
+    def _check_defined(self, what: str) -> None:
+        if self.n_undefined:
+            raise ValueError(
+                f"The bootstrap distribution has {self.n_undefined} undefined "
+                "(non-finite) replicate(s) of "
+                f"{self.n_resamples}; no {what} is computed from it. Make the "
+                "statistic defined on every resample (or drop those replicates "
+                "yourself and call skboot.intervals directly)."
+            )
+
+    def _method_inputs(
+        self, groups: int | None, standard_error: Any, n_inner: Any, ndim: int
+    ) -> tuple[Any, Any]:
+        """The lazily computed inputs of BCa (jackknife values, strata rescaled)
+        and of the studentized method (standard errors), shared by intervals and
+        p-values so that both invert the same thing."""
+        ctx = self._context
+
+        def jackknife_values() -> np.ndarray:
+            jk = self.jackknife_values(groups)
+            strata = None if ctx is None else ctx.plan.strata_codes
+            if strata is not None and groups is None:
+                jk = stratified_jackknife(jk, strata)
+            return jk if ndim else jk[:, 0]
+
+        def studentized() -> tuple[np.ndarray, np.ndarray]:
+            if ctx is None:
+                raise ValueError(_NO_DATA.format(what="The studentized interval"))
+            return studentized_inputs(ctx, standard_error, n_inner)
+
+        return jackknife_values, studentized
+
+    def pvalue(
+        self,
+        null: Any,
+        alternative: str = "two-sided",
+        method: str = "bca",
+        *,
+        standard_error: Any = None,
+        n_inner: int | None = None,
+        jackknife_groups: int | str = "auto",
+    ) -> Any:
         """P-value of ``H0: theta = null`` by inverting the interval of ``method``.
 
-        ``p < alpha`` exactly when ``confidence_interval(1 - alpha, method,
-        alternative)`` excludes ``null``.
+        The smallest ``alpha`` whose ``1 - alpha`` interval (this method, this
+        ``alternative``, the same jackknife and standard errors as
+        :meth:`confidence_interval`) excludes ``null``; so ``p < alpha`` exactly
+        when ``confidence_interval(1 - alpha, method, alternative)`` excludes
+        ``null``.  The closed form of each method and the references are in
+        :mod:`skboot.intervals._pvalue` (Efron & Tibshirani 1993, ch. 15-16;
+        Davison & Hinkley 1997, sections 4.4 and 5.3; Hall & Wilson 1991).
 
         Parameters
         ----------
-        null : float or array-like of shape (k,)
-            The parameter's value under the null hypothesis.
-        **kwargs
-            ``alternative``, ``method`` (default "bca"), ``standard_error``,
-            ``n_inner``, ``jackknife_groups``: see
-            :func:`skboot.significance.bootstrap_pvalue`, which has the
-            definitions and references.
+        null : float, array-like of shape (k,) or pandas Series
+            The parameter's value under the null hypothesis (one per output of a
+            vector statistic, or one for all).
+        alternative : {"two-sided", "less", "greater"}, default="two-sided"
+            "greater": ``H1: theta > null`` (the interval ``(low, inf)``).
+        method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, default="bca"
+            Any letter case.
+        standard_error, n_inner, jackknife_groups
+            As in :meth:`confidence_interval`.
 
         Returns
         -------
         float, ndarray or pandas Series
-        """
-        from skboot.significance import bootstrap_pvalue
+            One p-value per output (NaN where the interval is undefined).
 
-        return bootstrap_pvalue(self, null, **kwargs)
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skboot import bootstrap
+        >>> x = np.random.default_rng(0).normal(0.3, 1.0, size=50)
+        >>> res = bootstrap(x, "mean", n_resamples=1999, random_state=0)
+        >>> p = res.pvalue(0.2, method="percentile")
+        >>> ci = res.confidence_interval(1 - 0.1, method="percentile")
+        >>> bool(p < 0.1) == bool(not ci.low <= 0.2 <= ci.high)
+        True
+        """
+        return result_pvalue(
+            self,
+            null,
+            alternative=alternative,
+            method=method,
+            standard_error=standard_error,
+            n_inner=n_inner,
+            jackknife_groups=jackknife_groups,
+            owner="pvalue",
+        )
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Histogram of the distribution with the estimate and an interval marked.
@@ -490,3 +546,40 @@ class BootstrapResult:
                 "kept as given). Pass the column's position instead."
             )
         return plot_distribution(self, ax=ax, **kwargs)
+
+
+def result_pvalue(
+    result: BootstrapResult,
+    null: Any,
+    *,
+    alternative: str = "two-sided",
+    method: str = "bca",
+    standard_error: Any = None,
+    n_inner: int | None = None,
+    jackknife_groups: int | str = "auto",
+    owner: str = "pvalue",
+) -> Any:
+    """:meth:`BootstrapResult.pvalue`, with errors naming ``owner`` (the public
+    entry point: the method, or :func:`skboot.bootstrap_pvalue`)."""
+    method = check_method(method, owner)
+    check_one_of(alternative, "alternative", owner, ALTERNATIVES)
+    groups = result._jackknife_groups(jackknife_groups, owner)
+    est, dist = result._arrays()
+    result._check_defined("p-value")
+    jackknife_values, studentized = result._method_inputs(
+        groups, standard_error, n_inner, est.ndim
+    )
+    out = pvalue_by_method(
+        method,
+        dist,
+        est,
+        null,
+        alternative=alternative,
+        jackknife=jackknife_values,
+        studentized=studentized,
+        owner=owner,
+    )
+    if np.ndim(result.estimate) == 0:
+        return float(out[0])
+    ctx = result._context
+    return labelled(out, result.estimate, None if ctx is None else ctx.data)
