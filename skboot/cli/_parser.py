@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _add_demo(sub)
     _add_ci(sub)
-    from skboot.significance._cli import add_test_parser
+    from skboot.cli._test import add_test_parser
 
     add_test_parser(sub)
     return parser

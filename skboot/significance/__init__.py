@@ -15,8 +15,10 @@ from skboot.significance._permutation_test import (
     permutation_test,
 )
 from skboot.significance._pvalue import bootstrap_pvalue
+from skboot.significance._statistics import FUSED_STATISTICS
 
 __all__ = [
+    "FUSED_STATISTICS",
     "MetricPermutationTestResult",
     "MonteCarloTestResult",
     "PermutationTestResult",

@@ -81,8 +81,7 @@ def _run(args: argparse.Namespace) -> int:
     import numpy as np
     import pandas as pd
 
-    from skboot.significance import permutation_test
-    from skboot.significance._statistics import FUSED_STATISTICS
+    from skboot.significance import FUSED_STATISTICS, permutation_test
 
     name = CLI_STATISTICS[args.statistic]
     kind = FUSED_STATISTICS[name]
