@@ -261,11 +261,11 @@ def test_statistic_error_pickles_with_replicate():
         ),
         (
             lambda: bootstrap(X1, "mean", n_resamples=0),
-            r"'n_resamples' parameter of bootstrap must be an int >= 1. Got 0",
+            r"'n_resamples' parameter of bootstrap must be an int in \[1, 2\*\*32 - 1\] or None. Got 0",
         ),
         (
             lambda: bootstrap(X1, "mean", n_resamples=2.5),
-            r"'n_resamples' parameter of bootstrap must be an int >= 1. Got 2.5",
+            r"'n_resamples' parameter of bootstrap must be an int in \[1, 2\*\*32 - 1\] or None. Got 2.5",
         ),
         (
             lambda: bootstrap(X1, "mean", random_state=-1),
@@ -332,7 +332,7 @@ def test_statistic_error_pickles_with_replicate():
         ),
         (
             lambda: bootstrap(X1, "mean", chunk_size=0),
-            r"'chunk_size' parameter of bootstrap must be an int >= 1. Got 0",
+            r"'chunk_size' parameter of bootstrap must be an int >= 1 or None. Got 0",
         ),
         (
             lambda: bootstrap(X1, "mean", resampler="iid"),

@@ -15,6 +15,8 @@ the engine.  Everything a public entry point does once per call lives here, once
 
 from skboot._run._context import (
     DEFAULT_N_RESAMPLES,
+    DEVICES,
+    RUN_CONSTRAINTS,
     RunContext,
     check_run_params,
     fit_resampler,
@@ -44,7 +46,9 @@ from skboot._run._undefined import UNDEFINED_POLICIES, Undefined, apply_undefine
 __all__ = [
     "AUTO_JACKKNIFE_GROUPS",
     "DEFAULT_N_RESAMPLES",
+    "DEVICES",
     "NAN_POLICIES",
+    "RUN_CONSTRAINTS",
     "UNDEFINED_POLICIES",
     "Data",
     "Outputs",

@@ -12,12 +12,25 @@ from sklearn.base import clone
 
 from skboot._engine import Statistic
 from skboot._random import check_random_state
-from skboot._run._data import Data
-from skboot._validation import check_int, check_n_jobs, param_error
+from skboot._run._data import NAN_POLICIES, Data
+from skboot._validation import (
+    BOOL,
+    DICT,
+    N_JOBS,
+    NONE,
+    Constraint,
+    Interval,
+    Options,
+    Predicate,
+    param_error,
+    validate_params,
+)
 from skboot.resamplers import BaseResampler, Bootstrap, ResamplingPlan
 
 __all__ = [
     "DEFAULT_N_RESAMPLES",
+    "DEVICES",
+    "RUN_CONSTRAINTS",
     "RunContext",
     "check_run_params",
     "fit_resampler",
@@ -26,6 +39,8 @@ __all__ = [
 
 #: Replicates run when neither the call nor a resampler says how many.
 DEFAULT_N_RESAMPLES = 9999
+#: Where a run computes (see skboot._engine.cuda).
+DEVICES = ("auto", "cpu", "cuda")
 
 
 @dataclass(frozen=True)
@@ -116,14 +131,36 @@ def fit_resampler(
     return resampler.fit_with_key(key, X, y, groups)
 
 
+#: The constraint table of the run parameters every entry point shares
+#: (``bootstrap``, ``BootstrapStatistic``): checked by :func:`validate_params`
+#: before any work.
+RUN_CONSTRAINTS: dict[str, list[Constraint]] = {
+    "n_resamples": [Interval("int", 1, 2**32 - 1, high_text="2**32 - 1"), NONE],
+    "vectorized": [
+        Predicate(
+            lambda v: v is None or isinstance(v, (bool, np.bool_)),
+            "None, True or False",
+        )
+    ],
+    "statistic_kwargs": [NONE, DICT],
+    "n_jobs": [N_JOBS, NONE],
+    "chunk_size": [Interval("int", 1), NONE],
+    "paired": [BOOL],
+    "progress": [BOOL],
+    "nan_policy": [Options(NAN_POLICIES)],
+    "device": [Options(DEVICES)],
+}
+
+
 def check_run_params(
     n_jobs: Any, chunk_size: Any, progress: Any, statistic_kwargs: Any, owner: str
 ) -> None:
     """The engine parameters, checked before any work (the statistic included)."""
-    check_n_jobs(n_jobs, owner)
-    if chunk_size is not None:
-        check_int(chunk_size, "chunk_size", owner, min_value=1)
-    if not isinstance(progress, (bool, np.bool_)):
-        raise param_error("progress", owner, "True or False", progress)
-    if statistic_kwargs is not None and not isinstance(statistic_kwargs, dict):
-        raise param_error("statistic_kwargs", owner, "None or a dict", statistic_kwargs)
+    validate_params(
+        owner,
+        RUN_CONSTRAINTS,
+        n_jobs=n_jobs,
+        chunk_size=chunk_size,
+        progress=progress,
+        statistic_kwargs=statistic_kwargs,
+    )

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from skboot._run import prepare_data, resolve_resampler, run, statistic_name
-from skboot._validation import check_int, param_error
+from skboot._run import (
+    RUN_CONSTRAINTS,
+    prepare_data,
+    resolve_resampler,
+    run,
+    statistic_name,
+)
+from skboot._validation import validate_params
 from skboot.statistic._result import BootstrapResult
 
 __all__ = ["bootstrap"]
@@ -127,11 +131,20 @@ def bootstrap(
     (0.0153, 0.065)
     """
     owner = "bootstrap"
-    if n_resamples is not None:
-        check_int(n_resamples, "n_resamples", owner, min_value=1)
+    validate_params(
+        owner,
+        RUN_CONSTRAINTS,
+        n_resamples=n_resamples,
+        vectorized=vectorized,
+        statistic_kwargs=statistic_kwargs,
+        n_jobs=n_jobs,
+        chunk_size=chunk_size,
+        paired=paired,
+        progress=progress,
+        nan_policy=nan_policy,
+        device=device,
+    )
     res, source = resolve_resampler(resampler, n_resamples, random_state, owner)
-    if not isinstance(paired, (bool, np.bool_)):
-        raise param_error("paired", owner, "True or False", paired)
     d = prepare_data(data, owner, paired=bool(paired))
     finished = run(
         d,

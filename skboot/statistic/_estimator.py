@@ -12,6 +12,7 @@ from skboot._engine import EstimatorStatistic
 from skboot._engine.cuda import check_device, no_kernel_error
 from skboot._random import check_random_state
 from skboot._run import (
+    RUN_CONSTRAINTS,
     Data,
     apply_nan_policy,
     check_run_params,
@@ -20,7 +21,7 @@ from skboot._run import (
     run,
     statistic_name,
 )
-from skboot._validation import check_int
+from skboot._validation import validate_params
 from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import BaseResampler
 from skboot.statistic._result import BootstrapResult
@@ -132,8 +133,18 @@ class BootstrapStatistic(BaseEstimator):
         self : BootstrapStatistic
         """
         owner = type(self).__name__
-        if self.n_resamples is not None:
-            check_int(self.n_resamples, "n_resamples", owner, min_value=1)
+        validate_params(
+            owner,
+            RUN_CONSTRAINTS,
+            n_resamples=self.n_resamples,
+            vectorized=self.vectorized,
+            statistic_kwargs=self.statistic_kwargs,
+            n_jobs=self.n_jobs,
+            chunk_size=self.chunk_size,
+            progress=self.progress,
+            nan_policy=self.nan_policy,
+            device=self.device,
+        )
         res, source = resolve_resampler(
             self.resampler, self.n_resamples, self.random_state, owner
         )
