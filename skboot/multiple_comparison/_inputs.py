@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from skboot._kernels.multiple_comparison import constant_columns
-from skboot._metric_kernels import METRICS
+from skboot.metrics import METRICS
 
 __all__ = [
     "Losses",
