@@ -367,6 +367,47 @@ def test_stratified_bca_uses_the_multi_sample_acceleration():
     assert res.interval == (direct.low, direct.high)
 
 
+def test_callable_metric_bca_on_large_n_deletes_seeded_groups():
+    # A metric function on more than AUTO_JACKKNIFE_GROUPS rows: the BCa
+    # jackknife deletes 1000 seeded random groups (1000 calls instead of n), as
+    # BootstrapResult's "auto" does; fused metrics keep their O(n) closed form.
+    from skboot._run import AUTO_JACKKNIFE_GROUPS, random_jackknife_groups
+
+    rng = np.random.default_rng(3)
+    n, G = 1500, AUTO_JACKKNIFE_GROUPS
+    y = rng.integers(0, 2, n)
+    pred = np.where(rng.random(n) < 0.8, y, 1 - y)
+    calls = []
+
+    def accuracy(y_true, y_pred):
+        calls.append(y_true.shape[0])
+        return float(np.mean(y_true == y_pred))
+
+    res = metric_ci(y, pred, accuracy, n_resamples=50, random_state=0)
+    assert res.interval.jackknife_groups == G
+    assert len(calls) == 1 + 50 + G
+    # the same interval as the wrapped result's own automatic rule
+    own = res.result.confidence_interval(method="bca")
+    assert own.jackknife_groups == G
+    assert (res.interval.low, res.interval.high) == (own.low, own.high)
+    # its values: the metric without each seeded group's rows
+    key = Bootstrap(50, random_state=0).fit(y).key_
+    codes = random_jackknife_groups(key, n, G)
+    jk = res.result.jackknife_values(G)[:, 0]
+    for g in (0, G - 1):
+        keep = codes != g
+        assert jk[g] == accuracy(y[keep], pred[keep])
+    # "full": n leave-one-out calls; fused metrics: the closed form, no groups
+    calls.clear()
+    full = res.confidence_interval(jackknife_groups="full")
+    assert full.jackknife_groups is None and len(calls) == n
+    assert res.confidence_interval(method="bc").jackknife_groups is None
+    fused = metric_ci(y, pred, "accuracy", n_resamples=50, random_state=0)
+    assert fused.interval.jackknife_groups is None
+    with pytest.raises(ValueError, match="'jackknife_groups' parameter of "):
+        res.confidence_interval(jackknife_groups=1)
+
+
 def test_stratified_keeps_every_replicate_defined():
     rng = np.random.default_rng(0)
     y = np.zeros(60, dtype=int)
