@@ -513,23 +513,23 @@ case(M, "sample_weight-length", lambda: metric_ci(Y01, SCORE, "roc_auc", sample_
 case(M, "sample_weight-strings", lambda: metric_ci(Y01, SCORE, "roc_auc", sample_weight=np.array(["a"] * N)), V, r"'sample_weight' parameter of metric_ci must be an array of real numbers")
 case(M, "sample_weight-metric-without", lambda: metric_ci(Y01, SCORE, _accuracy_no_weights, sample_weight=np.ones(N)), V, r"'sample_weight' parameter of metric_ci needs a metric that accepts sample_weight")
 case(M, "groups-length", lambda: metric_ci(Y01, SCORE, "roc_auc", groups=np.arange(5)), V, r"'groups' parameter of metric_ci must have one label per row of y_true \(40\). Got 5")
-case(M, "stratify-str", lambda: metric_ci(Y01, SCORE, "roc_auc", stratify="yes"), V, r"'stratify' parameter of metric_ci must be a bool. Got 'yes'")
+case(M, "stratify-str", lambda: metric_ci(Y01, SCORE, "roc_auc", stratify="yes"), V, r"'stratify' parameter of metric_ci must be True or False. Got 'yes'")
 case(M, "stratify-and-groups", lambda: metric_ci(Y01, SCORE, "roc_auc", stratify=True, groups=GROUPS), V, r"'stratify' and 'groups' parameters of metric_ci cannot be used together")
 case(M, "stratify-and-resampler", lambda: metric_ci(Y01, SCORE, "roc_auc", stratify=True, resampler=Bootstrap()), V, r"'stratify' parameter of metric_ci must be False when a resampler is given")
 case(M, "method-studentized", lambda: metric_ci(Y01, SCORE, "roc_auc", method="studentized"), V, r"'method' parameter of metric_ci must be one of \{'percentile', 'basic', 'normal', 'bc', 'bca'\}. Got 'studentized'")
-case(M, "level-1", lambda: metric_ci(Y01, SCORE, "roc_auc", level=1), V, r"'level' parameter must be a float in the open interval \(0, 1\). Got 1")
+case(M, "level-1", lambda: metric_ci(Y01, SCORE, "roc_auc", level=1), V, r"'level' parameter of metric_ci must be a float in \(0, 1\). Got 1")
 case(M, "level-95", lambda: metric_ci(Y01, SCORE, "roc_auc", level=95), V, r"'level' parameter.*Got 95")
 case(M, "undefined-policy", lambda: metric_ci(Y01, SCORE, "roc_auc", undefined="ignore"), V, r"'undefined' parameter of metric_ci must be one of \{'raise', 'omit'\}. Got 'ignore'")
 case(M, "n_jobs-0", lambda: metric_ci(Y01, SCORE, "roc_auc", n_jobs=0), V, r"'n_jobs' parameter of metric_ci must be an int other than 0")
 case(M, "n_jobs-float", lambda: metric_ci(Y01, SCORE, "roc_auc", n_jobs=1.5), V, r"'n_jobs' parameter of metric_ci.*Got 1.5")
-case(M, "n_resamples-0", lambda: metric_ci(Y01, SCORE, "roc_auc", n_resamples=0), V, r"'n_resamples' parameter of metric_ci must be an int >= 1. Got 0")
+case(M, "n_resamples-0", lambda: metric_ci(Y01, SCORE, "roc_auc", n_resamples=0), V, r"'n_resamples' parameter of metric_ci must be an int >= 1 or None. Got 0")
 case(M, "random_state-str", lambda: metric_ci(Y01, SCORE, "roc_auc", random_state="a"), V, r"'random_state' parameter of Bootstrap must be None, a non-negative int")
 case(M, "resampler-str", lambda: metric_ci(Y01, SCORE, "roc_auc", resampler="iid"), V, r"'resampler' parameter of metric_ci must be None or a skboot resampler")
 case(M, "resampler-block_length", lambda: metric_ci(Y01, SCORE, "roc_auc", resampler=MovingBlockBootstrap(block_length=0)), V, r"'block_length' parameter of MovingBlockBootstrap")
 case(M, "bayesian-metric-without-weights", lambda: metric_ci(Y01, SCORE, _accuracy_no_weights, resampler=BayesianBootstrap()), V, r"resampler of metric_ci gives continuous weights \(BayesianBootstrap\), so the metric must accept sample_weight")
 case(M, "result-confidence_interval-level", lambda: _metric_result().confidence_interval(level=0), V, r"'level' parameter.*Got 0")
 case(M, "result-confidence_interval-method", lambda: _metric_result().confidence_interval(method="studentized"), V, r"'method' parameter of confidence_interval must be one of \{'percentile'.*Got 'studentized'")
-case(M, "result-confidence_interval-alternative", lambda: _metric_result().confidence_interval(alternative="both"), V, r"'alternative' parameter must be one of 'two-sided', 'less' or 'greater'. Got 'both'")
+case(M, "result-confidence_interval-alternative", lambda: _metric_result().confidence_interval(alternative="both"), V, r"'alternative' parameter of confidence_interval must be one of \{'two-sided', 'less', 'greater'\}. Got 'both'")
 C = "compare_metrics"
 case(C, "y_pred_b-length", lambda: compare_metrics(Y01, SCORE, SCORE[:5], "roc_auc"), V, r"'y_pred_b' parameter of compare_metrics must have as many rows as y_true \(40\). Got 5")
 case(C, "y_pred_a-estimator", lambda: compare_metrics(Y01, LogisticRegression(), LinearRegression(), "accuracy"), V, r"'y_pred_a' parameter of compare_metrics must be an array of predictions. Got an estimator \(LogisticRegression\) instead")
@@ -551,7 +551,7 @@ case(BS, "estimator-without-fit", lambda: bootstrap_score(_NoFit(), XR, Y01, sco
 case(BS, "resampler-str", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", resampler="iid"), V, r"'resampler' parameter of bootstrap_score must be None or a skboot resampler. Got 'iid'")
 case(BS, "resampler-bayesian", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", n_resamples=5, resampler=BayesianBootstrap()), V, r"resampler of bootstrap_score gives continuous weights \(BayesianBootstrap\), which have no out-of-bag rows")
 case(BS, "n_resamples-conflict", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", resampler=Bootstrap(5), n_resamples=7), V, r"'n_resamples' parameter of bootstrap_score \(7\) conflicts with the resampler's n_resamples \(5\)")
-case(BS, "n_resamples-0", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", n_resamples=0), V, r"'n_resamples' parameter of bootstrap_score must be an int >= 1. Got 0")
+case(BS, "n_resamples-0", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", n_resamples=0), V, r"'n_resamples' parameter of bootstrap_score must be an int >= 1 or None. Got 0")
 case(BS, "n_jobs-str", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", n_jobs="2"), V, r"'n_jobs' parameter of bootstrap_score must be an int other than 0.*Got '2'")
 case(BS, "scoring-None", lambda: bootstrap_score(_LR(), XR, Y01, scoring=None), V, r"'scoring' parameter of bootstrap_score must be a scorer name or a callable scorer. Got None")
 case(BS, "scoring-unknown", lambda: bootstrap_score(_LR(), XR, Y01, scoring="bogus", n_resamples=5), V, r"'scoring' parameter of bootstrap_score must be a scorer name \(sklearn.metrics.get_scorer_names\(\)\) or a callable scorer\(estimator, X, y\). Got 'bogus'")
@@ -711,7 +711,8 @@ def _forbid_work(monkeypatch: pytest.MonkeyPatch) -> None:
     import skboot._engine._jackknife
     import skboot._run._run
     import skboot._run._studentized
-    import skboot.metrics
+    import skboot.metrics._ci
+    import skboot.metrics._score
     import skboot.multiple_comparison._replicates
     import skboot.statistic._result
 
@@ -722,7 +723,8 @@ def _forbid_work(monkeypatch: pytest.MonkeyPatch) -> None:
         (skboot._run._run, "run_bootstrap"),
         (skboot._run._studentized, "run_bootstrap"),
         (skboot._engine._jackknife, "run_bootstrap"),
-        (skboot.metrics, "run_bootstrap"),
+        (skboot.metrics._ci, "run_bootstrap"),
+        (skboot.metrics._score, "run_bootstrap"),
         (skboot.statistic._result, "jackknife"),  # n calls of the statistic (BCa)
         (skboot._run._studentized, "_nested_studentized"),  # nested bootstrap
         (skboot.multiple_comparison._replicates, "run_bootstrap"),

@@ -1,4 +1,5 @@
-"""Tests of skboot._metric_kernels against scikit-learn on bootstrap replicates.
+"""Tests of the metric kernels (skboot._kernels.metric, prepared by
+skboot.metrics) against scikit-learn on bootstrap replicates.
 
 Each kernel, given ``w = bincount(idx) * sample_weight``, must equal the
 scikit-learn metric on ``(y_true[idx], y_pred[idx], sample_weight[idx])`` to
@@ -15,13 +16,11 @@ import numpy as np
 import pytest
 from sklearn import metrics as skm
 
-from skboot._metric_kernels import (
+from skboot._kernels.metric import eval_packed, metric_chunk, metric_loo
+from skboot.metrics import (
     METRICS,
     PreparedMetric,
-    eval_packed,
     is_undefined,
-    metric_chunk,
-    metric_loo,
     metric_on_weights,
     pack,
 )

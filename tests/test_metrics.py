@@ -41,13 +41,13 @@ from skboot import (
     metric_ci,
 )
 from skboot._engine import run_bootstrap
-from skboot._metric_kernels import METRICS
 from skboot.metrics import (
+    METRICS,
     CallableMetricStatistic,
     EstimatorStatistic,
     MetricStatistic,
-    _pairwise_mae,
 )
+from skboot.metrics._score import pairwise_mae
 
 TOL = {"rtol": 1e-12, "atol": 1e-12}
 ROOT = Path(__file__).resolve().parents[1]
@@ -365,6 +365,47 @@ def test_stratified_bca_uses_the_multi_sample_acceleration():
     direct = bca_interval(res.distribution, res.estimate, -U)
     assert direct.diagnostics["a_hat"] == pytest.approx(a_hat, rel=1e-12)
     assert res.interval == (direct.low, direct.high)
+
+
+def test_callable_metric_bca_on_large_n_deletes_seeded_groups():
+    # A metric function on more than AUTO_JACKKNIFE_GROUPS rows: the BCa
+    # jackknife deletes 1000 seeded random groups (1000 calls instead of n), as
+    # BootstrapResult's "auto" does; fused metrics keep their O(n) closed form.
+    from skboot._run import AUTO_JACKKNIFE_GROUPS, random_jackknife_groups
+
+    rng = np.random.default_rng(3)
+    n, G = 1500, AUTO_JACKKNIFE_GROUPS
+    y = rng.integers(0, 2, n)
+    pred = np.where(rng.random(n) < 0.8, y, 1 - y)
+    calls = []
+
+    def accuracy(y_true, y_pred):
+        calls.append(y_true.shape[0])
+        return float(np.mean(y_true == y_pred))
+
+    res = metric_ci(y, pred, accuracy, n_resamples=50, random_state=0)
+    assert res.interval.jackknife_groups == G
+    assert len(calls) == 1 + 50 + G
+    # the same interval as the wrapped result's own automatic rule
+    own = res.result.confidence_interval(method="bca")
+    assert own.jackknife_groups == G
+    assert (res.interval.low, res.interval.high) == (own.low, own.high)
+    # its values: the metric without each seeded group's rows
+    key = Bootstrap(50, random_state=0).fit(y).key_
+    codes = random_jackknife_groups(key, n, G)
+    jk = res.result.jackknife_values(G)[:, 0]
+    for g in (0, G - 1):
+        keep = codes != g
+        assert jk[g] == accuracy(y[keep], pred[keep])
+    # "full": n leave-one-out calls; fused metrics: the closed form, no groups
+    calls.clear()
+    full = res.confidence_interval(jackknife_groups="full")
+    assert full.jackknife_groups is None and len(calls) == n
+    assert res.confidence_interval(method="bc").jackknife_groups is None
+    fused = metric_ci(y, pred, "accuracy", n_resamples=50, random_state=0)
+    assert fused.interval.jackknife_groups is None
+    with pytest.raises(ValueError, match="'jackknife_groups' parameter of "):
+        res.confidence_interval(jackknife_groups=1)
 
 
 def test_stratified_keeps_every_replicate_defined():
@@ -827,12 +868,12 @@ def test_632_weight_and_defaults():
     assert res.estimate == pytest.approx((1 - w) * 1.0 + w * res.oob_score)
 
 
-def test_pairwise_mae():
+def testpairwise_mae():
     rng = np.random.default_rng(0)
     y = np.round(rng.normal(size=37), 1)
     yhat = np.round(rng.normal(size=37), 1)
     expected = np.abs(y[:, None] - yhat[None, :]).mean()
-    np.testing.assert_allclose(_pairwise_mae(y, yhat), expected, **TOL)
+    np.testing.assert_allclose(pairwise_mae(y, yhat), expected, **TOL)
 
 
 def test_bootstrap_score_undefined_oob():
@@ -877,9 +918,9 @@ METRIC_CI_INVALID = [
     ((_Y, _Y, "f1"), {"average": "weighted"}, r"'average' parameter of f1 must be a str among"),
     ((_Y, _S, "roc_auc"), {"method": "studentized"}, r"'method' parameter of metric_ci must be one of \{'percentile', 'basic', 'normal', 'bc', 'bca'\}"),
     ((_Y, _S, "roc_auc"), {"undefined": "ignore"}, r"'undefined' parameter of metric_ci must be one of \{'raise', 'omit'\}"),
-    ((_Y, _S, "roc_auc"), {"level": 95}, r"'level' parameter must be a float in the open interval \(0, 1\)"),
-    ((_Y, _S, "roc_auc"), {"n_resamples": 0}, r"'n_resamples' parameter of metric_ci must be an int >= 1"),
-    ((_Y, _S, "roc_auc"), {"stratify": "yes"}, r"'stratify' parameter of metric_ci must be a bool"),
+    ((_Y, _S, "roc_auc"), {"level": 95}, r"'level' parameter of metric_ci must be a float in \(0, 1\)\. Got 95"),
+    ((_Y, _S, "roc_auc"), {"n_resamples": 0}, r"'n_resamples' parameter of metric_ci must be an int >= 1 or None"),
+    ((_Y, _S, "roc_auc"), {"stratify": "yes"}, r"'stratify' parameter of metric_ci must be True or False"),
     ((_Y, _S, "roc_auc"), {"stratify": True, "groups": _Y}, r"'stratify' and 'groups' parameters of metric_ci cannot be used together"),
     ((_Y, _S, "roc_auc"), {"stratify": True, "resampler": Bootstrap()}, r"'stratify' parameter of metric_ci must be False when a resampler is given"),
     ((_Y, _S, "roc_auc"), {"groups": _Y[:4]}, r"'groups' parameter of metric_ci must have one label per row of y_true \(6\)\. Got 4"),

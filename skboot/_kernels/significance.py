@@ -19,13 +19,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skboot._kernels.metric import eval_packed
 from skboot._kernels.permutation import (
     BLOCK,
     fy_block,
     fy_inplace,
     shuffle_pools,
 )
-from skboot._metric_kernels import eval_packed
 from skboot._random import NO_HAVE, mix64, replicate_counter
 
 __all__ = [
@@ -390,13 +390,13 @@ def metric_perm_chunk(
     out,
 ):
     """``out[k, 0]``: the packed metric ``p`` (see
-    :func:`skboot._metric_kernels.pack`) with the labels of replicate ``b0 + k``
+    :func:`skboot.metrics.pack`) with the labels of replicate ``b0 + k``
     permuted within groups: row ``i`` gets the label of row ``perm[i]``.
 
     ``mode`` says which of the packed arrays depend on the labels and how they
     are rebuilt from the per-row label data (``lab_*``) and the fixed
     prediction data (``aux_*``, ``table``); the metric is then evaluated by
-    :func:`skboot._metric_kernels.eval_packed` with unit weights.
+    :func:`skboot._kernels.metric.eval_packed` with unit weights.
     """
     n = pools.shape[0]
     perm = np.empty(n, dtype=np.int64)

@@ -41,13 +41,14 @@ def apply_undefined_policy(
     why: str = "",
     remedy: str = "",
     omitted: str = "they are omitted",
+    item: str = "replicate",
     minimum: int = 1,
     too_few: str = "",
     stacklevel: int = 3,
 ) -> tuple[np.ndarray, Undefined]:
     """Apply ``policy`` to the rows of ``dist`` (B, k) holding a non-finite value.
 
-    Messages read ``f"{subject} on {count} of {B} {unit} (first: replicate
+    Messages read ``f"{subject} on {count} of {B} {unit} (first: {item}
     {b}...)"``: ``why`` (e.g. "; it is undefined when ...") completes the
     parenthesis of the "raise" message, ``remedy`` ends it, and ``omitted`` says
     what "omit" did.  "omit" keeps at least ``minimum`` replicates or raises
@@ -61,7 +62,7 @@ def apply_undefined_policy(
     if not bad.shape[0]:
         return dist, record
     head = f"{subject} on {bad.shape[0]} of {B} {unit}"
-    first = f"first: replicate {int(bad[0])}"
+    first = f"first: {item} {int(bad[0])}"
     if policy == "raise":
         raise ValueError(f"{head} ({first}{why}). {remedy}".rstrip())
     if policy == "keep":

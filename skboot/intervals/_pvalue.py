@@ -206,7 +206,7 @@ def pvalue_by_method(
     >>> from skboot.intervals import percentile_interval, pvalue_by_method
     >>> dist = np.random.default_rng(0).normal(0.3, 0.1, size=2000)
     >>> p = pvalue_by_method("percentile", dist, 0.3, 0.1)[0]
-    >>> ci = percentile_interval(dist, 0.3, level=1 - 0.1)
+    >>> ci = percentile_interval(dist, level=1 - 0.1)
     >>> bool(p < 0.1) == bool(not ci.low <= 0.1 <= ci.high)
     True
     """

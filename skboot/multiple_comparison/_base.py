@@ -12,8 +12,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 
 from skboot._exceptions import UndefinedStatisticWarning
-from skboot._metric_kernels import METRICS
 from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
+from skboot.metrics import METRICS
 from skboot.multiple_comparison._inputs import Predictions, check_predictions
 from skboot.multiple_comparison._replicates import centred_means, metric_replicates
 from skboot.resamplers import (

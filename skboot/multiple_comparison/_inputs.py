@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from skboot._kernels.multiple_comparison import constant_columns
-from skboot._metric_kernels import METRICS
 from skboot._validation import check_sample_weight
+from skboot.metrics import METRICS
 
 __all__ = [
     "Losses",

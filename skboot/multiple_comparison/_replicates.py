@@ -12,7 +12,7 @@ bit).
   tapered, ...) reduce a chunk of per-row weights with ``weighted_moments``.
   Never a resampled ``(T, k)`` copy.
 * Whole-sample metrics: replicate ``b``'s per-row counts (times the sample
-  weights) go to the fused metric kernels of :mod:`skboot._metric_kernels`, once
+  weights) go to the fused metric kernels of :mod:`skboot._kernels.metric`, once
   per model: ``C[b, j] = metric_j(w_b)``, left uncentred (the caller subtracts
   the estimates and applies the undefined-replicate policy).
 """
@@ -25,12 +25,13 @@ import numpy as np
 
 from skboot._engine import MIN_PARALLEL_DRAWS, Statistic, run_bootstrap
 from skboot._kernels.block import prefix_sums
+from skboot._kernels.metric import eval_packed, metric_chunk
 from skboot._kernels.multiple_comparison import (
     fixed_block_means,
     stationary_block_means,
 )
 from skboot._kernels.weighted import weighted_moments
-from skboot._metric_kernels import eval_packed, metric_chunk, pack_arrays, packed
+from skboot.metrics import pack_arrays, packed
 from skboot.resamplers import ResamplingPlan
 
 __all__ = ["centred_means", "column_means", "metric_replicates"]

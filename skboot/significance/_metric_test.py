@@ -14,6 +14,7 @@ import numpy as np
 
 from skboot._engine import Statistic, run_bootstrap
 from skboot._exceptions import StatisticError
+from skboot._kernels.metric import eval_packed
 from skboot._kernels.significance import (
     MODE_ABS,
     MODE_BACC,
@@ -24,15 +25,9 @@ from skboot._kernels.significance import (
     MODE_TABLE,
     metric_perm_chunk,
 )
-from skboot._metric_kernels import (
-    METRICS,
-    eval_packed,
-    pack_arrays,
-    packed,
-    prepare_precision,
-)
 from skboot._random import PURPOSE, STREAM_VERSION
 from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
+from skboot.metrics import METRICS, pack_arrays, packed, prepare_precision
 from skboot.resamplers import Permutation
 from skboot.significance._common import (
     check_alternative,

@@ -1,0 +1,498 @@
+"""Numba kernels of the model metrics (numba code only): each evaluates one metric
+on a bootstrap replicate given as per-row weights, in O(n).
+
+Replicate ``b`` is a float64 weight vector ``w`` of length ``n``: ``w[i]`` is the
+number of times row ``i`` was drawn, times the user's ``sample_weight[i]`` if any
+(0 for rows not drawn).  ``kernel(*prepared.args, w)`` takes the arrays that
+:mod:`skboot.metrics` prepared once per dataset (per-row losses, integer class
+codes, the argsort of the scores and the boundaries of tied groups), makes one or
+two passes over the rows, does no sort and allocates nothing in its loop over the
+rows (the multiclass kernels allocate one ``(3, n_classes)`` scratch array per
+call).  Every array argument is float64 or int64 and ``w`` a C-contiguous float64
+vector, so each kernel compiles to a single signature.
+
+A kernel returns NaN, and only NaN, for an undefined replicate (see
+``skboot.metrics.METRICS[name].undefined_when``; every kernel is also NaN when all
+weights are zero).  It never warns or raises: the caller applies the library's
+undefined-replicate policy.
+
+Packed form and drivers
+-----------------------
+A numba function that receives a kernel as an argument is compiled anew in every
+process (a dispatcher type does not hit numba's on-disk cache).  The engine
+therefore calls the kernels through drivers that switch on a kernel id
+(:data:`KID_MEAN`, ...): every metric is packed into one tuple type
+
+    ``(kid, F0, F1, I0, I1, n0, n1, n2, x0)``
+
+(int64, two float64 arrays, two int64 arrays, three int64 scalars, a float64;
+``skboot.metrics.pack``), so :func:`eval_packed` (one evaluation) and
+:func:`metric_chunk` (a chunk of weight rows, optionally the paired difference of
+two metrics) have one signature each and are cached on disk.
+
+Leave-one-out values
+--------------------
+:func:`metric_loo` gives the BCa jackknife's leave-one-out values (row ``i``'s
+weight set to 0): closed forms in O(n) for the weighted-mean metrics (accuracy,
+log loss, Brier score, the regression errors), binary precision / recall / F1 and
+ROC AUC; one O(n) kernel call per row for the others.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "KID_AP",
+    "KID_BACC",
+    "KID_MEAN",
+    "KID_PRF",
+    "KID_R2",
+    "KID_RMS",
+    "KID_ROC",
+    "average_precision_kernel",
+    "balanced_accuracy_kernel",
+    "eval_packed",
+    "loo_generic",
+    "loo_mean",
+    "loo_one",
+    "loo_prf_binary",
+    "loo_roc_auc",
+    "metric_chunk",
+    "metric_loo",
+    "prf_kernel",
+    "prf_value",
+    "r2_kernel",
+    "roc_auc_kernel",
+    "weighted_mean_kernel",
+    "weighted_rms_kernel",
+]
+
+#: Kernel ids of the packed form: weighted mean, root of a weighted mean, R^2,
+#: balanced accuracy, precision / recall / F1, ROC AUC, average precision.
+KID_MEAN, KID_RMS, KID_R2, KID_BACC, KID_PRF, KID_ROC, KID_AP = range(7)
+
+
+# --------------------------------------------------------------------------- #
+# Kernels                                                                       #
+# --------------------------------------------------------------------------- #
+
+
+@njit(cache=True, nogil=True)
+def weighted_mean_kernel(values, w):  # pragma: no cover - compiled
+    """``sum(w * values) / sum(w)``; NaN when ``sum(w) == 0``.
+
+    Computed as ``(sum(w * (values - c)) + sum(w) * c) / sum(w)`` with ``c`` the
+    value of the first row of non-zero weight: the rounding error then scales
+    with the spread of the values, not with their offset, and 0/1 values with
+    integer weights (accuracy) give the exactly rounded ratio.
+    """
+    total = 0.0
+    acc = 0.0
+    c = 0.0
+    first = True
+    for i in range(values.shape[0]):
+        wi = w[i]
+        if wi != 0.0:
+            if first:
+                c = values[i]
+                first = False
+            total += wi
+            acc += wi * (values[i] - c)
+    if total <= 0.0:
+        return np.nan
+    return (acc + total * c) / total
+
+
+@njit(cache=True, nogil=True)
+def weighted_rms_kernel(squares, w):  # pragma: no cover - compiled
+    """``sqrt(sum(w * squares) / sum(w))``; NaN when ``sum(w) == 0``."""
+    return math.sqrt(weighted_mean_kernel(squares, w))
+
+
+@njit(cache=True, nogil=True)
+def r2_kernel(y_true, squares, force_finite, w):  # pragma: no cover - compiled
+    """Weighted coefficient of determination (two passes).
+
+    ``y_true`` is centred on its first drawn value ``c`` before the first pass, so
+    the weighted mean's rounding error, which enters the denominator, scales
+    with the spread of ``y_true`` and not with its offset.
+    """
+    total = 0.0
+    acc = 0.0
+    numerator = 0.0
+    lo = np.inf
+    hi = -np.inf
+    c = 0.0
+    first = True
+    for i in range(y_true.shape[0]):
+        wi = w[i]
+        if wi > 0.0:
+            y = y_true[i]
+            if first:
+                c = y
+                first = False
+            total += wi
+            acc += wi * (y - c)
+            numerator += wi * squares[i]
+            lo = min(lo, y)
+            hi = max(hi, y)
+    if total <= 0.0:
+        return np.nan
+    if lo == hi:  # the drawn y_true are constant: zero variance
+        if not force_finite:
+            return np.nan
+        return 1.0 if numerator == 0.0 else 0.0
+    mean_c = acc / total  # the weighted mean of y_true - c
+    denominator = 0.0
+    for i in range(y_true.shape[0]):
+        d = (y_true[i] - c) - mean_c
+        denominator += w[i] * d * d
+    if denominator == 0.0:  # pragma: no cover - only through rounding
+        if not force_finite:
+            return np.nan
+        return 1.0 if numerator == 0.0 else 0.0
+    if numerator == 0.0:
+        return 1.0
+    return 1.0 - numerator / denominator
+
+
+@njit(cache=True, nogil=True)
+def balanced_accuracy_kernel(codes_true, correct, n_classes, w):  # pragma: no cover
+    """Mean per-class recall; NaN if a class of ``y_true`` has zero weight."""
+    counts = np.zeros((2, n_classes))
+    for i in range(codes_true.shape[0]):
+        wi = w[i]
+        c = codes_true[i]
+        counts[0, c] += wi
+        counts[1, c] += wi * correct[i]
+    acc = 0.0
+    for c in range(n_classes):
+        if counts[0, c] <= 0.0:
+            return np.nan
+        acc += counts[1, c] / counts[0, c]
+    return acc / n_classes
+
+
+@njit(cache=True, nogil=True)
+def prf_value(tp, pred_sum, true_sum, which, zero_division):  # pragma: no cover
+    if which == 0:
+        denominator = pred_sum
+        numerator = tp
+    elif which == 1:
+        denominator = true_sum
+        numerator = tp
+    else:
+        denominator = pred_sum + true_sum
+        numerator = 2.0 * tp
+    if denominator <= 0.0:
+        return zero_division
+    return numerator / denominator
+
+
+@njit(cache=True, nogil=True)
+def prf_kernel(
+    codes_true, codes_pred, n_classes, average, which, zero_division, w
+):  # pragma: no cover - compiled
+    """Precision (``which=0``), recall (1) or F1 (2) for one average.
+
+    ``average`` 0 is binary with positive class code 1, 1 micro, 2 macro over the
+    classes present in the replicate.
+    """
+    n = codes_true.shape[0]
+    if average == 0:
+        tp = 0.0
+        pred_sum = 0.0
+        true_sum = 0.0
+        for i in range(n):
+            wi = w[i]
+            t = codes_true[i]
+            p = codes_pred[i]
+            true_sum += wi * t
+            pred_sum += wi * p
+            tp += wi * (t * p)
+        return prf_value(tp, pred_sum, true_sum, which, zero_division)
+
+    counts = np.zeros((3, n_classes))  # tp, pred_sum, true_sum per class
+    for i in range(n):
+        wi = w[i]
+        t = codes_true[i]
+        p = codes_pred[i]
+        counts[1, p] += wi
+        counts[2, t] += wi
+        if t == p:
+            counts[0, t] += wi
+    if average == 1:
+        tp = 0.0
+        pred_sum = 0.0
+        true_sum = 0.0
+        for c in range(n_classes):
+            tp += counts[0, c]
+            pred_sum += counts[1, c]
+            true_sum += counts[2, c]
+        if pred_sum + true_sum <= 0.0:
+            return np.nan
+        return prf_value(tp, pred_sum, true_sum, which, zero_division)
+
+    acc = 0.0
+    m = 0
+    for c in range(n_classes):
+        if counts[1, c] + counts[2, c] > 0.0:  # class present in the replicate
+            v = prf_value(
+                counts[0, c], counts[1, c], counts[2, c], which, zero_division
+            )
+            if not np.isnan(v):
+                acc += v
+                m += 1
+    if m == 0:
+        return np.nan
+    return acc / m
+
+
+@njit(cache=True, nogil=True)
+def roc_auc_kernel(order, y_sorted, group_starts, w):  # pragma: no cover - compiled
+    """Trapezoidal ROC AUC, each group of tied scores one step of the curve.
+
+    ``order`` sorts the rows by decreasing score, ``y_sorted`` holds the labels
+    (0.0 / 1.0) in that order, tie group ``g`` spans
+    ``group_starts[g]:group_starts[g + 1]``.
+    """
+    tp = 0.0
+    fp = 0.0
+    area = 0.0
+    for g in range(group_starts.shape[0] - 1):
+        total = 0.0
+        pos = 0.0
+        for k in range(group_starts[g], group_starts[g + 1]):
+            wi = w[order[k]]
+            total += wi
+            pos += wi * y_sorted[k]
+        neg = total - pos
+        area += neg * (tp + 0.5 * pos)
+        tp += pos
+        fp += neg
+    if tp <= 0.0 or fp <= 0.0:
+        return np.nan
+    return area / (tp * fp)
+
+
+@njit(cache=True, nogil=True)
+def average_precision_kernel(order, y_sorted, group_starts, w):  # pragma: no cover
+    """Step-wise average precision over the distinct scores (same arguments as
+    ``roc_auc_kernel``)."""
+    tp = 0.0
+    fp = 0.0
+    acc = 0.0
+    for g in range(group_starts.shape[0] - 1):
+        total = 0.0
+        pos = 0.0
+        for k in range(group_starts[g], group_starts[g + 1]):
+            wi = w[order[k]]
+            total += wi
+            pos += wi * y_sorted[k]
+        tp += pos
+        fp += total - pos
+        if pos > 0.0:
+            acc += pos * (tp / (tp + fp))
+    if tp <= 0.0:
+        return np.nan
+    return acc / tp
+
+
+# --------------------------------------------------------------------------- #
+# Drivers of the packed form                                                    #
+# --------------------------------------------------------------------------- #
+
+
+@njit(cache=True, nogil=True)
+def eval_packed(p, w):  # pragma: no cover - compiled
+    """``kernel(*args, w)`` of the packed metric ``p``."""
+    kid = p[0]
+    if kid == KID_MEAN:
+        return weighted_mean_kernel(p[1], w)
+    if kid == KID_RMS:
+        return weighted_rms_kernel(p[1], w)
+    if kid == KID_R2:
+        return r2_kernel(p[1], p[2], p[5] != 0, w)
+    if kid == KID_BACC:
+        return balanced_accuracy_kernel(p[3], p[1], p[5], w)
+    if kid == KID_PRF:
+        return prf_kernel(p[3], p[4], p[5], p[6], p[7], p[8], w)
+    if kid == KID_ROC:
+        return roc_auc_kernel(p[3], p[1], p[4], w)
+    return average_precision_kernel(p[3], p[1], p[4], w)
+
+
+@njit(cache=True, nogil=True)
+def metric_chunk(pa, pb, two, sw, weighted, W, out):  # pragma: no cover - compiled
+    """One chunk of replicates: ``out[r, 0] = m_a(w_r) [- m_b(w_r)]``.
+
+    ``W`` holds the resampling counts (or weights) of the chunk's replicates,
+    one row each; it is multiplied in place by the sample weights ``sw`` when
+    ``weighted``.  ``two`` selects the paired difference of two metrics
+    evaluated on the same weights (model comparison).
+    """
+    for r in range(W.shape[0]):
+        row = W[r]
+        if weighted:
+            for i in range(row.shape[0]):
+                row[i] *= sw[i]
+        v = eval_packed(pa, row)
+        if two:
+            v = v - eval_packed(pb, row)
+        out[r, 0] = v
+
+
+# --------------------------------------------------------------------------- #
+# Leave-one-out values                                                          #
+# --------------------------------------------------------------------------- #
+
+
+@njit(cache=True, nogil=True)
+def loo_generic(p, sw, full, out):  # pragma: no cover - compiled
+    w = sw.copy()
+    for i in range(w.shape[0]):
+        if sw[i] == 0.0:
+            out[i] = full
+            continue
+        w[i] = 0.0
+        out[i] = eval_packed(p, w)
+        w[i] = sw[i]
+
+
+@njit(cache=True, nogil=True)
+def loo_mean(values, sw, full, rms, out):  # pragma: no cover - compiled
+    """Leave-one-out weighted means (or root means), centred as in
+    :func:`weighted_mean_kernel` on the first row of non-zero weight."""
+    total = 0.0
+    acc = 0.0
+    c = 0.0
+    first = True
+    for i in range(values.shape[0]):
+        wi = sw[i]
+        if wi != 0.0:
+            if first:
+                c = values[i]
+                first = False
+            total += wi
+            acc += wi * (values[i] - c)
+    for i in range(values.shape[0]):
+        wi = sw[i]
+        if wi == 0.0:
+            out[i] = full
+            continue
+        t = total - wi
+        if t <= 0.0:
+            out[i] = np.nan
+            continue
+        v = ((acc - wi * (values[i] - c)) + t * c) / t
+        out[i] = math.sqrt(max(v, 0.0)) if rms else v
+
+
+@njit(cache=True, nogil=True)
+def loo_prf_binary(codes_true, codes_pred, which, zero_division, sw, full, out):
+    # pragma: no cover - compiled
+    tp = 0.0
+    pred_sum = 0.0
+    true_sum = 0.0
+    for i in range(sw.shape[0]):
+        wi = sw[i]
+        t = codes_true[i]
+        q = codes_pred[i]
+        true_sum += wi * t
+        pred_sum += wi * q
+        tp += wi * (t * q)
+    for i in range(sw.shape[0]):
+        wi = sw[i]
+        if wi == 0.0:
+            out[i] = full
+            continue
+        t = codes_true[i]
+        q = codes_pred[i]
+        out[i] = prf_value(
+            tp - wi * (t * q),
+            pred_sum - wi * q,
+            true_sum - wi * t,
+            which,
+            zero_division,
+        )
+
+
+@njit(cache=True, nogil=True)
+def loo_roc_auc(order, y_sorted, group_starts, sw, full, out):  # pragma: no cover
+    n_groups = group_starts.shape[0] - 1
+    pos_g = np.zeros(n_groups)
+    neg_g = np.zeros(n_groups)
+    tp = 0.0
+    fp = 0.0
+    area = 0.0
+    for g in range(n_groups):
+        total = 0.0
+        pos = 0.0
+        for k in range(group_starts[g], group_starts[g + 1]):
+            wi = sw[order[k]]
+            total += wi
+            pos += wi * y_sorted[k]
+        neg = total - pos
+        pos_g[g] = pos
+        neg_g[g] = neg
+        area += neg * (tp + 0.5 * pos)
+        tp += pos
+        fp += neg
+    tp_before = 0.0
+    fp_before = 0.0
+    for g in range(n_groups):
+        neg_below = fp - fp_before - neg_g[g]
+        for k in range(group_starts[g], group_starts[g + 1]):
+            i = order[k]
+            wi = sw[i]
+            if wi == 0.0:
+                out[i] = full
+                continue
+            if y_sorted[k] == 1.0:
+                a = area - wi * (neg_below + 0.5 * neg_g[g])
+                p_left = tp - wi
+                n_left = fp
+            else:
+                a = area - wi * (tp_before + 0.5 * pos_g[g])
+                p_left = tp
+                n_left = fp - wi
+            if p_left <= 0.0 or n_left <= 0.0:
+                out[i] = np.nan
+            else:
+                out[i] = a / (p_left * n_left)
+        tp_before += pos_g[g]
+        fp_before += neg_g[g]
+
+
+@njit(cache=True, nogil=True)
+def loo_one(p, sw, out):  # pragma: no cover - compiled
+    full = eval_packed(p, sw)
+    kid = p[0]
+    if kid in (KID_MEAN, KID_RMS):
+        loo_mean(p[1], sw, full, kid == KID_RMS, out)
+    elif kid == KID_PRF and p[6] == 0:
+        loo_prf_binary(p[3], p[4], p[7], p[8], sw, full, out)
+    elif kid == KID_ROC:
+        loo_roc_auc(p[3], p[1], p[4], sw, full, out)
+    else:
+        loo_generic(p, sw, full, out)
+
+
+@njit(cache=True, nogil=True)
+def metric_loo(pa, pb, two, sw, out):  # pragma: no cover - compiled
+    """Leave-one-out values: ``out[i]`` is the metric with ``sw[i]`` set to 0.
+
+    Closed forms in O(n) for the weighted-mean metrics (accuracy, log_loss,
+    brier_score, the regression errors), binary precision/recall/F1 and ROC
+    AUC; other metrics make one O(n) kernel call per row (O(n^2) in all).
+    """
+    loo_one(pa, sw, out)
+    if two:
+        tmp = np.empty(out.shape[0])
+        loo_one(pb, sw, tmp)
+        for i in range(out.shape[0]):
+            out[i] -= tmp[i]

@@ -1,0 +1,149 @@
+"""Bootstrap confidence intervals for model metrics, paired model comparison,
+estimator refits and the .632 / .632+ estimates of prediction error.
+
+Three tiers, fastest first:
+
+1. **Fused metrics** (:func:`metric_ci`, :func:`compare_metrics` with a metric of
+   the registry :data:`skboot.metrics.METRICS`, or the scikit-learn
+   function / scorer that maps to it).  The data are prepared once (labels
+   encoded, scores argsorted), then each chunk of replicates is one numba call:
+   the resampling plan writes the chunk's per-row counts, the driver multiplies
+   them by ``sample_weight`` and evaluates the metric kernel on every row in
+   O(n), with no sort, no index array and no Python per replicate.  Mean-type
+   metrics (accuracy, log_loss, brier_score, the regression errors) under the
+   iid bootstrap without sample weights skip the count row: the draws are summed
+   as they are made (the engine's ``iid_sum_1d``, the same stream).  The
+   jackknife for BCa zeroes one row's weight at a time, in closed form (O(n) in
+   all) for the mean-type metrics, binary precision / recall / F1 and ROC AUC,
+   and through the kernel otherwise (O(n) per row); with ``groups`` it is the
+   delete-one-group jackknife, with ``stratify=True`` the multi-sample one.
+2. **Other metric functions** (any ``metric(y_true, y_pred, **options)``): called
+   once per replicate on the drawn rows, with ``sample_weight`` equal to the
+   counts times the user's weights when the function accepts ``sample_weight``,
+   else on the gathered rows (repeats included).
+3. **Estimator refits** (:class:`EstimatorStatistic`, :func:`bootstrap_score`):
+   a clone of the estimator is fit per replicate, with ``sample_weight=counts``
+   when its ``fit`` accepts ``sample_weight`` (no row is copied; rows not drawn
+   get weight 0, as in scikit-learn's bagging), else on the gathered rows.
+
+Every path draws replicate ``b`` from the same counter-based stream, so the
+fused and generic paths give the same replicates and ``resampler.replicate(b)``
+regenerates any of them.
+
+Undefined replicates
+--------------------
+A metric can be undefined on a replicate (ROC AUC when the replicate holds one
+class, recall without positives, R^2 on constant targets; see
+``METRICS[name].undefined_when``).  The ``undefined`` parameter says what to do:
+
+- ``"raise"`` (default): a ``ValueError`` that gives the count, the first such
+  replicate and the remedies.
+- ``"omit"``: those replicates are dropped, an
+  :class:`~skboot.UndefinedStatisticWarning` is emitted, and the count and the
+  replicate numbers are recorded on the result (``n_undefined``,
+  ``undefined_replicates``).  The interval is then computed from the defined
+  replicates: it describes the metric conditionally on being defined, which is
+  close to the unconditional one only when few replicates are dropped.  For
+  BCa, undefined leave-one-out values are dropped the same way (with a warning).
+
+No interval is ever computed from a distribution holding NaN.
+
+Results
+-------
+:func:`metric_ci` returns a frozen :class:`MetricCI` and :func:`compare_metrics`
+a frozen :class:`MetricComparison`: the estimate, the interval asked for
+(``.interval``, at ``level`` by ``method``), the undefined-replicate record, and
+the underlying :class:`~skboot.BootstrapResult` of the defined replicates
+(``.result``).  ``.confidence_interval(level=..., method=...)`` computes another
+interval from the same replicates (nothing is resampled) with the metric's
+jackknife rules above; prefer it to ``.result.confidence_interval``, which knows
+neither the undefined policy nor the stratified acceleration.  For
+classification metrics, ``stratify=True`` keeps the class counts of every
+replicate, which makes ROC AUC, average precision and balanced accuracy defined
+on every replicate.
+
+Modules
+-------
+* :mod:`~skboot.metrics._prepare`, :mod:`~skboot.metrics._checks`: the
+  ``prepare_*`` functions (inputs validated, labels encoded, scores argsorted,
+  once per dataset) and their checks;
+* :mod:`~skboot.metrics._registry`: :data:`METRICS`, :class:`MetricSpec`, the
+  packed form of the numba drivers (:mod:`skboot._kernels.metric`);
+* :mod:`~skboot.metrics._resolve`: names, scorers and scikit-learn functions to a
+  :class:`ResolvedMetric` (:func:`resolve_metric`);
+* :mod:`~skboot.metrics._statistics`: :class:`MetricStatistic`,
+  :class:`CallableMetricStatistic`;
+* :mod:`~skboot.metrics._inputs`, :mod:`~skboot.metrics._ci`,
+  :mod:`~skboot.metrics._results`: :func:`metric_ci`, :func:`compare_metrics`,
+  their checks and results;
+* :mod:`~skboot.metrics._score`: :func:`bootstrap_score`, :class:`BootstrapScore`;
+* :mod:`~skboot.metrics._guard`: scikit-learn's ``UndefinedMetricWarning`` as an
+  error while a metric is evaluated.
+"""
+
+from skboot._engine import EstimatorStatistic
+from skboot.metrics._ci import compare_metrics, metric_ci
+from skboot.metrics._prepare import (
+    PreparedMetric,
+    prepare_accuracy,
+    prepare_average_precision,
+    prepare_balanced_accuracy,
+    prepare_brier_score,
+    prepare_f1,
+    prepare_log_loss,
+    prepare_mean_absolute_error,
+    prepare_mean_squared_error,
+    prepare_precision,
+    prepare_r2,
+    prepare_recall,
+    prepare_roc_auc,
+    prepare_root_mean_squared_error,
+)
+from skboot.metrics._registry import (
+    METRICS,
+    MetricSpec,
+    is_undefined,
+    metric_on_weights,
+    pack,
+    pack_arrays,
+    packed,
+)
+from skboot.metrics._resolve import ResolvedMetric, resolve_metric
+from skboot.metrics._results import MetricCI, MetricComparison
+from skboot.metrics._score import BootstrapScore, bootstrap_score
+from skboot.metrics._statistics import CallableMetricStatistic, MetricStatistic
+
+__all__ = [
+    "METRICS",
+    "BootstrapScore",
+    "CallableMetricStatistic",
+    "EstimatorStatistic",
+    "MetricCI",
+    "MetricComparison",
+    "MetricSpec",
+    "MetricStatistic",
+    "PreparedMetric",
+    "ResolvedMetric",
+    "bootstrap_score",
+    "compare_metrics",
+    "is_undefined",
+    "metric_ci",
+    "metric_on_weights",
+    "pack",
+    "pack_arrays",
+    "packed",
+    "prepare_accuracy",
+    "prepare_average_precision",
+    "prepare_balanced_accuracy",
+    "prepare_brier_score",
+    "prepare_f1",
+    "prepare_log_loss",
+    "prepare_mean_absolute_error",
+    "prepare_mean_squared_error",
+    "prepare_precision",
+    "prepare_r2",
+    "prepare_recall",
+    "prepare_roc_auc",
+    "prepare_root_mean_squared_error",
+    "resolve_metric",
+]

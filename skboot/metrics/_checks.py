@@ -1,0 +1,306 @@
+"""Input checks of the metrics' ``prepare_*`` functions, raised before any work.
+
+A message names the parameter, the metric (as the owner), what is allowed and
+what was given (:func:`skboot._validation.value_error`, the one builder):
+"The 'y_pred' parameter of roc_auc must be an array of finite values. Got 1 NaN or
+infinite value(s) instead."
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+
+from skboot._validation import value_error
+
+__all__ = [
+    "AVERAGE_CODES",
+    "EPS",
+    "check_array",
+    "check_average",
+    "check_binary",
+    "check_bool",
+    "check_labels",
+    "check_real",
+    "check_same_length",
+    "check_zero_division",
+    "encode",
+    "invalid",
+    "prepare_labels",
+    "prepare_proba",
+    "prepare_regression",
+    "show",
+]
+
+EPS = float(np.finfo(np.float64).eps)
+
+#: ``average`` of precision / recall / F1 -> the kernel's code.
+AVERAGE_CODES = {"binary": 0, "micro": 1, "macro": 2}
+
+
+def invalid(param: str, metric: str, allowed: str, got: str) -> ValueError:
+    """The standard message, naming the metric as the owner; ``got`` is already
+    formatted (a shape, a count, a list of labels)."""
+    return value_error(param, metric, f"must be {allowed}. Got {got} instead.")
+
+
+def show(values: np.ndarray, limit: int = 10) -> str:
+    values = np.asarray(values)
+    if values.size <= limit:
+        return str(values.tolist())
+    return str(values[:limit].tolist())[:-1] + ", ...]"
+
+
+def check_array(
+    x: Any, param: str, metric: str, ndims: tuple[int, ...] = (1,)
+) -> np.ndarray:
+    arr = np.asarray(x)
+    if arr.ndim not in ndims or arr.shape[0] == 0:
+        allowed = (
+            "a non-empty 1-d array"
+            if ndims == (1,)
+            else "a non-empty array with 1 or 2 dimensions"
+        )
+        raise invalid(param, metric, allowed, f"an array of shape {arr.shape}")
+    return arr
+
+
+def check_same_length(metric: str, y_true: np.ndarray, y_pred: np.ndarray) -> int:
+    n = y_true.shape[0]
+    if y_pred.shape[0] != n:
+        raise invalid(
+            "y_pred",
+            metric,
+            f"an array with as many rows as y_true ({n})",
+            f"{y_pred.shape[0]} rows",
+        )
+    return n
+
+
+def check_real(arr: np.ndarray, param: str, metric: str) -> np.ndarray:
+    """Convert to a contiguous float64 array of finite values."""
+    if arr.dtype.kind not in "biuf":
+        raise invalid(param, metric, "an array of real numbers", f"dtype {arr.dtype}")
+    out = np.ascontiguousarray(arr, dtype=np.float64)
+    bad = ~np.isfinite(out)
+    if bad.any():
+        raise invalid(
+            param,
+            metric,
+            "an array of finite values",
+            f"{int(bad.sum())} NaN or infinite value(s)",
+        )
+    return out
+
+
+def check_labels(arr: np.ndarray, param: str, metric: str) -> np.ndarray:
+    """Reject NaN labels and unorderable label arrays."""
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise invalid(
+            param,
+            metric,
+            "an array of class labels without NaN or infinity",
+            f"{int((~np.isfinite(arr)).sum())} NaN or infinite value(s)",
+        )
+    if arr.dtype.kind == "c":
+        raise invalid(param, metric, "an array of class labels", f"dtype {arr.dtype}")
+    if arr.dtype.kind == "O":
+        try:
+            uniq = np.unique(arr)
+        except TypeError:
+            raise invalid(
+                param,
+                metric,
+                "an array of class labels of one type (all numbers or all strings)",
+                "labels of mixed types",
+            ) from None
+        if any(isinstance(v, float) and math.isnan(v) for v in uniq):
+            raise invalid(
+                param,
+                metric,
+                "an array of class labels without NaN or infinity",
+                "NaN",
+            )
+    return arr
+
+
+def check_binary(arr: np.ndarray, param: str, metric: str) -> np.ndarray:
+    """Return labels in {0, 1} as int64 codes."""
+    check_labels(arr, param, metric)
+    uniq = np.unique(arr)
+    if arr.dtype.kind not in "biuf" or not np.isin(uniq, [0, 1]).all():
+        raise invalid(
+            param,
+            metric,
+            "an array of binary labels in {0, 1}",
+            f"labels {show(uniq)}",
+        )
+    return np.ascontiguousarray(arr == 1, dtype=np.int64)
+
+
+def _is_string_kind(arr: np.ndarray) -> bool:
+    return arr.dtype.kind in "USO" and arr.size > 0 and isinstance(arr.flat[0], str)
+
+
+def encode(
+    y_true: np.ndarray, y_pred: np.ndarray, metric: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Integer-code two label arrays against their sorted union of classes."""
+    check_labels(y_true, "y_true", metric)
+    check_labels(y_pred, "y_pred", metric)
+    if _is_string_kind(y_true) != _is_string_kind(y_pred):
+        raise invalid(
+            "y_pred",
+            metric,
+            "an array of labels of the same type as y_true (numbers or strings)",
+            f"dtype {y_pred.dtype} with y_true of dtype {y_true.dtype}",
+        )
+    try:
+        classes = np.unique(np.concatenate([y_true, y_pred]))
+    except TypeError:
+        raise invalid(
+            "y_pred",
+            metric,
+            "an array of labels of the same type as y_true (numbers or strings)",
+            "labels of mixed types",
+        ) from None
+    codes_true = np.ascontiguousarray(np.searchsorted(classes, y_true), dtype=np.int64)
+    codes_pred = np.ascontiguousarray(np.searchsorted(classes, y_pred), dtype=np.int64)
+    return classes, codes_true, codes_pred
+
+
+def check_average(average: Any, metric: str) -> int:
+    if not isinstance(average, str) or average not in AVERAGE_CODES:
+        raise invalid(
+            "average", metric, "a str among {'binary', 'macro', 'micro'}", repr(average)
+        )
+    return AVERAGE_CODES[average]
+
+
+def check_zero_division(zero_division: Any, metric: str) -> float:
+    ok = (
+        isinstance(zero_division, numbers.Real)
+        and not isinstance(zero_division, bool | np.bool_)
+        and (math.isnan(zero_division) or zero_division in (0, 1))
+    )
+    if not ok:
+        raise invalid(
+            "zero_division", metric, "one of {0.0, 1.0, nan}", repr(zero_division)
+        )
+    return float(zero_division)
+
+
+def check_bool(value: Any, param: str, metric: str) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise invalid(param, metric, "a bool", repr(value))
+    return bool(value)
+
+
+def _check_proba_values(p: np.ndarray, metric: str) -> np.ndarray:
+    p = check_real(p, "y_pred", metric)
+    lo, hi = float(p.min()), float(p.max())
+    if lo < 0.0 or hi > 1.0:
+        raise invalid(
+            "y_pred",
+            metric,
+            "an array of probabilities in [0, 1]",
+            f"values in [{lo}, {hi}]",
+        )
+    return p
+
+
+def prepare_proba(
+    y_true: Any, y_pred: Any, labels: Any, metric: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Validate probabilistic predictions.
+
+    Returns ``(codes, proba, classes)``: for 1-d ``y_pred`` (probability of class
+    1) ``codes`` is ``y_true`` in {0, 1}, ``proba`` is 1-d and ``classes`` None;
+    for a matrix, ``codes`` indexes its columns (the sorted classes).
+    """
+    yt = check_array(y_true, "y_true", metric)
+    yp = check_array(y_pred, "y_pred", metric, ndims=(1, 2))
+    check_same_length(metric, yt, yp)
+    if yp.ndim == 2 and yp.shape[1] == 1:
+        yp = yp[:, 0]
+    proba = _check_proba_values(yp, metric)
+    if proba.ndim == 1:
+        if labels is not None:
+            raise invalid(
+                "labels",
+                metric,
+                "None when y_pred is 1-d (the probability of class 1, with y_true "
+                "in {0, 1})",
+                repr(labels),
+            )
+        return check_binary(yt, "y_true", metric), proba, None
+
+    check_labels(yt, "y_true", metric)
+    if labels is None:
+        classes = np.unique(yt)
+        if classes.shape[0] != proba.shape[1]:
+            raise invalid(
+                "y_pred",
+                metric,
+                f"a matrix with one column per class of y_true ({show(classes)}; "
+                "pass labels= to list classes absent from y_true)",
+                f"{proba.shape[1]} columns",
+            )
+    else:
+        lab = check_labels(check_array(labels, "labels", metric), "labels", metric)
+        classes = np.unique(lab)
+        if classes.shape[0] != lab.shape[0] or classes.shape[0] < 2:
+            raise invalid(
+                "labels",
+                metric,
+                "an array of at least 2 distinct class labels",
+                show(lab),
+            )
+        missing = np.setdiff1d(np.unique(yt), classes)
+        if missing.size:
+            raise invalid(
+                "y_true",
+                metric,
+                f"an array of labels listed in labels ({show(classes)})",
+                f"labels {show(missing)}",
+            )
+        if classes.shape[0] != proba.shape[1]:
+            raise invalid(
+                "y_pred",
+                metric,
+                f"a matrix with one column per label in labels ({classes.shape[0]})",
+                f"{proba.shape[1]} columns",
+            )
+    sums = proba.sum(axis=1)
+    bad = ~np.isclose(sums, 1.0, rtol=math.sqrt(EPS), atol=1e-8)
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise invalid(
+            "y_pred",
+            metric,
+            "a matrix of probabilities whose rows sum to 1",
+            f"{int(bad.sum())} row(s) that do not (row {first} sums to {float(sums[first])!r})",
+        )
+    codes = np.ascontiguousarray(np.searchsorted(classes, yt), dtype=np.int64)
+    return codes, proba, classes
+
+
+def prepare_regression(
+    y_true: Any, y_pred: Any, metric: str
+) -> tuple[np.ndarray, np.ndarray]:
+    yt = check_array(y_true, "y_true", metric)
+    yp = check_array(y_pred, "y_pred", metric)
+    check_same_length(metric, yt, yp)
+    return check_real(yt, "y_true", metric), check_real(yp, "y_pred", metric)
+
+
+def prepare_labels(
+    y_true: Any, y_pred: Any, metric: str
+) -> tuple[np.ndarray, np.ndarray]:
+    yt = check_array(y_true, "y_true", metric)
+    yp = check_array(y_pred, "y_pred", metric)
+    check_same_length(metric, yt, yp)
+    return yt, yp
