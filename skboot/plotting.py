@@ -30,9 +30,13 @@ def plot_distribution(
 ) -> Any:
     """Histogram of the bootstrap distribution with the estimate and interval.
 
+    One Axes per drawn output of the statistic; the interval is recomputed from
+    ``result`` with ``method`` and ``level``.  Needs matplotlib.
+
     Parameters
     ----------
     result : BootstrapResult
+        The run to draw.
     ax : matplotlib Axes or array of Axes, default=None
         Where to draw: one Axes for one output, one per output (in output order)
         when several are drawn.  None makes a new figure (constrained layout, so
@@ -57,6 +61,11 @@ def plot_distribution(
         One Axes when one output is drawn, else a 1-D array with one Axes per
         output.  Each has one histogram (``ax.patches``), a solid line at the
         estimate, a shaded span for the interval, and a legend.
+
+    See Also
+    --------
+    BootstrapResult.plot : The same plot as a method of the result.
+    BootstrapResult.confidence_interval : The interval drawn.
 
     Examples
     --------

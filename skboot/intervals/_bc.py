@@ -160,6 +160,11 @@ def bc_interval(
         If a column has zero spread, or the estimate lies outside the range of
         the replicates (``z0`` infinite; those endpoints are NaN).
 
+    See Also
+    --------
+    bca_interval : With the acceleration (skewness) correction too.
+    bias_correction : The ``z0`` it uses.
+
     Examples
     --------
     >>> import numpy as np
@@ -221,6 +226,12 @@ def bca_interval(
         If a column has zero spread; if the estimate lies outside the range of the
         replicates (``z0`` infinite; those endpoints are NaN); if a column of
         jackknife values is constant (``a_hat = 0`` is used).
+
+    See Also
+    --------
+    bc_interval : Without the acceleration.
+    jackknife_acceleration : The ``a_hat`` from jackknife values.
+    percentile_interval : The uncorrected percentiles.
 
     Notes
     -----

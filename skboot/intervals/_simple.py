@@ -60,7 +60,8 @@ def percentile_interval(
 
     See Also
     --------
-    basic_interval, bca_interval
+    basic_interval : The percentile interval reflected about the estimate.
+    bca_interval : Percentiles corrected for bias and skewness.
 
     Examples
     --------
@@ -130,6 +131,11 @@ def basic_interval(
     DegenerateDistributionWarning
         If a column has zero spread (all replicates ``v``); the interval is then
         the single value ``2 theta_hat - v``.
+
+    See Also
+    --------
+    percentile_interval : The percentiles themselves.
+    normal_interval : Estimate plus or minus a normal quantile times the SE.
 
     Examples
     --------
@@ -216,6 +222,11 @@ def normal_interval(
     DegenerateDistributionWarning
         If a column has zero spread; ``se = 0`` and the interval is the point
         ``[theta_hat, theta_hat]``.
+
+    See Also
+    --------
+    basic_interval : Reflected bootstrap quantiles instead of normal ones.
+    studentized_interval : Bootstrap-t quantiles instead of normal ones.
 
     Examples
     --------

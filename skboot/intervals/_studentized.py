@@ -152,6 +152,11 @@ def studentized_interval(
         (those replicates are left out; if all are, the endpoints are NaN); if
         ``standard_error`` is zero (point interval) or non-finite (NaN).
 
+    See Also
+    --------
+    normal_interval : Normal quantiles instead of bootstrap-t ones.
+    BootstrapResult.confidence_interval : Computes the standard errors it needs.
+
     Examples
     --------
     >>> import numpy as np

@@ -464,6 +464,24 @@ class SyntheticResampler(BaseResampler):
     def fit_with_key(
         self, key: RootKey, X: Any, y: Any = None, groups: Any = None
     ) -> SyntheticResampler:
+        """Fit the model with a root key drawn by the caller.
+
+        Parameters
+        ----------
+        key : RootKey
+            The root of the random streams.
+        X : array-like of shape (n_samples,) or (n_samples, n_features)
+            The series, or the regressors (see the class's ``fit``).
+        y : array-like of shape (n_samples,), default=None
+            The response of a regression.
+        groups : array-like of shape (n_samples,), default=None
+            Cluster labels where the class uses them (see its ``fit``).
+
+        Returns
+        -------
+        self : object
+            The fitted resampler, with the model's fitted attributes.
+        """
         super().fit_with_key(key, X, y, groups)
         for name, value in self._fitted_attributes(self.plan_).items():
             setattr(self, name, value)
@@ -471,6 +489,11 @@ class SyntheticResampler(BaseResampler):
 
     def split(self, X: Any, y: Any = None, groups: Any = None) -> Iterator[Any]:
         """Not available: model-based replicates have no (train, test) rows.
+
+        Parameters
+        ----------
+        X, y, groups : object
+            Ignored.
 
         Raises
         ------
@@ -528,6 +551,7 @@ class SyntheticResampler(BaseResampler):
         Returns
         -------
         ndarray of shape (n_samples,)
+            The series (or response) of replicate ``b``.
         """
         return self.replicate(b).sample
 

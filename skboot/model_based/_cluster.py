@@ -71,6 +71,9 @@ _CHUNK = 4096
 class WildClusterResult:
     """Outcome of :func:`wild_cluster_bootstrap`; immutable.
 
+    It keeps the five per-replicate sums of the run, so :meth:`p_value_at` tests
+    another null value with the same multipliers in O(n_resamples).
+
     Attributes
     ----------
     estimate : float
@@ -101,6 +104,11 @@ class WildClusterResult:
     random_state : int, SeedSequence or None
         Reproduces the draws (None when enumerated: nothing is random).
     stream_version : int
+
+    See Also
+    --------
+    wild_cluster_bootstrap : The function that returns it.
+    ConfidenceInterval : The type of ``confidence_interval``.
 
     Examples
     --------
@@ -140,8 +148,9 @@ class WildClusterResult:
     _c: float = field(default=1.0, repr=False)
 
     def p_value_at(self, value: float) -> float:
-        """The bootstrap p-value of the hypothesis ``a' beta = value``, with the
-        same multipliers (O(n_resamples); no new bootstrap).
+        """Bootstrap p-value of ``a' beta = value`` with the run's multipliers.
+
+        O(n_resamples); no new bootstrap.
 
         Parameters
         ----------
@@ -151,6 +160,7 @@ class WildClusterResult:
         Returns
         -------
         float
+            The p-value under the run's ``alternative``.
         """
         r = float(value)
         t, tstar = _t_at(self, r)
@@ -274,6 +284,7 @@ def wild_cluster_bootstrap(
     X : array-like of shape (n,) or (n, n_features)
         Regressors (an intercept column is added when ``fit_intercept``).
     y : array-like of shape (n,)
+        The response.
     groups : array-like of shape (n,)
         Cluster labels; at least 2 clusters.
     coef : int or array-like of shape (n_features,), default=0
@@ -296,11 +307,16 @@ def wild_cluster_bootstrap(
     confidence_interval : bool, default=True
         Whether to invert the test for an interval.
     fit_intercept : bool, default=True
+        Add an intercept column to ``X`` (its coefficient comes last).
     random_state : None, int, SeedSequence or Generator, default=None
+        Root of the random streams (unused when the sign vectors are
+        enumerated).
 
     Returns
     -------
     WildClusterResult
+        The estimate, its CRV1 standard error, the t statistic, the p-value, the
+        interval and the bootstrap t distribution.
 
     Raises
     ------
@@ -310,7 +326,7 @@ def wild_cluster_bootstrap(
 
     See Also
     --------
-    WildBootstrap : the wild (cluster) bootstrap of any statistic of a regression.
+    WildBootstrap : The wild (cluster) bootstrap of any statistic of a regression.
 
     References
     ----------

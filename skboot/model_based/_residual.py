@@ -260,7 +260,8 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
         + """
     See Also
     --------
-    SieveBootstrap, WildBootstrap
+    SieveBootstrap : An AR order that grows with ``n``, chosen by AIC.
+    WildBootstrap : Re-signs the residuals in place instead of redrawing them.
 
     References
     ----------
@@ -307,6 +308,7 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
         self.burn_in = burn_in
 
     def check_params(self) -> None:
+        """Validate the constructor parameters, raising on the first bad one."""
         super().check_params()
         self._check_ar_params()
         if self.block_length is not None:
@@ -346,10 +348,9 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
 
 
 class SieveBootstrap(ResidualBootstrap):
-    __doc__ = """Sieve bootstrap (Bühlmann 1997): an AR residual bootstrap whose order
-    grows with ``n``.
+    __doc__ = """Sieve bootstrap (Bühlmann 1997): an AR residual bootstrap of growing order.
 
-    The series is approximated by an AR(p_n) fitted by Yule-Walker with ``p_n``
+    The order grows with ``n``.  The series is approximated by an AR(p_n) fitted by Yule-Walker with ``p_n``
     chosen by AIC in ``[0, max_order]`` (``max_order`` grows like ``10 log10 n``
     unless given), which Bühlmann (1997) shows is consistent for linear processes
     AR(infinity) as ``p_n -> infinity`` with ``p_n = o(n^(1/4))``-type rates; then
@@ -360,14 +361,17 @@ class SieveBootstrap(ResidualBootstrap):
     Parameters
     ----------
     n_resamples : int, default=9999
+        Number of replicates.
     max_order : int, optional
         Largest order tried; None means ``min(floor(10 log10 n), (n - 2) // 2)``.
     criterion : {"aic", "bic"}, default="aic"
+        The criterion that chooses the order.
     block_length : int, optional
         As in :class:`ResidualBootstrap`.
     burn_in : int, default=100
         As in :class:`ResidualBootstrap`.
     random_state : None, int, SeedSequence, Generator or RandomState, default=None
+        Root of the random streams.
 
     Attributes
     ----------
@@ -376,13 +380,13 @@ class SieveBootstrap(ResidualBootstrap):
 
     See Also
     --------
-    ResidualBootstrap
+    ResidualBootstrap : The AR residual bootstrap with the order given.
 
     References
     ----------
-    .. [1] p_max. Bühlmann, "Sieve bootstrap for time series", Bernoulli 3(2),
+    .. [1] P. Bühlmann, "Sieve bootstrap for time series", Bernoulli 3(2),
            123-148, 1997.
-    .. [2] J.-p_max. Kreiss, "Bootstrap procedures for AR(infinity) processes", in
+    .. [2] J.-P. Kreiss, "Bootstrap procedures for AR(infinity) processes", in
            Bootstrapping and Related Techniques, Springer, 1992.
 
     Examples
@@ -416,13 +420,16 @@ class SieveBootstrap(ResidualBootstrap):
 
     # the AR settings the sieve fixes
     @property
-    def order(self) -> Any:
+    def order(self) -> str:
+        """The criterion that chooses the AR order (``criterion``)."""
         return self.criterion
 
     @property
-    def method(self) -> Any:
+    def method(self) -> str:
+        """How the AR model is fitted: always "yule_walker"."""
         return "yule_walker"
 
     def check_params(self) -> None:
+        """Validate the constructor parameters, raising on the first bad one."""
         check_one_of(self.criterion, "criterion", self._name, CRITERIA)
         super().check_params()

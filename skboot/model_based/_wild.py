@@ -137,8 +137,10 @@ def _finite_float(a: Any, name: str, owner: str, ndim: tuple[int, ...]) -> np.nd
 
 
 class WildBootstrap(SyntheticResampler, _ARMixin):
-    """Wild bootstrap of regression residuals or of AR residuals, with Rademacher,
-    Mammen or Webb multipliers, per observation, per block or per cluster.
+    """Wild bootstrap of regression residuals or of AR residuals.
+
+    Rademacher, Mammen or Webb multipliers, per observation, per block or per
+    cluster.
 
     Two uses, chosen by whether ``y`` is given to ``fit`` (or to
     :func:`skboot.bootstrap` / :class:`skboot.BootstrapStatistic`):
@@ -170,6 +172,7 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
     Parameters
     ----------
     n_resamples : int, default=9999
+        Number of replicates.
     weights : {"rademacher", "mammen", "webb"}, default="rademacher"
         Law of the multipliers (mean 0, variance 1).
     block_length : int, optional
@@ -184,6 +187,7 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
     fit_intercept : bool, default=True
         Regression only: add an intercept to the design.
     random_state : None, int, SeedSequence, Generator or RandomState, default=None
+        Root of the random streams.
 
     Attributes
     ----------
@@ -200,7 +204,8 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
 
     See Also
     --------
-    wild_cluster_bootstrap, ResidualBootstrap
+    wild_cluster_bootstrap : Wild cluster t tests and intervals for OLS.
+    ResidualBootstrap : Redraws the AR residuals instead of re-signing them.
 
     References
     ----------
@@ -256,6 +261,7 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
         self.fit_intercept = fit_intercept
 
     def check_params(self) -> None:
+        """Validate the constructor parameters, raising on the first bad one."""
         super().check_params()
         check_one_of(self.weights, "weights", self._name, WEIGHTS)
         if self.block_length is not None:

@@ -41,6 +41,9 @@ UNDEFINED_POLICIES = ("raise", "omit")
 class Provenance:
     """How the replicates were drawn (recorded on every result).
 
+    Enough to repeat the run: pass ``random_state`` back with the same
+    parameters and data.
+
     Attributes
     ----------
     n_resamples : int
@@ -56,6 +59,20 @@ class Provenance:
         :data:`skboot.STREAM_VERSION` of the replicates.
     n_undefined : int
         Metric replicates dropped with ``undefined="omit"`` (0 for losses).
+
+    See Also
+    --------
+    SPAResult : Carries it as ``provenance``, as do the StepM and MCS results.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import MCS
+    >>> losses = np.random.default_rng(0).chisquare(5, (200, 3))
+    >>> res = MCS(block_length=4, n_resamples=100, random_state=7).compute(losses)
+    >>> prov = res.provenance
+    >>> prov.n_resamples, prov.block_length, prov.random_state, prov.n_undefined
+    (100, 4.0, 7, 0)
     """
 
     n_resamples: int

@@ -97,7 +97,8 @@ default=None
 
     See Also
     --------
-    SPA, StepM
+    SPA : Whether any model beats a given benchmark.
+    StepM : Which models beat a given benchmark.
 
     Notes
     -----
@@ -148,6 +149,7 @@ default=None
         self.n_jobs = n_jobs
 
     def check_params(self) -> None:
+        """Validate the constructor parameters, raising on the first bad one."""
         self._check_resampling()
         check_one_of(self.method, "method", self._owner, METHODS)
         self._size()
@@ -197,6 +199,7 @@ default=None
         Returns
         -------
         MCSResult
+            The MCS p-values, the included and the excluded models.
         """
         self.check_params()
         owner = self._owner
@@ -248,12 +251,21 @@ default=None
             probabilities).
         metric : str
             A fused metric name of :func:`skboot.metric_ci`.
-        sample_weight, groups, stratify, undefined, **metric_options
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, multiplied by the bootstrap counts.
+        groups : array-like of shape (n_samples,), default=None
+            Cluster labels: resample whole clusters.
+        stratify : bool, default=False
+            Keep the class counts of ``y_true`` in every replicate.
+        undefined : {"raise", "omit"}, default="raise"
             As in :meth:`SPA.compute_metric`.
+        **metric_options : dict
+            Options of the metric (``average=``, ``labels=``, ...).
 
         Returns
         -------
         MCSResult
+            The MCS p-values, the included and the excluded models.
         """
         self.check_params()
         owner = self._owner

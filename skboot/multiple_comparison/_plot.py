@@ -58,6 +58,10 @@ def plot_pvalues(
     ax : matplotlib Axes
         One bar per model (``ax.patches``) and the size line.
 
+    See Also
+    --------
+    MCSResult.plot : The same plot as a method of a result.
+
     Examples
     --------
     >>> import matplotlib

@@ -28,8 +28,30 @@ def _check_pvalue(value: Any, owner: str, name: str = "pvalue") -> float:
     return float(value)
 
 
+class _PlotPvalues:
+    """The ``plot`` method shared by the three results."""
+
+    def plot(self, **kwargs: Any) -> Any:
+        """Plot every model's p-value against the size.
+
+        Parameters
+        ----------
+        **kwargs : dict
+            ``ax``, ``size``, ``pvalue_type``: see
+            :func:`skboot.multiple_comparison.plot_pvalues`.
+
+        Returns
+        -------
+        ax : matplotlib Axes
+            One bar per model and the size line.
+        """
+        from skboot.multiple_comparison._plot import plot_pvalues
+
+        return plot_pvalues(self, **kwargs)
+
+
 @dataclass(frozen=True, eq=False)
-class SPAResult:
+class SPAResult(_PlotPvalues):
     """Result of :class:`SPA` (and :class:`RealityCheck`).
 
     Loss differentials are ``d_k = L_benchmark - L_k`` (positive: model ``k`` beat
@@ -68,11 +90,33 @@ class SPAResult:
         Single-step max-T adjusted p-value of each model (rows) under each
         recentering (columns): ``#{b : simulated[b] > t_k} / B``.
     studentize : bool
+        Whether the statistics are studentized.
     variance : str
         ``"asymptotic"`` or ``"bootstrap"``.
     n_observations : int
         ``T``: rows of the losses (of ``y_true`` for metrics).
     provenance : Provenance
+        How the replicates were drawn.
+
+    See Also
+    --------
+    SPA : The test that returns it (and :class:`RealityCheck`).
+    plot_pvalues : The models' p-values as bars.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import SPA
+    >>> rng = np.random.default_rng(0)
+    >>> benchmark = rng.chisquare(5, 300)
+    >>> models = rng.chisquare(5, (300, 4))
+    >>> models[:, 2] -= 1.0  # model 2 has lower losses than the benchmark
+    >>> res = SPA(block_length=5, n_resamples=200, random_state=0).compute(
+    ...     benchmark, models)
+    >>> res.pvalue < 0.05, res.better_models(0.05)
+    (True, [2])
+    >>> res.statistics.index.tolist()
+    [0, 1, 2, 3]
     """
 
     labels: tuple[Hashable, ...]
@@ -150,14 +194,17 @@ class SPAResult:
     def better_models(
         self, pvalue: float = 0.05, pvalue_type: str = "consistent"
     ) -> list[Hashable]:
-        """Models whose ``t_k`` exceeds the critical value: rejected as no better
-        than the benchmark by the single-step test (arch's ``better_models``).
+        """Return the models whose ``t_k`` exceeds the critical value.
+
+        Their nulls (no better than the benchmark) are rejected by the
+        single-step test (arch's ``better_models``).
 
         Parameters
         ----------
         pvalue : float, default=0.05
             Size in (0, 1).
         pvalue_type : {"lower", "consistent", "upper"}, default="consistent"
+            The recentering whose critical value is used.
 
         Returns
         -------
@@ -171,16 +218,13 @@ class SPAResult:
         keep = self._t > crit
         return [lab for lab, k in zip(self.labels, keep, strict=True) if k]
 
-    def plot(self, **kwargs: Any) -> Any:
-        """:func:`skboot.multiple_comparison.plot_pvalues` of this result."""
-        from skboot.multiple_comparison._plot import plot_pvalues
-
-        return plot_pvalues(self, **kwargs)
-
 
 @dataclass(frozen=True, eq=False)
-class StepMResult:
+class StepMResult(_PlotPvalues):
     """Result of :class:`StepM`.
+
+    The models selected by the stepdown, step by step, with the critical value
+    of every step and each model's stepdown-adjusted p-value.
 
     Attributes
     ----------
@@ -198,10 +242,31 @@ class StepMResult:
         smallest size at which the stepdown would select it, up to the
         discreteness of the B replicates.
     size : float
+        The familywise error rate.
     pvalue_type : str
         Recentering of the null distribution (``"consistent"``, as arch).
     spa : SPAResult
         The first step: the SPA test on all models.
+    provenance : Provenance
+        How the replicates were drawn (``spa.provenance``).
+
+    See Also
+    --------
+    StepM : The procedure that returns it.
+    plot_pvalues : The models' adjusted p-values as bars.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import StepM
+    >>> rng = np.random.default_rng(0)
+    >>> benchmark = rng.chisquare(5, 300)
+    >>> models = rng.chisquare(5, (300, 4))
+    >>> models[:, [1, 3]] -= 1.5  # two models with lower losses
+    >>> res = StepM(0.05, block_length=5, n_resamples=200, random_state=0).compute(
+    ...     benchmark, models)
+    >>> res.superior_models, bool(res.pvalues[1] <= 0.05)
+    ([1, 3], True)
     """
 
     superior_models: list[Hashable]
@@ -218,18 +283,16 @@ class StepMResult:
 
     @property
     def provenance(self) -> Provenance:
+        """How the replicates were drawn (``spa.provenance``)."""
         return self.spa.provenance
-
-    def plot(self, **kwargs: Any) -> Any:
-        """:func:`skboot.multiple_comparison.plot_pvalues` of this result."""
-        from skboot.multiple_comparison._plot import plot_pvalues
-
-        return plot_pvalues(self, **kwargs)
 
 
 @dataclass(frozen=True, eq=False)
-class MCSResult:
+class MCSResult(_PlotPvalues):
     """Result of :class:`MCS`.
+
+    The models in the confidence set, the eliminated ones, and every model's
+    MCS p-value in elimination order.
 
     Attributes
     ----------
@@ -244,11 +307,33 @@ class MCSResult:
         The test statistic of the step that eliminated each model (NaN for the
         survivor), same order as ``pvalues``.
     size : float
+        The test size: models with p-value above it are in the set.
     method : str
         ``"R"`` or ``"max"``.
     losses : Series
         The mean loss of each model (minus the signed metric for metrics).
+    labels : tuple
+        The models' labels (column names, or positions), in column order.
     provenance : Provenance
+        How the replicates were drawn.
+
+    See Also
+    --------
+    MCS : The procedure that returns it.
+    plot_pvalues : The models' MCS p-values as bars.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot import MCS
+    >>> rng = np.random.default_rng(0)
+    >>> losses = rng.chisquare(5, (300, 4)) + np.array([0.0, 0.1, 2.0, 3.0])
+    >>> res = MCS(0.1, block_length=5, n_resamples=200, random_state=0).compute(
+    ...     losses)
+    >>> res.included, res.excluded
+    ([0, 1], [2, 3])
+    >>> float(res.pvalues.iloc[-1])
+    1.0
     """
 
     included: list[Hashable]
@@ -276,9 +361,3 @@ class MCSResult:
     @cached_property
     def losses(self) -> pd.Series:
         return pd.Series(self._losses, index=pd.Index(list(self.labels)), name="loss")
-
-    def plot(self, **kwargs: Any) -> Any:
-        """:func:`skboot.multiple_comparison.plot_pvalues` of this result."""
-        from skboot.multiple_comparison._plot import plot_pvalues
-
-        return plot_pvalues(self, **kwargs)

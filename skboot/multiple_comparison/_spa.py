@@ -96,6 +96,7 @@ class _SPABase(Procedure):
         self.n_jobs = n_jobs
 
     def check_params(self) -> None:
+        """Validate the constructor parameters, raising on the first bad one."""
         self._check_resampling()
         _check_bool(self.studentize, "studentize", self._owner)
         check_one_of(self.variance, "variance", self._owner, VARIANCES)
@@ -281,9 +282,9 @@ _SPA_REFS = """
            the American Statistical Association 89(428), 1303-1313, 1994.
 """
 
-_COMPUTE_METRIC_DOC = """Compare ``k`` models' predictions with a benchmark's under a whole-sample
-        metric evaluated on one held-out set.
+_COMPUTE_METRIC_DOC = """Compare ``k`` models with a benchmark under a whole-sample metric.
 
+        The metric is evaluated on the predictions for one held-out set.
         Replicate ``b`` draws one set of rows (paired: the same rows for every
         model), evaluates the fused metric of :func:`skboot.metric_ci` for the
         benchmark and each model on those rows, and forms
@@ -321,12 +322,13 @@ _COMPUTE_METRIC_DOC = """Compare ``k`` models' predictions with a benchmark's un
             ROC AUC on one class) raises, or is dropped with an
             :class:`~skboot.UndefinedStatisticWarning` (counted in
             ``provenance.n_undefined``).
-        **metric_options
+        **metric_options : dict
             Options of the metric (``average=``, ``labels=``, ...).
 
         Returns
         -------
         {result}
+            The test on the metric differences to the benchmark.
 """
 
 
@@ -359,8 +361,8 @@ class SPA(_SPABase):
 
     See Also
     --------
-    StepM : which models beat the benchmark, with familywise error control.
-    MCS : the set of best models, without a benchmark.
+    StepM : Which models beat the benchmark, with familywise error control.
+    MCS : The set of best models, without a benchmark.
 
     Notes
     -----
@@ -410,6 +412,7 @@ class SPA(_SPABase):
         Returns
         -------
         SPAResult
+            The statistic, the three p-values and the per-model statistics.
         """
         parts, _ = self._from_losses(benchmark, models)
         return self._result(parts)
@@ -462,7 +465,7 @@ class RealityCheck(SPA):
 
     See Also
     --------
-    SPA
+    SPA : The studentized test, read at its consistent p-value.
 """
         + _SPA_REFS
         + """

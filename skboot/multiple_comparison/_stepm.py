@@ -46,7 +46,8 @@ class StepM(_SPABase):
 
     See Also
     --------
-    SPA, MCS
+    SPA : Whether any model beats the benchmark (the first step).
+    MCS : The set of best models, without a benchmark.
 
     Notes
     -----
@@ -107,6 +108,7 @@ class StepM(_SPABase):
         self.pvalue_type = pvalue_type
 
     def check_params(self) -> None:
+        """Validate the constructor parameters, raising on the first bad one."""
         super().check_params()
         self._size()
         check_one_of(self.pvalue_type, "pvalue_type", self._owner, PVALUE_TYPES)
@@ -139,6 +141,7 @@ class StepM(_SPABase):
         Returns
         -------
         StepMResult
+            The superior models, the steps and the adjusted p-values.
         """
         parts, C = self._from_losses(benchmark, models)
         return self._stepm_result(parts, C)

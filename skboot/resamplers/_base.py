@@ -321,10 +321,10 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         """Validate the data-dependent inputs and return the plan."""
 
     def check_params(self) -> None:
-        """Validate the constructor parameters (subclasses extend it); called on
-        entry to ``fit``, ``split`` and the runs that use the resampler.
+        """Validate the constructor parameters, raising on the first bad one.
 
-        ``n_resamples`` is capped at ``2**32 - 1``: replicate ``b`` reads the stream
+        Called on entry to ``fit``, ``split`` and the runs that use the resampler;
+        subclasses extend it.  ``n_resamples`` is capped at ``2**32 - 1``: replicate ``b`` reads the stream
         at counter ``b * 2**32 + i``, so replicate numbers must fit 32 bits.
         """
         n = check_int(self.n_resamples, "n_resamples", self._name, min_value=1)
@@ -371,6 +371,7 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         Returns
         -------
         self : object
+            The fitted resampler.
         """
         self.check_params()
         key = check_random_state(self.random_state, owner=self._name)
@@ -379,20 +380,27 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
     def fit_with_key(
         self, key: RootKey, X: Any, y: Any = None, groups: Any = None
     ) -> BaseResampler:
-        """``fit`` with a root key drawn by the caller (``bootstrap()`` draws it from
-        the caller's own ``random_state`` object, so a Generator advances once per
-        call).
+        """Fit with a root key drawn by the caller instead of ``random_state``.
+
+        ``bootstrap()`` draws the key from the caller's own ``random_state``
+        object, so a Generator advances once per call.
 
         Parameters
         ----------
         key : RootKey
-            From :func:`skboot._random.check_random_state`.
-        X, y, groups
-            As in :meth:`fit`.
+            The root of the random streams, from
+            :func:`skboot._random.check_random_state`.
+        X : array-like of shape (n_samples, ...)
+            Data (only its length is used).
+        y : array-like of shape (n_samples,), default=None
+            Targets (strata for :class:`StratifiedBootstrap`).
+        groups : array-like of shape (n_samples,), default=None
+            Group labels (for :class:`GroupBootstrap`).
 
         Returns
         -------
         self : object
+            The fitted resampler.
         """
         plan = self._plan_for(X, y, groups, key=key)
         self.key_ = key
@@ -412,6 +420,7 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         Returns
         -------
         n_splits : int
+            The number of replicates ``split`` yields.
         """
         self.check_params()
         return int(self.n_resamples)

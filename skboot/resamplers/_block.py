@@ -75,6 +75,7 @@ class _BlockResampler(BaseResampler):
         )
 
     def check_params(self) -> None:
+        """Validate the constructor parameters, ``block_length`` included."""
         super().check_params()
         value = self.block_length
         if _is_auto(value):
@@ -180,6 +181,24 @@ class _BlockResampler(BaseResampler):
     def fit_with_key(
         self, key: RootKey, X: Any, y: Any = None, groups: Any = None
     ) -> _BlockResampler:
+        """Fit with a root key drawn by the caller; records ``block_length_``.
+
+        Parameters
+        ----------
+        key : RootKey
+            The root of the random streams.
+        X : array-like of shape (n_samples,) or (n_samples, n_features)
+            The series (its values estimate ``block_length="auto"``).
+        y : array-like of shape (n_samples,), default=None
+            Ignored.
+        groups : array-like of shape (n_samples,), default=None
+            Ignored.
+
+        Returns
+        -------
+        self : object
+            The fitted resampler.
+        """
         # every fit, including the one bootstrap() and metric_ci() make on their
         # own copy, records the length the plan uses
         super().fit_with_key(key, X, y, groups)
@@ -238,8 +257,11 @@ class MovingBlockBootstrap(_BlockResampler):
         + """
     See Also
     --------
-    CircularBlockBootstrap, StationaryBootstrap, NonOverlappingBlockBootstrap,
-    TaperedBlockBootstrap, skboot.optimal_block_length
+    CircularBlockBootstrap : Blocks wrap around the end of the series.
+    StationaryBootstrap : Geometric block lengths, wrap-around.
+    NonOverlappingBlockBootstrap : Blocks from a fixed partition of the series.
+    TaperedBlockBootstrap : Blocks weighted by a taper window.
+    skboot.optimal_block_length : Data-driven block length.
 
     Notes
     -----
@@ -297,7 +319,8 @@ class CircularBlockBootstrap(_BlockResampler):
         + """
     See Also
     --------
-    MovingBlockBootstrap, StationaryBootstrap
+    MovingBlockBootstrap : Blocks that do not wrap around.
+    StationaryBootstrap : Geometric block lengths, wrap-around.
 
     Notes
     -----
@@ -339,7 +362,8 @@ class NonOverlappingBlockBootstrap(_BlockResampler):
         + """
     See Also
     --------
-    MovingBlockBootstrap, CircularBlockBootstrap
+    MovingBlockBootstrap : Overlapping blocks, any start.
+    CircularBlockBootstrap : Overlapping blocks that wrap around.
 
     References
     ----------
@@ -386,7 +410,8 @@ class StationaryBootstrap(_BlockResampler):
         + """
     See Also
     --------
-    CircularBlockBootstrap, skboot.optimal_block_length
+    CircularBlockBootstrap : Blocks of one fixed length, wrap-around.
+    skboot.optimal_block_length : Data-driven mean block length.
 
     Notes
     -----
@@ -486,7 +511,7 @@ class TaperedBlockBootstrap(_BlockResampler):
 
     See Also
     --------
-    MovingBlockBootstrap
+    MovingBlockBootstrap : The same blocks, untapered.
 
     References
     ----------
@@ -521,6 +546,7 @@ class TaperedBlockBootstrap(_BlockResampler):
         self.taper_c = taper_c
 
     def check_params(self) -> None:
+        """Validate the constructor parameters, ``taper_c`` included."""
         super().check_params()
         c = self.taper_c
         ok = (

@@ -275,7 +275,10 @@ class Bootstrap(BaseResampler):
 
     See Also
     --------
-    StratifiedBootstrap, GroupBootstrap, PoissonBootstrap, BayesianBootstrap
+    StratifiedBootstrap : Keeps the class counts of ``y``.
+    GroupBootstrap : Resamples whole groups (clusters).
+    PoissonBootstrap : Independent Poisson(1) counts per row.
+    BayesianBootstrap : Dirichlet weights instead of counts.
 
     Examples
     --------
@@ -336,6 +339,11 @@ class StratifiedBootstrap(BaseResampler):
     random_state : None, int, SeedSequence, Generator or RandomState, default=None
         Root of the random streams.
 
+    See Also
+    --------
+    Bootstrap : The iid bootstrap, class counts free to vary.
+    GroupBootstrap : Resamples whole groups instead of rows.
+
     Examples
     --------
     >>> import numpy as np
@@ -370,6 +378,11 @@ class GroupBootstrap(BaseResampler):
         Number of bootstrap replicates.
     random_state : None, int, SeedSequence, Generator or RandomState, default=None
         Root of the random streams.
+
+    See Also
+    --------
+    Bootstrap : Resamples rows instead of groups.
+    StratifiedBootstrap : Resamples rows within each class, counts kept.
 
     Notes
     -----
@@ -419,6 +432,11 @@ class PoissonBootstrap(BaseResampler):
     random_state : None, int, SeedSequence, Generator or RandomState, default=None
         Root of the random streams.
 
+    See Also
+    --------
+    Bootstrap : Exactly ``n`` draws per replicate.
+    BayesianBootstrap : Continuous Dirichlet weights.
+
     Notes
     -----
     Counts are drawn by inversion of one 53-bit uniform per row, truncated at 20
@@ -452,6 +470,11 @@ class BayesianBootstrap(BaseResampler):
         Number of bootstrap replicates.
     random_state : None, int, SeedSequence, Generator or RandomState, default=None
         Root of the random streams.
+
+    See Also
+    --------
+    Bootstrap : Integer counts (multinomial) instead of weights.
+    PoissonBootstrap : Independent Poisson(1) integer counts.
 
     References
     ----------

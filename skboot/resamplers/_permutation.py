@@ -101,6 +101,11 @@ class Permutation(BaseResampler):
     n_samples_ : int
         Number of rows seen in :meth:`fit`.
 
+    See Also
+    --------
+    skboot.permutation_test : Permutation tests of one or more samples.
+    skboot.metric_permutation_test : Whether two models' scores differ.
+
     Notes
     -----
     Step ``t`` of the shuffle of ``s`` items draws ``r_t`` uniform in ``[0, s -

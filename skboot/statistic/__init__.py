@@ -4,7 +4,8 @@ meta-estimator and the frozen :class:`BootstrapResult`."""
 from skboot.intervals import ConfidenceInterval
 from skboot.statistic._bootstrap import bootstrap
 from skboot.statistic._estimator import BootstrapStatistic
-from skboot.statistic._result import BootstrapResult, result_pvalue
+from skboot.statistic._pvalue import result_pvalue
+from skboot.statistic._result import BootstrapResult
 
 __all__ = [
     "BootstrapResult",

@@ -120,6 +120,16 @@ def bootstrap(
     Returns
     -------
     BootstrapResult
+        The estimate, the distribution (in replicate order), its standard error
+        and bias, and the provenance that repeats the run; intervals and
+        p-values are its methods.
+
+    See Also
+    --------
+    BootstrapStatistic : The same run as a scikit-learn meta-estimator.
+    BootstrapResult.confidence_interval : Intervals by six methods.
+    bootstrap_pvalue : P-values by inverting the intervals.
+    Bootstrap : The default resampler; the others are in :mod:`skboot.resamplers`.
 
     Examples
     --------

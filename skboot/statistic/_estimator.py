@@ -44,10 +44,15 @@ class BootstrapStatistic(BaseEstimator):
     n_resamples : int or None, default=None
         As in :func:`bootstrap`: None means the resampler's value, else 9999.
     random_state : None, int, SeedSequence or Generator, default=None
+        Root of the random streams; the entropy used is recorded on ``result_``.
     n_jobs : int, default=None
+        Parallel workers through joblib.
     vectorized : bool or None, default=None
+        As in :func:`bootstrap`.
     statistic_kwargs : dict, default=None
+        Keywords of the statistic, as in :func:`bootstrap`.
     chunk_size : int, default=None
+        Replicates per chunk; None sizes chunks from the cache.
     progress : bool, default=False
         Show a progress bar on stderr.
     estimator : estimator object, default=None
@@ -58,7 +63,7 @@ class BootstrapStatistic(BaseEstimator):
         ``estimate_`` (n_classes, n_features), ``distribution_``
         (n_resamples, n_classes, n_features)).  The clone
         gets ``sample_weight=counts`` when its ``fit`` accepts it (no rows copied),
-        else the gathered rows; see :class:`skboot.metrics.EstimatorStatistic`.
+        else the gathered rows.
     nan_policy : {"raise", "omit", "propagate"}, default="raise"
         As in :func:`bootstrap`.
     device : {"cpu", "cuda", "auto"}, default="cpu"
@@ -68,11 +73,24 @@ class BootstrapStatistic(BaseEstimator):
     Attributes
     ----------
     result_ : BootstrapResult
+        The run, with its intervals, p-values and provenance.
     estimate_ : float or ndarray
+        ``result_.estimate``.
     distribution_ : ndarray of shape (n_resamples,), (n_resamples, k) or (n_resamples, d1, d2, ...)
+        ``result_.distribution``.
     standard_error_ : float or ndarray
+        ``result_.standard_error``.
     bias_ : float or ndarray
+        ``result_.bias``.
     n_features_in_ : int
+        Number of columns of ``X`` (1 for 1-D data).
+    feature_names_in_ : ndarray of str
+        Column names of a DataFrame ``X`` (only then).
+
+    See Also
+    --------
+    bootstrap : The same run as a function.
+    BootstrapResult : The result stored as ``result_``.
 
     Examples
     --------
@@ -119,6 +137,7 @@ class BootstrapStatistic(BaseEstimator):
         Parameters
         ----------
         X : array-like or DataFrame of shape (n_samples,) or (n_samples, n_features)
+            The data; rows are observations.
         y : array-like of shape (n_samples,), default=None
             Without ``estimator``: the strata of a StratifiedBootstrap, otherwise
             unused.  With ``estimator``: the target every clone is fitted to
@@ -131,6 +150,7 @@ class BootstrapStatistic(BaseEstimator):
         Returns
         -------
         self : BootstrapStatistic
+            The fitted meta-estimator.
         """
         owner = type(self).__name__
         validate_params(
@@ -225,23 +245,45 @@ class BootstrapStatistic(BaseEstimator):
         alternative: str = "two-sided",
         **kwargs: Any,
     ) -> ConfidenceInterval:
-        """Shortcut for ``result_.confidence_interval(...)``."""
+        """Confidence interval of the fitted run: ``result_.confidence_interval``.
+
+        Parameters
+        ----------
+        level : float, default=0.95
+            Confidence level in (0, 1).
+        method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, default="bca"
+            The interval method (any letter case).
+        alternative : {"two-sided", "less", "greater"}, default="two-sided"
+            Two-sided or one-sided interval.
+        **kwargs : dict
+            ``standard_error``, ``n_inner``, ``jackknife_groups``: see
+            :meth:`BootstrapResult.confidence_interval`.
+
+        Returns
+        -------
+        ConfidenceInterval
+            The interval, with the estimate and method attached.
+        """
         check_is_fitted(self, "result_")
         return self.result_.confidence_interval(level, method, alternative, **kwargs)
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
-        """Shortcut for ``result_.plot(...)``: the distribution of each output
-        with its estimate and interval (see :meth:`BootstrapResult.plot`).
+        """Plot the fitted run's distribution: ``result_.plot``.
+
+        Each output is drawn with its estimate and interval (see
+        :meth:`BootstrapResult.plot`).
 
         Parameters
         ----------
         ax : matplotlib Axes or array of Axes, default=None
-        **kwargs
+            Where to draw; None makes a new figure.
+        **kwargs : dict
             ``column``, ``method``, ``level``, ``bins``.
 
         Returns
         -------
         matplotlib Axes or ndarray of Axes
+            One Axes per drawn output.
         """
         check_is_fitted(self, "result_")
         return self.result_.plot(ax=ax, **kwargs)

@@ -26,7 +26,6 @@ from skboot.intervals import (
     check_level,
     check_method,
     interval_by_method,
-    pvalue_by_method,
 )
 from skboot.statistic._persist import (
     json_params,
@@ -35,10 +34,9 @@ from skboot.statistic._persist import (
     result_to_dict,
     save_result,
 )
+from skboot.statistic._pvalue import ALTERNATIVES, result_pvalue
 
-__all__ = ["ALTERNATIVES", "BootstrapResult", "result_pvalue"]
-
-ALTERNATIVES = ("two-sided", "less", "greater")
+__all__ = ["BootstrapResult"]
 
 _NO_DATA = (
     "{what} needs the data and the statistic, which this result does not carry: "
@@ -54,6 +52,9 @@ _NO_DATA = (
 class BootstrapResult:
     """The outcome of one bootstrap run; immutable.
 
+    :func:`bootstrap` and :meth:`BootstrapStatistic.fit` build it; its methods
+    compute intervals and p-values from the distribution, plot it and save it.
+
     Attributes
     ----------
     estimate : float, ndarray or pandas.Series
@@ -65,6 +66,7 @@ class BootstrapResult:
     bias : float or ndarray
         ``mean(distribution) - estimate``.
     n_resamples : int
+        Number of replicates.
     statistic : str
         Name of the statistic.
     resampler : str
@@ -84,6 +86,12 @@ class BootstrapResult:
     resampler_params : dict
         The resampler's parameters (``get_params()``), values that are not
         numbers, strings, booleans or None given as their repr.
+
+    See Also
+    --------
+    bootstrap : Runs a bootstrap and returns this result.
+    ConfidenceInterval : What :meth:`confidence_interval` returns.
+    skboot.intervals : The interval methods, as functions of a distribution.
 
     Notes
     -----
@@ -144,10 +152,26 @@ class BootstrapResult:
 
     @classmethod
     def from_run(cls, run: Run, statistic: str, **record: Any) -> BootstrapResult:
-        """The result of a finished :class:`skboot._run.Run`, its outputs presented
-        as the user gave the data (floats, arrays, pandas labels, shapes), keeping
-        the run's context for later intervals; ``record`` overrides provenance
-        fields (e.g. ``n_undefined`` after an omitting policy)."""
+        """Build the result of a finished run, keeping its context for intervals.
+
+        The outputs are presented as the user gave the data (floats, arrays,
+        pandas labels, shapes).
+
+        Parameters
+        ----------
+        run : Run
+            A finished :class:`skboot._run.Run`.
+        statistic : str
+            Name of the statistic.
+        **record : dict
+            Provenance fields that override the run's (e.g. ``n_undefined``
+            after an omitting policy).
+
+        Returns
+        -------
+        BootstrapResult
+            The frozen result.
+        """
         out = outputs(run)
         resampler = run.context.resampler
         fields: dict[str, Any] = {
@@ -272,6 +296,7 @@ class BootstrapResult:
         Parameters
         ----------
         path : str, os.PathLike or binary file object
+            A file written by :meth:`save`.
 
         Returns
         -------
@@ -326,6 +351,7 @@ class BootstrapResult:
         Returns
         -------
         ndarray of shape (n, k), (groups, k) or (number of groups or blocks, k)
+            The statistic with one observation (group, block) left out per row.
         """
         groups = check_jackknife_groups(self._context, groups, "jackknife_values")
         ctx = self._context
@@ -492,7 +518,11 @@ class BootstrapResult:
             "greater": ``H1: theta > null`` (the interval ``(low, inf)``).
         method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, default="bca"
             Any letter case.
-        standard_error, n_inner, jackknife_groups
+        standard_error : callable, optional
+            As in :meth:`confidence_interval`.
+        n_inner : int, optional
+            As in :meth:`confidence_interval`.
+        jackknife_groups : "auto", "full" or int, default="auto"
             As in :meth:`confidence_interval`.
 
         Returns
@@ -527,9 +557,20 @@ class BootstrapResult:
 
         A statistic with several outputs is drawn as a grid, one Axes per output,
         unless ``column=`` picks one.  The interval is ``confidence_interval``'s
-        default, "bca", unless ``method=`` says otherwise.  See
-        :func:`skboot.plotting.plot_distribution` for the keywords (``column``,
-        ``method``, ``level``, ``bins``) and the return value; needs matplotlib.
+        default, "bca", unless ``method=`` says otherwise.  Needs matplotlib.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes or array of Axes, optional
+            Where to draw; None makes a new figure.
+        **kwargs : dict
+            Passed to :func:`skboot.plotting.plot_distribution`: ``column``,
+            ``method``, ``level``, ``bins``.
+
+        Returns
+        -------
+        matplotlib Axes or ndarray of Axes
+            As :func:`skboot.plotting.plot_distribution` returns.
         """
         from skboot.plotting import plot_distribution
 
@@ -546,40 +587,3 @@ class BootstrapResult:
                 "kept as given). Pass the column's position instead."
             )
         return plot_distribution(self, ax=ax, **kwargs)
-
-
-def result_pvalue(
-    result: BootstrapResult,
-    null: Any,
-    *,
-    alternative: str = "two-sided",
-    method: str = "bca",
-    standard_error: Any = None,
-    n_inner: int | None = None,
-    jackknife_groups: int | str = "auto",
-    owner: str = "pvalue",
-) -> Any:
-    """:meth:`BootstrapResult.pvalue`, with errors naming ``owner`` (the public
-    entry point: the method, or :func:`skboot.bootstrap_pvalue`)."""
-    method = check_method(method, owner)
-    check_one_of(alternative, "alternative", owner, ALTERNATIVES)
-    groups = result._jackknife_groups(jackknife_groups, owner)
-    est, dist = result._arrays()
-    result._check_defined("p-value")
-    jackknife_values, studentized = result._method_inputs(
-        groups, standard_error, n_inner, est.ndim
-    )
-    out = pvalue_by_method(
-        method,
-        dist,
-        est,
-        null,
-        alternative=alternative,
-        jackknife=jackknife_values,
-        studentized=studentized,
-        owner=owner,
-    )
-    if np.ndim(result.estimate) == 0:
-        return float(out[0])
-    ctx = result._context
-    return labelled(out, result.estimate, None if ctx is None else ctx.data)

@@ -1,0 +1,56 @@
+"""The p-value of a bootstrap result by inverting its intervals: the body of
+:meth:`BootstrapResult.pvalue` and of :func:`skboot.bootstrap_pvalue`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from skboot._run import labelled
+from skboot._validation import check_one_of
+from skboot.intervals import check_method, pvalue_by_method
+
+if TYPE_CHECKING:
+    from skboot.statistic._result import BootstrapResult
+
+__all__ = ["ALTERNATIVES", "result_pvalue"]
+
+ALTERNATIVES = ("two-sided", "less", "greater")
+
+
+def result_pvalue(
+    result: BootstrapResult,
+    null: Any,
+    *,
+    alternative: str = "two-sided",
+    method: str = "bca",
+    standard_error: Any = None,
+    n_inner: int | None = None,
+    jackknife_groups: int | str = "auto",
+    owner: str = "pvalue",
+) -> Any:
+    """:meth:`BootstrapResult.pvalue`, with errors naming ``owner`` (the public
+    entry point: the method, or :func:`skboot.bootstrap_pvalue`)."""
+    method = check_method(method, owner)
+    check_one_of(alternative, "alternative", owner, ALTERNATIVES)
+    groups = result._jackknife_groups(jackknife_groups, owner)
+    est, dist = result._arrays()
+    result._check_defined("p-value")
+    jackknife_values, studentized = result._method_inputs(
+        groups, standard_error, n_inner, est.ndim
+    )
+    out = pvalue_by_method(
+        method,
+        dist,
+        est,
+        null,
+        alternative=alternative,
+        jackknife=jackknife_values,
+        studentized=studentized,
+        owner=owner,
+    )
+    if np.ndim(result.estimate) == 0:
+        return float(out[0])
+    ctx = result._context
+    return labelled(out, result.estimate, None if ctx is None else ctx.data)
