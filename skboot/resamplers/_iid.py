@@ -9,6 +9,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from skboot._kernels.fused_weights import (
+    dirichlet_moments,
+    group_moments,
+    poisson_moments,
+    pool_moments,
+)
 from skboot._kernels.resample import (
     dirichlet_chunk,
     expand_groups,
@@ -117,6 +123,35 @@ class PoolPlan(ResamplingPlan):
             seed, gamma, b0, self.codes, self.pools, self.offsets, self.sizes, out
         )
 
+    def fused_moments(
+        self,
+        X: np.ndarray,
+        b0: int,
+        want2: bool,
+        out1: np.ndarray,
+        out2: np.ndarray,
+        outw: np.ndarray,
+    ) -> None:
+        """Column sums of ``w * X`` (``out1``), of ``w * X**2`` (``out2``, if
+        ``want2``) and the total weight (``outw``) of replicates ``b0, b0 + 1,
+        ...`` in one pass, no weight matrix: bit for bit what
+        ``fill_weights_chunk`` + ``weighted_moments`` give (rows in order)."""
+        seed, gamma = self._seed()
+        pool_moments(
+            X,
+            seed,
+            gamma,
+            int(b0),
+            self.codes,
+            self.pools,
+            self.offsets,
+            self.sizes,
+            bool(want2),
+            out1,
+            out2,
+            outw,
+        )
+
 
 @dataclass(frozen=True, eq=False)
 class GroupPlan(ResamplingPlan):
@@ -163,6 +198,33 @@ class GroupPlan(ResamplingPlan):
         seed, gamma = self.key.stream(PURPOSE["indices"])
         group_counts_chunk(seed, gamma, b0, self.n_groups, self.codes, out)
 
+    def fused_moments(
+        self,
+        X: np.ndarray,
+        b0: int,
+        want2: bool,
+        out1: np.ndarray,
+        out2: np.ndarray,
+        outw: np.ndarray,
+    ) -> None:
+        """Column sums of ``w * X`` (``out1``), of ``w * X**2`` (``out2``, if
+        ``want2``) and the total weight (``outw``) of replicates ``b0, b0 + 1,
+        ...`` in one pass, no weight matrix: bit for bit what
+        ``fill_weights_chunk`` + ``weighted_moments`` give (rows in order)."""
+        seed, gamma = self.key.stream(PURPOSE["indices"])
+        group_moments(
+            X,
+            seed,
+            gamma,
+            int(b0),
+            self.codes,
+            self.sizes,
+            bool(want2),
+            out1,
+            out2,
+            outw,
+        )
+
 
 @dataclass(frozen=True, eq=False)
 class PoissonPlan(ResamplingPlan):
@@ -188,6 +250,22 @@ class PoissonPlan(ResamplingPlan):
     def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
         seed, gamma = self.key.stream(PURPOSE["poisson"])
         poisson_counts_chunk(seed, gamma, b0, out)
+
+    def fused_moments(
+        self,
+        X: np.ndarray,
+        b0: int,
+        want2: bool,
+        out1: np.ndarray,
+        out2: np.ndarray,
+        outw: np.ndarray,
+    ) -> None:
+        """Column sums of ``w * X`` (``out1``), of ``w * X**2`` (``out2``, if
+        ``want2``) and the total weight (``outw``) of replicates ``b0, b0 + 1,
+        ...`` in one pass, no weight matrix: bit for bit what
+        ``fill_weights_chunk`` + ``weighted_moments`` give (rows in order)."""
+        seed, gamma = self.key.stream(PURPOSE["poisson"])
+        poisson_moments(X, seed, gamma, int(b0), bool(want2), out1, out2, outw)
 
 
 @dataclass(frozen=True, eq=False)
@@ -220,6 +298,22 @@ class DirichletPlan(ResamplingPlan):
     def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
         seed, gamma = self.key.stream(PURPOSE["dirichlet"])
         dirichlet_chunk(seed, gamma, b0, out)
+
+    def fused_moments(
+        self,
+        X: np.ndarray,
+        b0: int,
+        want2: bool,
+        out1: np.ndarray,
+        out2: np.ndarray,
+        outw: np.ndarray,
+    ) -> None:
+        """Column sums of ``w * X`` (``out1``), of ``w * X**2`` (``out2``, if
+        ``want2``) and the total weight (``outw``) of replicates ``b0, b0 + 1,
+        ...`` in one pass, no weight matrix: bit for bit what
+        ``fill_weights_chunk`` + ``weighted_moments`` give (rows in order)."""
+        seed, gamma = self.key.stream(PURPOSE["dirichlet"])
+        dirichlet_moments(X, seed, gamma, int(b0), bool(want2), out1, out2, outw)
 
 
 # ---------------------------------------------------------------------------
