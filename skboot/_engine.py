@@ -783,6 +783,15 @@ class IndependentPlan(ResamplingPlan):
             "plan.plans[j].indices(b)."
         )
 
+    def make_statistic(self, statistic: Any, arrays: Any, **kw: Any) -> Any:
+        """A built-in name: per-sample fused statistics
+        (:mod:`skboot._independent`); a callable: None (the default path)."""
+        if not isinstance(statistic, str):
+            return None
+        from skboot._independent import make_independent_builtin
+
+        return make_independent_builtin(statistic, arrays, self, **kw)
+
 
 @dataclass(frozen=True, eq=False)
 class LeaveOneOutPlan(ResamplingPlan):
@@ -921,7 +930,7 @@ def make_statistic(
     if hook is not None:
         # a plan whose replicates are synthetic samples (skboot.model_based)
         # declares how a statistic is evaluated on them
-        stat: Statistic = hook(
+        stat: Statistic | None = hook(
             statistic,
             arrays,
             vectorized=vectorized,
@@ -929,7 +938,8 @@ def make_statistic(
             owner=owner,
             allow_nonfinite=allow_nonfinite,
         )
-        return stat
+        if stat is not None:  # None: the plan leaves this statistic to the default
+            return stat
     kwargs = dict(statistic_kwargs or {})
     if isinstance(statistic, str):
         if statistic not in BUILTIN_STATISTICS:

@@ -787,6 +787,15 @@ def _independent_jackknife(ctx: _Context) -> np.ndarray:
     sample ``j``'s leave-one-out values are centred on their own mean and scaled by
     ``(n_j - 1) / n_j``, then concatenated."""
     stat = ctx.stat
+    per_sample = getattr(stat, "sample_jackknife", None)
+    if per_sample is not None:  # closed forms per sample (built-ins)
+        return np.concatenate(
+            [
+                (v - v.mean(axis=0)) * ((v.shape[0] - 1) / v.shape[0])
+                for v in per_sample()
+            ],
+            axis=0,
+        )
     assert isinstance(stat, CallableStatistic)
     arrays = stat.arrays
     parts = []
@@ -1162,11 +1171,6 @@ def _independent_plan(
             "needs resampler=None or Bootstrap() without sample_size. Got "
             f"{resampler!r} instead."
         )
-    if isinstance(statistic, str):
-        raise ValueError(
-            f"Independent samples (paired=False) need a callable statistic taking "
-            f"one argument per sample. Got the built-in {statistic!r} instead."
-        )
     plans = tuple(
         IIDPlan(
             plan.key,
@@ -1181,6 +1185,9 @@ def _independent_plan(
 
 def _is_vector_output(stat: Statistic, data: _Data) -> bool:
     """True when the statistic's output is a vector even if it has length 1."""
+    vector = getattr(stat, "vector_output", None)
+    if vector is not None:
+        return bool(vector)
     if isinstance(stat, BuiltinStatistic):
         if stat.name == "corr":
             return False
@@ -1259,7 +1266,9 @@ def bootstrap(
         its signature has ``axis``.
     statistic_kwargs : dict, default=None
         Keywords of the statistic: ``ddof`` for "var"/"std", ``q`` for "quantile";
-        passed through to a callable.
+        passed through to a callable.  With independent samples
+        (``paired=False``) a built-in also takes ``contrast``: "difference" (the
+        first sample's statistic minus the second's) or "ratio" (over it).
     y, groups : array-like, default=None
         Strata (StratifiedBootstrap) and groups (GroupBootstrap).
     n_jobs : int, default=None
@@ -1272,6 +1281,10 @@ def bootstrap(
         all); False resamples each sample on its own, iid, with its own length
         (independent samples, as arch's IndependentSamplesBootstrap and scipy's
         ``paired=False``); sample ``j`` reads its own purpose slot of the stream.
+        A built-in statistic (all but "corr") is then computed on each sample by
+        the fused kernels: the per-sample values side by side, or their
+        ``contrast`` (see ``statistic_kwargs``); a callable takes one argument
+        per sample.
     progress : bool, default=False
         Show a progress bar on stderr (per chunk, or per finished joblib task).
     nan_policy : {"raise", "omit", "propagate"}, default="raise"
@@ -1302,6 +1315,14 @@ def bootstrap(
     >>> res = bootstrap(x, "mean", n_resamples=999, random_state=1)
     >>> round(res.estimate, 4), round(res.standard_error, 3)
     (0.0153, 0.065)
+
+    Two independent samples, the difference of their means:
+
+    >>> y = np.random.default_rng(1).normal(0.5, 1.0, size=150)
+    >>> res = bootstrap((x, y), "mean", paired=False, n_resamples=999,
+    ...                 random_state=1, statistic_kwargs={"contrast": "difference"})
+    >>> round(res.estimate, 4), round(res.standard_error, 3)
+    (-0.4034, 0.099)
     """
     owner = "bootstrap"
     if n_resamples is not None:
