@@ -44,10 +44,22 @@ def _aligned(a: np.ndarray) -> np.ndarray:
     return out
 
 
+def _kernel_namespace() -> Any:
+    """The iid kernels, wherever this checkout keeps them: the package
+    ``skboot._kernels`` (``iid`` module) or the older flat ``skboot._kernels``."""
+    import importlib
+
+    try:
+        return importlib.import_module("skboot._kernels.iid")
+    except ImportError:
+        return importlib.import_module("skboot._kernels")
+
+
 def main() -> None:
     import skboot
-    from skboot import _kernels as K
     from skboot._random import check_random_state
+
+    K = _kernel_namespace()
 
     print(f"skboot from {skboot.__file__}")
     seed, gamma = check_random_state(0).stream(0)

@@ -647,8 +647,8 @@ def test_independent_samples_match_scipy_bca_and_are_chunk_invariant():
 
 
 def test_independent_samples_errors():
-    with pytest.raises(ValueError, match="need a callable statistic"):
-        bootstrap((X1, X1[:10]), "mean", paired=False)
+    with pytest.raises(ValueError, match=r"with independent samples \(paired=False\)"):
+        bootstrap((X1, X1[:10]), "corr", paired=False)
     with pytest.raises(ValueError, match="needs resampler=None or Bootstrap"):
         bootstrap(
             (X1, X1[:10]), lambda a, b: 0.0, paired=False, resampler=PoissonBootstrap(5)

@@ -10,6 +10,7 @@ import numpy as np
 
 from skboot._engine._builtin import BUILTIN_STATISTICS, BuiltinStatistic, as_float_rows
 from skboot._engine._callable import CallableStatistic
+from skboot._engine._independent import independent_builtin
 from skboot._engine._statistic import Statistic, accepts
 from skboot._validation import param_error
 from skboot.resamplers import ResamplingPlan
@@ -51,6 +52,18 @@ def make_statistic(
         )
         return stat
     kwargs = dict(statistic_kwargs or {})
+    if isinstance(statistic, str) and plan.sample_plans is not None:
+        # independent samples: the fused built-in on each sample, then combined
+        return independent_builtin(
+            statistic,
+            arrays,
+            plan,
+            kwargs,
+            owner,
+            lambda name, arrs, kw, p: _builtin(
+                name, arrs, kw, p, owner, allow_nonfinite
+            ),
+        )
     if isinstance(statistic, str):
         return _builtin(statistic, arrays, kwargs, plan, owner, allow_nonfinite)
     if not callable(statistic):

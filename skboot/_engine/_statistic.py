@@ -107,6 +107,12 @@ class Statistic:
         kernels that sum draws themselves (the GPU).  None otherwise."""
         return None
 
+    def sample_jackknife(self) -> list[np.ndarray] | None:
+        """On independent samples: per sample ``j``, the statistic with one row of
+        sample ``j`` left out (the others whole), shape (n_j, k), from closed
+        forms; None when the caller must evaluate it once per row."""
+        return None
+
     def vector_output(self, data_ndim: int) -> bool:
         """Whether the output is a vector even when it has one value (a column
         statistic of one column, a quantile of a list of one level)."""

@@ -24,7 +24,16 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-__all__ = ["add_rows8", "add_rows8_sq"]
+__all__ = [
+    "add_rows8",
+    "add_rows8_sq",
+    "lanes8_cols",
+    "lanes8_cols_sq",
+    "lanes8_indexed",
+    "lanes8_indexed_sq",
+    "lanes8_rows",
+    "lanes8_rows_sq",
+]
 
 _I64 = ir.IntType(64)
 _V8 = ir.VectorType(ir.DoubleType(), 8)
@@ -89,3 +98,110 @@ add_rows8 = _make_add_rows8(False)
 #: As :data:`add_rows8`, and the squares into ``acc2`` (multiply, then add: no
 #: fused multiply-add, as in the scalar kernel).
 add_rows8_sq = _make_add_rows8(True)
+
+
+# ---------------------------------------------------------------------------
+# replicate lanes: eight replicates side by side, rows in order
+# ---------------------------------------------------------------------------
+def _make_lanes8(mode: str, squares: bool):
+    """``lanes8_<mode>[_sq](acc, W, woff, wstride, idx, x, xoff, c)``.
+
+    For rows ``t < c`` in order, lane ``r`` (replicate ``r`` of a tile of eight)
+    adds ``w * x[xoff + t]`` to ``acc[r]`` and, with ``_sq``, ``(w * x) * x`` to
+    ``acc[8 + r]``, where ``w`` is replicate ``r``'s weight of row ``t``; a zero
+    weight adds nothing (a select, not a branch: ``0 * inf`` never enters).
+    Where the weights are (``mode``):
+
+    * ``rows``: ``W[woff + t * wstride + r]`` (a row of eight lanes, one load);
+    * ``cols``: ``W[woff + r * wstride + t]`` (replicate rows, transposed on load);
+    * ``indexed``: ``W[idx[t] * wstride + r]`` (a table row per code, e.g. the
+      weights of a group).
+
+    ``W`` is float64 or int32 (converted exactly).  Each lane performs the
+    scalar kernel's operations in its order (multiply, multiply, add; no fused
+    multiply-add), so a lane equals :func:`skboot._kernels.weighted.weighted_moments`
+    on that replicate's weight row, bit for bit; adding ``+0.0`` for a zero weight
+    leaves an accumulator unchanged because a sum that starts at ``+0.0`` is never
+    ``-0.0`` under round-to-nearest.
+    """
+
+    def impl(typingctx, acc, W, woff, wstride, idx, x, xoff, c):
+        sig = types.void(acc, W, woff, wstride, idx, x, xoff, c)
+        is_int = isinstance(W.dtype, types.Integer)
+
+        def codegen(context, builder, signature, args):
+            acc_v, W_v, woff_v, ws_v, idx_v, x_v, xoff_v, c_v = args
+            A = context.make_array(signature.args[0])(context, builder, acc_v)
+            WA = context.make_array(signature.args[1])(context, builder, W_v)
+            IA = context.make_array(signature.args[4])(context, builder, idx_v)
+            XA = context.make_array(signature.args[5])(context, builder, x_v)
+            elem = WA.data.type.pointee
+            wvec = ir.VectorType(elem, 8)
+            zero = ir.Constant(_V8, [0.0] * 8)
+            slots = []
+            for part in range(2 if squares else 1):
+                ptr = _vec_ptr(builder, A.data, ir.Constant(_I64, 8 * part))
+                slot = cgutils.alloca_once(builder, _V8)
+                builder.store(builder.load(ptr, align=8), slot)
+                slots.append((slot, ptr))
+            with cgutils.for_range(builder, c_v) as loop:
+                t = loop.index
+                if mode == "rows":
+                    base = builder.add(woff_v, builder.mul(t, ws_v))
+                elif mode == "indexed":
+                    code = builder.load(builder.gep(IA.data, [t]))
+                    if code.type.width < 64:
+                        code = builder.sext(code, _I64)
+                    base = builder.mul(code, ws_v)
+                if mode == "cols":
+                    wv = ir.Constant(wvec, None)
+                    for r in range(8):
+                        off = builder.add(
+                            builder.add(
+                                woff_v, builder.mul(ir.Constant(_I64, r), ws_v)
+                            ),
+                            t,
+                        )
+                        val = builder.load(builder.gep(WA.data, [off]))
+                        wv = builder.insert_element(wv, val, ir.Constant(_I64, r))
+                else:
+                    ptr = builder.bitcast(
+                        builder.gep(WA.data, [base]), wvec.as_pointer()
+                    )
+                    wv = builder.load(ptr, align=4 if is_int else 8)
+                if is_int:
+                    wv = builder.sitofp(wv, _V8)
+                xv = builder.load(builder.gep(XA.data, [builder.add(xoff_v, t)]))
+                xs = builder.insert_element(
+                    ir.Constant(_V8, None), xv, ir.Constant(_I64, 0)
+                )
+                xs = builder.shuffle_vector(
+                    xs,
+                    ir.Constant(_V8, None),
+                    ir.Constant(ir.VectorType(ir.IntType(32), 8), [0] * 8),
+                )
+                keep = builder.fcmp_unordered("!=", wv, zero)
+                prod = builder.fmul(wv, xs)
+                slot = slots[0][0]
+                term = builder.select(keep, prod, zero)
+                builder.store(builder.fadd(builder.load(slot), term), slot)
+                if squares:
+                    slot2 = slots[1][0]
+                    term2 = builder.select(keep, builder.fmul(prod, xs), zero)
+                    builder.store(builder.fadd(builder.load(slot2), term2), slot2)
+            for slot, ptr in slots:
+                builder.store(builder.load(slot), ptr, align=8)
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    impl.__name__ = f"lanes8_{mode}" + ("_sq" if squares else "")
+    return intrinsic(impl)
+
+
+lanes8_rows = _make_lanes8("rows", False)
+lanes8_rows_sq = _make_lanes8("rows", True)
+lanes8_cols = _make_lanes8("cols", False)
+lanes8_cols_sq = _make_lanes8("cols", True)
+lanes8_indexed = _make_lanes8("indexed", False)
+lanes8_indexed_sq = _make_lanes8("indexed", True)

@@ -64,6 +64,15 @@ def _independent_jackknife(ctx: RunContext) -> np.ndarray:
     sample ``j``'s leave-one-out values are centred on their own mean and scaled by
     ``(n_j - 1) / n_j``, then concatenated."""
     stat = ctx.stat
+    per_sample = stat.sample_jackknife()
+    if per_sample is not None:  # closed forms per sample (built-ins)
+        return np.concatenate(
+            [
+                (v - v.mean(axis=0)) * ((v.shape[0] - 1) / v.shape[0])
+                for v in per_sample
+            ],
+            axis=0,
+        )
     arrays = stat.arrays
     parts = []
     for j, a in enumerate(arrays):

@@ -120,8 +120,3 @@ def _check_independent(resampler: BaseResampler, statistic: Any, owner: str) -> 
             "needs resampler=None or Bootstrap() without sample_size. Got "
             f"{resampler!r} instead."
         )
-    if isinstance(statistic, str):
-        raise ValueError(
-            f"Independent samples (paired=False) need a callable statistic taking "
-            f"one argument per sample. Got the built-in {statistic!r} instead."
-        )

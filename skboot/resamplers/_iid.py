@@ -9,6 +9,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from skboot._kernels.fused_weights import (
+    dirichlet_moments,
+    group_moments,
+    poisson_moments,
+    pool_moments,
+)
 from skboot._kernels.resample import (
     dirichlet_chunk,
     expand_groups,
@@ -92,6 +98,8 @@ class IIDPlan(ResamplingPlan):
 class PoolPlan(ResamplingPlan):
     """Stratified: row ``i``'s slot draws uniformly from the rows of its stratum."""
 
+    fuses_moments: ClassVar[bool] = True
+
     codes: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     pools: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     offsets: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
@@ -128,11 +136,42 @@ class PoolPlan(ResamplingPlan):
             seed, gamma, b0, self.codes, self.pools, self.offsets, self.sizes, out
         )
 
+    def fused_moments(
+        self,
+        X: np.ndarray,
+        b0: int,
+        want2: bool,
+        out1: np.ndarray,
+        out2: np.ndarray,
+        outw: np.ndarray,
+    ) -> None:
+        """Column sums of ``w * X`` (``out1``), of ``w * X**2`` (``out2``, if
+        ``want2``) and the total weight (``outw``) of replicates ``b0, b0 + 1,
+        ...`` in one pass, no weight matrix: bit for bit what
+        ``fill_weights_chunk`` + ``weighted_moments`` give (rows in order)."""
+        seed, gamma = self._seed()
+        pool_moments(
+            X,
+            seed,
+            gamma,
+            int(b0),
+            self.codes,
+            self.pools,
+            self.offsets,
+            self.sizes,
+            bool(want2),
+            out1,
+            out2,
+            outw,
+        )
+
 
 @dataclass(frozen=True, eq=False)
 class GroupPlan(ResamplingPlan):
     """Replicate ``b`` draws ``n_groups`` group ids uniformly (purpose "indices");
     in-bag rows are the rows of each drawn group, in draw order."""
+
+    fuses_moments: ClassVar[bool] = True
 
     codes: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     pools: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
@@ -174,10 +213,39 @@ class GroupPlan(ResamplingPlan):
         seed, gamma = self.key.stream(PURPOSE["indices"])
         group_counts_chunk(seed, gamma, b0, self.n_groups, self.codes, out)
 
+    def fused_moments(
+        self,
+        X: np.ndarray,
+        b0: int,
+        want2: bool,
+        out1: np.ndarray,
+        out2: np.ndarray,
+        outw: np.ndarray,
+    ) -> None:
+        """Column sums of ``w * X`` (``out1``), of ``w * X**2`` (``out2``, if
+        ``want2``) and the total weight (``outw``) of replicates ``b0, b0 + 1,
+        ...`` in one pass, no weight matrix: bit for bit what
+        ``fill_weights_chunk`` + ``weighted_moments`` give (rows in order)."""
+        seed, gamma = self.key.stream(PURPOSE["indices"])
+        group_moments(
+            X,
+            seed,
+            gamma,
+            int(b0),
+            self.codes,
+            self.sizes,
+            bool(want2),
+            out1,
+            out2,
+            outw,
+        )
+
 
 @dataclass(frozen=True, eq=False)
 class PoissonPlan(ResamplingPlan):
     """Row ``i`` appears Poisson(1) times in replicate ``b`` (purpose "poisson")."""
+
+    fuses_moments: ClassVar[bool] = True
 
     layout: str = field(default="variable", init=False)
 
@@ -204,10 +272,28 @@ class PoissonPlan(ResamplingPlan):
         seed, gamma = self.key.stream(PURPOSE["poisson"])
         poisson_counts_chunk(seed, gamma, b0, out)
 
+    def fused_moments(
+        self,
+        X: np.ndarray,
+        b0: int,
+        want2: bool,
+        out1: np.ndarray,
+        out2: np.ndarray,
+        outw: np.ndarray,
+    ) -> None:
+        """Column sums of ``w * X`` (``out1``), of ``w * X**2`` (``out2``, if
+        ``want2``) and the total weight (``outw``) of replicates ``b0, b0 + 1,
+        ...`` in one pass, no weight matrix: bit for bit what
+        ``fill_weights_chunk`` + ``weighted_moments`` give (rows in order)."""
+        seed, gamma = self.key.stream(PURPOSE["poisson"])
+        poisson_moments(X, seed, gamma, int(b0), bool(want2), out1, out2, outw)
+
 
 @dataclass(frozen=True, eq=False)
 class DirichletPlan(ResamplingPlan):
     """Replicate ``b`` is a flat-Dirichlet weight vector scaled to sum to ``n``."""
+
+    fuses_moments: ClassVar[bool] = True
 
     layout: str = field(default="weights", init=False)
 
@@ -239,6 +325,22 @@ class DirichletPlan(ResamplingPlan):
     def fill_weights_chunk(self, b0: int, out: np.ndarray) -> None:
         seed, gamma = self.key.stream(PURPOSE["dirichlet"])
         dirichlet_chunk(seed, gamma, b0, out)
+
+    def fused_moments(
+        self,
+        X: np.ndarray,
+        b0: int,
+        want2: bool,
+        out1: np.ndarray,
+        out2: np.ndarray,
+        outw: np.ndarray,
+    ) -> None:
+        """Column sums of ``w * X`` (``out1``), of ``w * X**2`` (``out2``, if
+        ``want2``) and the total weight (``outw``) of replicates ``b0, b0 + 1,
+        ...`` in one pass, no weight matrix: bit for bit what
+        ``fill_weights_chunk`` + ``weighted_moments`` give (rows in order)."""
+        seed, gamma = self.key.stream(PURPOSE["dirichlet"])
+        dirichlet_moments(X, seed, gamma, int(b0), bool(want2), out1, out2, outw)
 
 
 # ---------------------------------------------------------------------------

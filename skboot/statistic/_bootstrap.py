@@ -86,7 +86,9 @@ def bootstrap(
         its signature has ``axis``.
     statistic_kwargs : dict, default=None
         Keywords of the statistic: ``ddof`` for "var"/"std", ``q`` for "quantile";
-        passed through to a callable.
+        passed through to a callable.  With independent samples
+        (``paired=False``) a built-in also takes ``contrast``: "difference" (the
+        first sample's statistic minus the second's) or "ratio" (over it).
     y, groups : array-like, default=None
         Strata (StratifiedBootstrap) and groups (GroupBootstrap).
     n_jobs : int, default=None
@@ -99,6 +101,10 @@ def bootstrap(
         all); False resamples each sample on its own, iid, with its own length
         (independent samples, as arch's IndependentSamplesBootstrap and scipy's
         ``paired=False``); sample ``j`` reads its own purpose slot of the stream.
+        A built-in statistic (all but "corr") is then computed on each sample by
+        the fused kernels: the per-sample values side by side, or their
+        ``contrast`` (see ``statistic_kwargs``); a callable takes one argument
+        per sample.
     progress : bool, default=False
         Show a progress bar on stderr (per chunk, or per finished joblib task).
     nan_policy : {"raise", "omit", "propagate"}, default="raise"
@@ -139,6 +145,14 @@ def bootstrap(
     >>> res = bootstrap(x, "mean", n_resamples=999, random_state=1)
     >>> round(res.estimate, 4), round(res.standard_error, 3)
     (0.0153, 0.065)
+
+    Two independent samples, the difference of their means:
+
+    >>> y = np.random.default_rng(1).normal(0.5, 1.0, size=150)
+    >>> res = bootstrap((x, y), "mean", paired=False, n_resamples=999,
+    ...                 random_state=1, statistic_kwargs={"contrast": "difference"})
+    >>> round(res.estimate, 4), round(res.standard_error, 3)
+    (-0.4034, 0.099)
     """
     owner = "bootstrap"
     validate_params(

@@ -1,0 +1,205 @@
+"""The fused kernels of the weight schemes (Poisson, Bayesian, group, stratified)
+equal the two-pass path they replace, bit for bit: the plan's
+``fill_weights_chunk`` followed by ``weighted_moments`` (rows in order, zero
+weights skipped, the weight total).  Their draws are the stream's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+from skboot import bootstrap
+from skboot._kernels.fused_weights import poisson_thresholds, pool_draws
+from skboot._kernels.weighted import weighted_moments
+from skboot._random import (
+    NO_HAVE,
+    POISSON_MAX,
+    bounded,
+    check_random_state,
+    fill_poisson_counts,
+    fill_pool_indices,
+    lemire_threshold,
+    replicate_counter,
+)
+from skboot.resamplers import (
+    BayesianBootstrap,
+    GroupBootstrap,
+    PoissonBootstrap,
+    StratifiedBootstrap,
+)
+
+PLANS = {
+    "poisson": lambda: PoissonBootstrap(random_state=3),
+    "bayesian": lambda: BayesianBootstrap(random_state=3),
+    "group": lambda: GroupBootstrap(random_state=3),
+    "stratified": lambda: StratifiedBootstrap(random_state=3),
+}
+
+
+def _plan(name, n):
+    gen = np.random.default_rng(n)
+    y = gen.integers(0, 3, size=n)
+    groups = (np.arange(n) * 7) // n  # 7 groups of unequal rows
+    return PLANS[name]().fit(np.zeros(n), y, groups).plan_
+
+
+@pytest.mark.parametrize("name", sorted(PLANS))
+@pytest.mark.parametrize(("n", "d", "nb", "b0"), [(301, 1, 19, 0), (64, 3, 9, 5)])
+@pytest.mark.parametrize("want2", [False, True])
+def test_fused_moments_equal_weights_then_reduce(name, n, d, nb, b0, want2):
+    """Tiles of eight replicates (nb not a multiple of 8), one column (vector
+    lanes) and several (row loop), with and without squares."""
+    plan = _plan(name, n)
+    X = np.random.default_rng(1).normal(size=(n, d)) * 3.0 + 1.0
+    W = np.empty((nb, n))
+    plan.fill_weights_chunk(b0, W)
+    s1, s2, sw = np.empty((nb, d)), np.empty((nb, d)), np.empty(nb)
+    weighted_moments(X, W, want2, s1, s2, sw)
+    f1, f2, fw = np.full((nb, d), 7.0), np.full((nb, d), 7.0), np.full(nb, 7.0)
+    plan.fused_moments(X, b0, want2, f1, f2, fw)
+    np.testing.assert_array_equal(f1, s1)
+    np.testing.assert_array_equal(fw, sw)
+    if want2:
+        np.testing.assert_array_equal(f2, s2)
+
+
+@pytest.mark.parametrize("name", sorted(PLANS))
+def test_zero_weight_rows_with_infinite_values_are_skipped(name):
+    """A zero weight adds nothing, not 0 * inf = NaN (nan_policy="propagate")."""
+    n = 200
+    plan = _plan(name, n)
+    X = np.random.default_rng(2).normal(size=(n, 1))
+    nb = 16
+    W = np.empty((nb, n))
+    plan.fill_weights_chunk(0, W)
+    if name != "bayesian":
+        # a row that some replicates do not draw
+        row = int(np.flatnonzero((W == 0).any(axis=0))[0])
+        X[row, 0] = np.inf
+    s1, s2, sw = np.empty((nb, 1)), np.empty((nb, 1)), np.empty(nb)
+    weighted_moments(X, W, True, s1, s2, sw)
+    f1, f2, fw = np.empty((nb, 1)), np.empty((nb, 1)), np.empty(nb)
+    plan.fused_moments(X, 0, True, f1, f2, fw)
+    np.testing.assert_array_equal(f1, s1)
+    np.testing.assert_array_equal(f2, s2)
+    if name != "bayesian":
+        assert np.isfinite(f1).any() and np.isinf(f1).any()
+
+
+def test_poisson_thresholds_reproduce_the_stream_counts():
+    """Counts from the integer thresholds equal fill_poisson_counts, large counts
+    (the scalar recount above 5) included."""
+    key = check_random_state(8)
+    seed, gamma = key.stream(1)
+    T = poisson_thresholds()
+    assert T.shape == (POISSON_MAX,) and np.all(np.diff(T) >= 0)
+    n = 5000
+    cnt = np.empty(n, dtype=np.int64)
+    seen_large = 0
+    for b in range(8):
+        fill_poisson_counts(seed, gamma, b, cnt)
+        z = np.array(
+            [_splitmix(int(seed), int(gamma), (b << 32) + i) for i in range(n)],
+            dtype=np.uint64,
+        )
+        v = (z >> np.uint64(11)).astype(np.int64)
+        mine = (v[:, None] >= T[None, :]).sum(axis=1)
+        np.testing.assert_array_equal(mine, cnt)
+        seen_large += int((cnt > 5).sum())
+    assert seen_large > 0  # the recount path was exercised
+
+
+def _splitmix(seed, gamma, t):
+    m = (1 << 64) - 1
+    z = (seed + (t + 1) * gamma) & m
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+    return z ^ (z >> 31)
+
+
+def test_pool_draws_equal_fill_pool_indices():
+    key = check_random_state(4)
+    seed, gamma = key.stream(0)
+    n = 1000
+    codes = np.random.default_rng(0).integers(0, 4, size=n)
+    plan = StratifiedBootstrap(random_state=4).fit(np.zeros(n), codes).plan_
+    un = plan.sizes[plan.codes].astype(np.uint64)
+    th = np.array([int(lemire_threshold(np.uint64(u))) for u in un], dtype=np.uint64)
+    first = plan.offsets[plan.codes]
+    ref, pos = np.empty(n, np.int64), np.empty(n, np.int64)
+    for b in range(20):
+        fill_pool_indices(
+            seed, gamma, b, plan.codes, plan.pools, plan.offsets, plan.sizes, ref
+        )
+        pool_draws(seed, gamma, b, un, th, first, True, pos)
+        np.testing.assert_array_equal(plan.pools[pos], ref)
+
+
+@njit(cache=True)
+def _reference_draws(seed, gamma, b, un, th, out):
+    ctr = replicate_counter(b)
+    have = NO_HAVE
+    lo = np.uint64(0)
+    for i in range(un.shape[0]):
+        v, ctr, have, lo = bounded(seed, gamma, ctr, have, lo, un[i], th[i])
+        out[i] = v
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_pool_draws_with_frequent_rejections(fast):
+    """Bounds near 2**31 reject about half the words: the vectorized block fails
+    and is redone word by word, buffered low halves carry over; a 64-bit bound
+    (not fast) takes two words."""
+    key = check_random_state(5)
+    seed, gamma = key.stream(0)
+    gen = np.random.default_rng(6)
+    n = 700
+    un = gen.integers(2**31, 2**32 - 1, size=n).astype(np.uint64)
+    un[::5] = gen.integers(1, 1000, size=un[::5].shape[0]).astype(np.uint64)
+    if not fast:
+        un[3] = np.uint64(2**33 + 7)
+    th = np.array([int(lemire_threshold(np.uint64(u))) for u in un], dtype=np.uint64)
+    first = np.zeros(n, np.int64)
+    got, want = np.empty(n, np.int64), np.empty(n, np.int64)
+    for b in range(6):
+        pool_draws(seed, gamma, b, un, th, first, fast, got)
+        _reference_draws(seed, gamma, b, un, th, want)
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", sorted(PLANS))
+def test_bootstrap_uses_the_fused_path_and_matches_numpy(name):
+    """End to end: the replicate means equal numpy's weighted average of the
+    replicate's weights (within rounding), and "sum" the weighted sum."""
+    n = 500
+    x = np.random.default_rng(3).normal(size=n) + 4.0
+    rs = PLANS[name]()
+    rs.set_params(n_resamples=12)
+    y = np.random.default_rng(n).integers(0, 3, size=n)
+    groups = (np.arange(n) * 7) // n
+    kw = {"y": y} if name == "stratified" else {}
+    if name == "group":
+        kw = {"groups": groups}
+    res = bootstrap(x, "mean", resampler=rs, **kw)
+    fitted = rs.fit(x, y, groups)
+    for b in range(12):
+        w = fitted.replicate(b).weights
+        assert res.distribution[b] == pytest.approx(np.average(x, weights=w), 1e-13)
+
+
+@pytest.mark.parametrize("name", sorted(PLANS))
+def test_moment_statistics_never_build_the_weight_matrix(name, monkeypatch):
+    plan_type = type(_plan(name, 50))
+
+    def refuse(self, b0, out):
+        raise AssertionError("the weight matrix was built")
+
+    monkeypatch.setattr(plan_type, "fill_weights_chunk", refuse)
+    n = 50
+    kw = {"y": np.arange(n) % 3} if name == "stratified" else {}
+    if name == "group":
+        kw = {"groups": np.arange(n) // 5}
+    for stat in ("mean", "sum", "var", "std"):
+        res = bootstrap(np.arange(n, dtype=float), stat, resampler=PLANS[name](), **kw)
+        assert np.isfinite(res.distribution).all()
