@@ -48,6 +48,7 @@ from skboot._random import (
     replicate_counter,
     splitmix_at,
     uniform01,
+    uniform_at,
 )
 
 MASK64 = (1 << 64) - 1
@@ -746,3 +747,19 @@ def test_fast_pairs_split_is_the_stream_unshuffled(n, h) -> None:
         assert_array_equal(buf[h : 2 * h], ref[1::2])
     else:  # a rejected word: callers redo the block with draw_block
         assert n == 10**7
+
+
+def test_uniform_at_is_the_stream_uniform():
+    # the kernels that read uniform j of replicate b at counter b * 2**32 + j
+    # (the stationary bootstrap's lengths) read exactly the reference uniforms
+    key = RootKey.from_seed_sequence(np.random.SeedSequence(7))
+    seed, gamma = key.stream(PURPOSE["block_lengths"])
+    for b in (0, 3):
+        ref = reference_uniforms(key, PURPOSE["block_lengths"], b, 50)
+        got = np.array(
+            [
+                uniform_at(seed, gamma, replicate_counter(b) + np.uint64(j))
+                for j in range(50)
+            ]
+        )
+        np.testing.assert_array_equal(got, ref)

@@ -17,8 +17,8 @@ from skboot._random import (
     draw_block,
     fill_indices_kernel,
     lemire_threshold,
-    mix64,
     replicate_counter,
+    uniform_at,
 )
 
 # Typed (non-literal) constants, as in skboot._random: a bare ``True``/``1`` passed
@@ -179,9 +179,6 @@ def fixed_moments(X, seed, gamma, b0, L, n_starts, stride, want2, out1, out2, ou
 #: Blocks generated per batch by :func:`stationary_blocks`; only the granularity of
 #: the (vectorized) generation, the stream does not depend on it.
 SB_BATCH = 64
-_U1 = np.uint64(1)
-_U11 = np.uint64(11)
-_TWO53_INV = 1.0 / 9007199254740992.0
 
 
 @njit(cache=True, nogil=True)
@@ -190,9 +187,8 @@ def stationary_blocks(seed_s, seed_l, gamma, b, n, p, log_q, starts, lens):
 
     Block ``j`` starts at draw ``j`` of ``bounded(n)`` on the "block_starts" stream
     and has length ``1 + floor(log(1 - u_j) / log_q)``, capped at n, where ``u_j``
-    is uniform ``j`` of the "block_lengths" stream (SplitMix64 output
-    ``b * 2**32 + j`` shifted right by 11, times ``2**-53``: what ``uniform01``
-    returns) and ``log_q = log1p(-p)``.  ``1 - u_j`` is exact, so no log1p is
+    is uniform ``j`` of the "block_lengths" stream (:func:`~skboot._random.uniform_at`
+    of counter ``b * 2**32 + j``) and ``log_q = log1p(-p)``.  ``1 - u_j`` is exact, so no log1p is
     needed.  The last block is cut so that the lengths sum to n.  Draws are made
     in batches (vectorized); ``starts`` and ``lens`` need n slots.
     """
@@ -214,8 +210,7 @@ def stationary_blocks(seed_s, seed_l, gamma, b, n, p, log_q, starts, lens):
         cs, hs, ls = draw_block(seed_s, gamma, cs, hs, ls, un, thresh, sbuf, c)
         # three simple loops (words, logs, lengths) pipeline better than one
         for q in range(c):
-            z = mix64(seed_l + (c0 + np.uint64(j + q) + _U1) * gamma)
-            ubuf[q] = np.float64(z >> _U11) * _TWO53_INV
+            ubuf[q] = uniform_at(seed_l, gamma, c0 + np.uint64(j + q))
         for q in range(c):
             ubuf[q] = np.log(1.0 - ubuf[q])
         for q in range(c):

@@ -41,6 +41,8 @@ from skboot._random._core import (
     replicate_counter,
     splitmix_at,
     uniform01,
+    uniform_at,
+    unit_double,
 )
 from skboot._random._reference import (
     reference_indices,
@@ -81,4 +83,6 @@ __all__ = [
     "replicate_counter",
     "splitmix_at",
     "uniform01",
+    "uniform_at",
+    "unit_double",
 ]

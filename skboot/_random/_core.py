@@ -73,7 +73,7 @@ PURPOSE = {
     "indices": 0,
     "poisson": 1,
     "dirichlet": 2,
-    "groups": 3,
+    # 3 ("groups") is retired: never read; not reused, so no stream changes
     "block_starts": 4,
     "block_lengths": 5,
     "nested": 6,
@@ -174,13 +174,28 @@ def bounded(seed, gamma, ctr, have, lo, n, thresh):
     return mhi, ctr, have, lo
 
 
+@njit(cache=True, inline="always")
+def unit_double(x):
+    """The double in ``[0, 1)`` of a 64-bit word: its top 53 bits times
+    ``2**-53`` (the one definition of a uniform in the stream)."""
+    return np.float64(x >> _U11) * _TWO53_INV
+
+
 @njit(cache=True)
 def uniform01(seed, gamma, ctr, have, lo):
     """Draw a double in ``[0, 1)`` with 53 random bits from two words."""
     hi_w, ctr, have, lo = _next_word(seed, gamma, ctr, have, lo)
     lo_w, ctr, have, lo = _next_word(seed, gamma, ctr, have, lo)
-    x = ((hi_w << _U32) | lo_w) >> _U11
-    return np.float64(x) * _TWO53_INV, ctr, have, lo
+    return unit_double((hi_w << _U32) | lo_w), ctr, have, lo
+
+
+@njit(cache=True, inline="always")
+def uniform_at(seed, gamma, t):
+    """The uniform of SplitMix64 output ``t``: what :func:`uniform01` returns from
+    a reader at counter ``t`` with no buffered half (its two words are that
+    output's halves), without the reader state, for kernels that read uniform
+    ``j`` of a replicate at counter ``b * 2**32 + j``."""
+    return unit_double(splitmix_at(seed, gamma, t))
 
 
 @njit(cache=True, inline="always")
