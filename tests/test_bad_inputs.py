@@ -337,7 +337,9 @@ case(B, "vectorized-str", lambda: bootstrap(X1, np.mean, vectorized="yes"), V, r
 case(B, "weights-median", lambda: bootstrap(X1, "median", resampler=BayesianBootstrap(5)), V, r"'median' is not available with a resampler whose replicates are continuous weights")
 case(B, "weights-quantile-tapered", lambda: bootstrap(X1, "quantile", statistic_kwargs={"q": 0.5}, resampler=TaperedBlockBootstrap(5, block_length=2)), V, r"'quantile' is not available with a resampler whose replicates are continuous weights")
 case(B, "weights-callable-without-weights", lambda: bootstrap(X1, np.mean, resampler=BayesianBootstrap(5)), V, r"must accept a 'weights' or 'sample_weight' keyword")
-case(B, "independent-builtin", lambda: bootstrap((X1, X1), "mean", paired=False), V, r"Independent samples \(paired=False\) need a callable statistic.*Got the built-in 'mean'")
+case(B, "independent-corr", lambda: bootstrap((X1, X1), "corr", paired=False), V, r"'statistic' parameter of bootstrap must be a callable or, with independent samples \(paired=False\), one of .*Got 'corr'")
+case(B, "independent-contrast", lambda: bootstrap((X1, X1), "mean", paired=False, statistic_kwargs={"contrast": "sum"}), V, r"'contrast' statistic keyword of bootstrap must be one of \{'difference', 'ratio'\}. Got 'sum'")
+case(B, "independent-contrast-three", lambda: bootstrap((X1, X1, X1), "mean", paired=False, statistic_kwargs={"contrast": "ratio"}), V, r"combines exactly two samples. Got 3")
 case(B, "independent-block-resampler", lambda: bootstrap((X1, X1), _mean_pair, paired=False, resampler=MovingBlockBootstrap(5, block_length=3)), V, r"'paired' parameter of bootstrap is False.*needs resampler=None or Bootstrap\(\)")
 case(B, "independent-m-out-of-n", lambda: bootstrap((X1, X1), _mean_pair, paired=False, resampler=Bootstrap(5, sample_size=10)), V, r"without sample_size. Got Bootstrap")
 # -- bootstrap(): the user's statistic misbehaving ------------------------------
