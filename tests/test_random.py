@@ -512,6 +512,15 @@ def test_spawned_seed_sequence_is_reproduced() -> None:
     assert check_random_state(key.reproducer()) == key
 
 
+def test_seed_sequence_of_several_ints_is_reproduced() -> None:
+    # its entropy is a list, which random_state accepts only inside a SeedSequence
+    key = check_random_state(np.random.SeedSequence([1, 2]))
+    again = key.reproducer()
+    assert isinstance(again, np.random.SeedSequence)
+    assert check_random_state(again) == key
+    assert check_random_state(np.random.SeedSequence([1, 3])) != key
+
+
 @pytest.mark.parametrize("make", [np.random.default_rng, np.random.RandomState])
 def test_generator_is_advanced(make) -> None:
     gen = make(3)

@@ -273,7 +273,9 @@ class RootKey:
 
     def reproducer(self) -> Any:
         """A ``random_state`` value that recreates this key."""
-        if self.spawn_key:
+        if self.spawn_key or isinstance(self.entropy, (list, tuple)):
+            # a spawned key, or entropy given as a sequence of ints (which
+            # ``check_random_state`` accepts only inside a SeedSequence)
             return np.random.SeedSequence(self.entropy, spawn_key=self.spawn_key)
         return self.entropy
 
