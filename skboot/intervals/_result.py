@@ -62,6 +62,13 @@ class ConfidenceInterval(_Endpoints):
         Row label of a scalar interval in :meth:`to_frame` (the Series name or
         the statistic's name).
 
+    See Also
+    --------
+    skboot.BootstrapResult.confidence_interval : Builds the interval from a
+        bootstrap distribution.
+    skboot.intervals.percentile_interval : The percentile endpoints from an array
+        of replicates.
+
     Examples
     --------
     >>> import numpy as np
@@ -126,6 +133,7 @@ class ConfidenceInterval(_Endpoints):
         Returns
         -------
         pandas.DataFrame
+            One row per output, the endpoints and what is known of the estimate.
 
         Examples
         --------

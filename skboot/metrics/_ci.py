@@ -150,9 +150,12 @@ def metric_ci(
         left at its default; a resampler set to another value raises a
         ValueError.
     random_state : None, int, SeedSequence or Generator, default=None
+        Root seed of the replicates' derived streams; None draws fresh entropy,
+        recorded on the result so the run can be repeated.
     method : {"percentile", "basic", "normal", "bc", "bca"}, default="bca"
         Any letter case ("BCa" is "bca").
     level : float, default=0.95
+        Confidence level, in (0, 1).
     n_jobs : int, default=None
         Workers through joblib.
     undefined : {"raise", "omit"}, default="raise"
@@ -189,7 +192,8 @@ def metric_ci(
 
     See Also
     --------
-    compare_metrics : paired comparison of two models.
+    compare_metrics : Paired comparison of two models on the same replicates.
+    bootstrap_score : Interval of an estimator's score, refitting per replicate.
 
     Examples
     --------
@@ -284,19 +288,45 @@ def compare_metrics(
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        True labels or targets.
     y_pred_a, y_pred_b : array-like of shape (n_samples,) or (n_samples, n_classes)
         Predictions of the two models on the same rows.
     metric : str or callable
         As in :func:`metric_ci`.
-    sample_weight, groups, stratify, resampler, n_resamples, random_state,\
- method, level, n_jobs, undefined, **metric_options
-        As in :func:`metric_ci`.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Row weights, resampled with the rows.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster labels: whole clusters are resampled.
+    stratify : bool, default=False
+        Resample within the classes of ``y_true``.
+    resampler : skboot resampler, default=None
+        Any resampler; None means :class:`Bootstrap` (or the stratified / group
+        one above).
+    n_resamples : int or None, default=None
+        Number of replicates, as in :func:`metric_ci`.
+    random_state : None, int, SeedSequence or Generator, default=None
+        Root seed of the replicates' derived streams.
+    method : {"percentile", "basic", "normal", "bc", "bca"}, default="bca"
+        Interval method for the difference.
+    level : float, default=0.95
+        Confidence level, in (0, 1).
+    n_jobs : int, default=None
+        Workers through joblib.
+    undefined : {"raise", "omit"}, default="raise"
+        What to do with replicates where either metric is undefined.
+    **metric_options
+        Options of the metric, as in :func:`metric_ci`.
 
     Returns
     -------
     MetricComparison
         ``.estimate`` (a - b), ``.estimate_a``, ``.estimate_b``, ``.interval``
         of the difference, ``.p_value``.
+
+    See Also
+    --------
+    metric_ci : Interval of one model's metric.
+    metric_permutation_test : Permutation test of the same difference.
 
     References
     ----------

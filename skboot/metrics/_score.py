@@ -113,6 +113,11 @@ class BootstrapScore:
     random_state : int or SeedSequence
     stream_version : int
 
+    See Also
+    --------
+    bootstrap_score : Computes it.
+    MetricCI : Interval of a metric on fixed predictions.
+
     Examples
     --------
     >>> from sklearn.datasets import load_iris
@@ -346,7 +351,9 @@ def bootstrap_score(
     estimator : estimator object
         Cloned for every fit.
     X : array-like or DataFrame of shape (n_samples, n_features)
+        Features, resampled by rows.
     y : array-like of shape (n_samples,)
+        Targets, resampled with the rows.
     scoring : str or callable
         A scikit-learn scorer name or ``scorer(estimator, X, y)``.  For ".632+"
         the scorer must compute a metric of :func:`metric_ci`'s registry (or a
@@ -357,19 +364,30 @@ def bootstrap_score(
         (not :class:`BayesianBootstrap`).  ``y`` is routed as the strata and
         ``groups`` as the groups.
     method : {"oob", ".632", ".632+"}, default=".632+"
+        Which estimate ``estimate`` holds (all three parts are on the result).
     n_resamples : int or None, default=None
         None: the resampler's ``n_resamples`` when one is given, else 200.  An
         int replaces the value of a resampler left at its default; a resampler
         set to another value raises a ValueError.
     random_state : None, int, SeedSequence or Generator, default=None
+        Root seed of the replicates' derived streams.
     groups : array-like of shape (n_samples,), default=None
+        Cluster labels, routed to the resampler.
     n_jobs : int, default=None
+        Workers through joblib, one fit per replicate.
     undefined : {"raise", "omit"}, default="raise"
         Replicates with no out-of-bag row or an undefined score.
 
     Returns
     -------
     BootstrapScore
+        The estimate of ``method`` with the apparent, out-of-bag and
+        no-information scores it combines.
+
+    See Also
+    --------
+    metric_ci : Interval of a metric on fixed predictions.
+    skboot.Bootstrap : The default resampler.
 
     Notes
     -----
