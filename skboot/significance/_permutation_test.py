@@ -60,7 +60,9 @@ class PermutationTestResult:
     exact : bool
         Whether every distinct permutation was enumerated.
     permutation_type : str
+        "independent", "samples" or "pairings", as in scipy.
     alternative : str
+        "two-sided", "less" or "greater".
     random_state : int, SeedSequence or None
         Pass as ``random_state`` to repeat the run (None for an exact test,
         which draws nothing).
@@ -68,6 +70,11 @@ class PermutationTestResult:
         Version of the random-stream definition.
     n_undefined : int
         Permutations on which the statistic was not finite.
+
+    See Also
+    --------
+    permutation_test : Computes it.
+    MonteCarloTestResult : The outcome of a test against a parametric null.
 
     Examples
     --------
@@ -210,11 +217,12 @@ def permutation_test(
     Returns
     -------
     PermutationTestResult
+        The observed statistic, its p-value and the null distribution.
 
     See Also
     --------
-    skboot.resamplers.Permutation : the permutations as a splitter.
-    metric_permutation_test : permutation test of a model metric.
+    skboot.resamplers.Permutation : The permutations as a splitter.
+    metric_permutation_test : Permutation test of a model metric.
 
     References
     ----------

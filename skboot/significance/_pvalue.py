@@ -21,10 +21,9 @@ def bootstrap_pvalue(
     n_inner: int | None = None,
     jackknife_groups: int | str = "auto",
 ) -> Any:
-    """P-value of ``H0: theta = null`` from a bootstrap result, by inverting the
-    confidence interval of ``method``.
+    """P-value of ``H0: theta = null`` from a bootstrap result.
 
-    The p-value is the smallest ``alpha`` whose ``1 - alpha`` interval (method
+    It inverts the confidence interval of ``method``: the p-value is the smallest ``alpha`` whose ``1 - alpha`` interval (method
     ``method``, same ``alternative``) excludes ``null``, so that ``p < alpha``
     exactly when ``result.confidence_interval(1 - alpha, method, alternative)``
     excludes ``null``.  The closed forms per method are in
@@ -44,14 +43,29 @@ def bootstrap_pvalue(
         "greater": ``H1: theta > null`` (the interval ``(low, inf)``); "less":
         ``H1: theta < null``.
     method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, default="bca"
-    standard_error, n_inner, jackknife_groups
-        As in :meth:`~skboot.BootstrapResult.confidence_interval`.
+        The interval method that is inverted.
+    standard_error : callable, optional
+        For "studentized": the standard-error function, as in
+        :meth:`~skboot.BootstrapResult.confidence_interval`.
+    n_inner : int, optional
+        For "studentized" without a standard-error function: the size of the
+        nested bootstrap, as in
+        :meth:`~skboot.BootstrapResult.confidence_interval`.
+    jackknife_groups : "auto", "full" or int, default="auto"
+        For "bca", the jackknife that gives the acceleration, as in
+        :meth:`~skboot.BootstrapResult.confidence_interval`.
 
     Returns
     -------
     float, ndarray or pandas Series
         One p-value per column of the statistic (NaN where the interval is
         undefined, e.g. BCa when the estimate lies outside the replicates).
+
+    See Also
+    --------
+    skboot.BootstrapResult.pvalue : The same p-value as a method.
+    skboot.intervals.pvalue_by_method : The closed forms from a distribution.
+    permutation_test : A test that resamples under the null instead.
 
     References
     ----------
