@@ -13,10 +13,12 @@ import numpy as np
 from skboot._engine import run_bootstrap
 from skboot._engine.cuda import device_runner
 from skboot._run import Run, RunContext, apply_undefined_policy
+from skboot._typing import ArrayLike, MetricLike, RandomStateLike
 from skboot.metrics._guard import with_undefined_metric_errors
 from skboot.metrics._inputs import MetricRun, setup_metric_run
 from skboot.metrics._resolve import ResolvedMetric
 from skboot.metrics._results import MetricCI, MetricComparison, metric_interval
+from skboot.resamplers import BaseResampler
 from skboot.statistic import BootstrapResult
 
 __all__ = ["compare_metrics", "metric_ci", "paired_p_value", "run_metric"]
@@ -74,16 +76,16 @@ def run_metric(
 
 @with_undefined_metric_errors
 def metric_ci(
-    y_true: Any,
-    y_pred: Any,
-    metric: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    metric: MetricLike,
     *,
-    sample_weight: Any = None,
-    groups: Any = None,
+    sample_weight: ArrayLike | None = None,
+    groups: ArrayLike | None = None,
     stratify: bool = False,
-    resampler: Any = None,
+    resampler: BaseResampler | None = None,
     n_resamples: int | None = None,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
     method: str = "bca",
     level: float = 0.95,
     n_jobs: int | None = None,
@@ -247,17 +249,17 @@ def metric_ci(
 
 @with_undefined_metric_errors
 def compare_metrics(
-    y_true: Any,
-    y_pred_a: Any,
-    y_pred_b: Any,
-    metric: Any,
+    y_true: ArrayLike,
+    y_pred_a: ArrayLike,
+    y_pred_b: ArrayLike,
+    metric: MetricLike,
     *,
-    sample_weight: Any = None,
-    groups: Any = None,
+    sample_weight: ArrayLike | None = None,
+    groups: ArrayLike | None = None,
     stratify: bool = False,
-    resampler: Any = None,
+    resampler: BaseResampler | None = None,
     n_resamples: int | None = None,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
     method: str = "bca",
     level: float = 0.95,
     n_jobs: int | None = None,

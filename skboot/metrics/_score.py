@@ -23,6 +23,13 @@ from skboot._engine import (
 from skboot._exceptions import StatisticError
 from skboot._random import STREAM_VERSION
 from skboot._run import apply_undefined_policy, fit_resampler, resolve_resampler
+from skboot._typing import (
+    ArrayLike,
+    MetricLike,
+    RandomStateLike,
+    SeedRecord,
+    SupportsFit,
+)
 from skboot._validation import (
     N_JOBS,
     NONE,
@@ -143,7 +150,7 @@ class BootstrapScore:
     n_undefined: int
     undefined_replicates: np.ndarray = field(repr=False)
     resampler: str
-    random_state: Any
+    random_state: SeedRecord
     stream_version: int = STREAM_VERSION
 
 
@@ -303,16 +310,16 @@ def pairwise_mae(y: np.ndarray, yhat: np.ndarray) -> float:
 
 @with_undefined_metric_errors
 def bootstrap_score(
-    estimator: Any,
-    X: Any,
-    y: Any,
+    estimator: SupportsFit,
+    X: ArrayLike,
+    y: ArrayLike,
     *,
-    scoring: Any,
-    resampler: Any = None,
+    scoring: MetricLike,
+    resampler: BaseResampler | None = None,
     method: str = ".632+",
     n_resamples: int | None = None,
-    random_state: Any = None,
-    groups: Any = None,
+    random_state: RandomStateLike = None,
+    groups: ArrayLike | None = None,
     n_jobs: int | None = None,
     undefined: str = "raise",
 ) -> BootstrapScore:

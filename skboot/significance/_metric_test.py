@@ -26,6 +26,7 @@ from skboot._kernels.significance import (
     metric_perm_chunk,
 )
 from skboot._random import PURPOSE, STREAM_VERSION
+from skboot._typing import ArrayLike, MetricLike, RandomStateLike, SeedRecord
 from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
 from skboot.metrics import METRICS, pack_arrays, packed, prepare_precision
 from skboot.resamplers import Permutation
@@ -111,7 +112,7 @@ class MetricPermutationTestResult:
     metric: str
     n_resamples: int
     alternative: str
-    random_state: Any
+    random_state: SeedRecord
     stream_version: int = STREAM_VERSION
     n_undefined: int = 0
 
@@ -224,14 +225,14 @@ class CallableMetricStatistic(Statistic):
 
 
 def metric_permutation_test(
-    y_true: Any,
-    y_pred: Any,
-    metric: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    metric: MetricLike,
     *,
-    groups: Any = None,
+    groups: ArrayLike | None = None,
     n_resamples: int = 9999,
     alternative: str | None = None,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
     n_jobs: int | None = None,
     chunk_size: int | None = None,
     **metric_options: Any,

@@ -9,11 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from skboot._engine import Statistic, run_bootstrap
 from skboot._exceptions import StatisticError
 from skboot._kernels.significance import monte_carlo_keys
 from skboot._random import PURPOSE, STREAM_VERSION, RootKey, check_random_state
+from skboot._typing import ArrayLike, RandomStateLike, SeedRecord
 from skboot._validation import check_int, check_n_jobs, param_error
 from skboot.significance._common import (
     as_output,
@@ -75,12 +77,12 @@ class MonteCarloTestResult:
     ((99,), 99)
     """
 
-    statistic: Any
-    pvalue: Any
+    statistic: float | NDArray[np.float64]
+    pvalue: float | NDArray[np.float64]
     null_distribution: np.ndarray
     n_resamples: int
     alternative: str
-    random_state: Any
+    random_state: SeedRecord
     stream_version: int = STREAM_VERSION
     n_undefined: int = 0
 
@@ -241,15 +243,15 @@ class MonteCarloStatistic(Statistic):
 
 
 def monte_carlo_test(
-    data: Any,
-    rvs: Any,
+    data: ArrayLike | Sequence[ArrayLike],
+    rvs: Callable[..., Any] | Sequence[Callable[..., Any]],
     statistic: Callable[..., Any],
     *,
     n_resamples: int = 9999,
     alternative: str = "two-sided",
     axis: int = 0,
     vectorized: bool | None = None,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
     n_jobs: int | None = None,
     chunk_size: int | None = None,
 ) -> MonteCarloTestResult:

@@ -4,23 +4,22 @@ form of :meth:`skboot.BootstrapResult.pvalue`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from skboot.statistic import result_pvalue
+from skboot._typing import ArrayLike, PValues, StandardErrorFunc
+from skboot.statistic import BootstrapResult, result_pvalue
 
 __all__ = ["bootstrap_pvalue"]
 
 
 def bootstrap_pvalue(
-    result: Any,
-    null: Any,
+    result: BootstrapResult,
+    null: ArrayLike,
     *,
     alternative: str = "two-sided",
     method: str = "bca",
-    standard_error: Any = None,
+    standard_error: StandardErrorFunc = None,
     n_inner: int | None = None,
     jackknife_groups: int | str = "auto",
-) -> Any:
+) -> PValues:
     """P-value of ``H0: theta = null`` from a bootstrap result.
 
     It inverts the confidence interval of ``method``: the p-value is the smallest ``alpha`` whose ``1 - alpha`` interval (method
