@@ -14,6 +14,8 @@ from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
     "ArrayLike",
+    "Distribution",
+    "Estimate",
     "MetricLike",
     "PValues",
     "RandomStateLike",
@@ -38,6 +40,12 @@ RandomStateLike: TypeAlias = (
 #: What a result records as ``random_state``: the int or SeedSequence that repeats
 #: the run (None where nothing was drawn, e.g. an exact permutation test).
 SeedRecord: TypeAlias = int | np.random.SeedSequence | None
+
+#: A statistic's value: a float, one per output, or a Series by column label.
+Estimate: TypeAlias = float | NDArray[np.float64] | pd.Series
+
+#: The replicates of a statistic, one row per replicate, labelled like the data.
+Distribution: TypeAlias = NDArray[np.float64] | pd.Series | pd.DataFrame
 
 #: One p-value, one per output, or a Series indexed by the data's column labels.
 PValues: TypeAlias = float | NDArray[np.float64] | pd.Series

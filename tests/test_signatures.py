@@ -46,9 +46,8 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
 
 #: (callable, parameter or "return") still ``Any``, to be typed: the resamplers'
 #: ``random_state`` (skboot/resamplers is being changed on another branch of issue
-#: 14; ``skboot._typing.RandomStateLike`` is the type), the array fields of
-#: BootstrapResult (float, ndarray or pandas, by the data) and the matplotlib
-#: ``ax`` of the plot methods.
+#: 14; ``skboot._typing.RandomStateLike`` is the type) and the matplotlib ``ax`` of
+#: the plot methods.
 PENDING: frozenset[tuple[str, str]] = frozenset(
     {
         *(
@@ -66,10 +65,6 @@ PENDING: frozenset[tuple[str, str]] = frozenset(
                 "StratifiedBootstrap",
                 "TaperedBlockBootstrap",
             )
-        ),
-        *(
-            ("skboot.BootstrapResult", field)
-            for field in ("estimate", "distribution", "standard_error", "bias")
         ),
         *(
             (f"skboot.{cls}.plot", name)

@@ -21,7 +21,14 @@ from skboot._run import (
     stratified_jackknife,
     studentized_inputs,
 )
-from skboot._typing import ArrayLike, PValues, SeedRecord, StandardErrorFunc
+from skboot._typing import (
+    ArrayLike,
+    Distribution,
+    Estimate,
+    PValues,
+    SeedRecord,
+    StandardErrorFunc,
+)
 from skboot._validation import check_one_of, param_error
 from skboot.intervals import (
     ConfidenceInterval,
@@ -126,10 +133,10 @@ class BootstrapResult:
     True
     """
 
-    estimate: Any
-    distribution: Any
-    standard_error: Any
-    bias: Any
+    estimate: Estimate
+    distribution: Distribution
+    standard_error: Estimate
+    bias: Estimate
     n_resamples: int
     statistic: str
     resampler: str
