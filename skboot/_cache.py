@@ -194,6 +194,10 @@ def cache_dir() -> Path | None:
         The folder, or None when no candidate is writable (kernels are then compiled
         in every process).
 
+    See Also
+    --------
+    cuda_info : The other diagnostic of the compiled code: the GPU in use.
+
     Examples
     --------
     >>> import skboot

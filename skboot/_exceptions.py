@@ -12,11 +12,28 @@ __all__ = [
 class StatisticError(RuntimeError):
     """A user statistic raised or returned an invalid value on one replicate.
 
+    The error names the replicate, so the failing sample can be regenerated alone
+    and the statistic debugged on it.  When the statistic raised, its exception is
+    chained as ``__cause__``.
+
+    Parameters
+    ----------
+    message : str
+        What went wrong, with the replicate number.
+    replicate : int
+        Index ``b`` of the failing replicate.
+
     Attributes
     ----------
     replicate : int
         Index ``b`` of the failing replicate; ``resampler.replicate(b)`` regenerates
         its indices.
+
+    See Also
+    --------
+    skboot.bootstrap : Runs the statistic on every replicate.
+    skboot.UndefinedStatisticWarning : Warns instead, for a statistic that returns
+        NaN on some replicates.
 
     Examples
     --------
@@ -44,8 +61,18 @@ class StatisticError(RuntimeError):
 
 
 class DegenerateDistributionWarning(RuntimeWarning):
-    """The bootstrap distribution is degenerate (for example all replicates equal),
-    so an interval method is undefined or meaningless.
+    """Warn that the bootstrap distribution is degenerate.
+
+    A degenerate distribution (for example all replicates equal) makes an
+    interval method undefined or meaningless; the interval is still returned
+    (both endpoints at the common value, or NaN where the method divides by the
+    spread) and this warning says why.
+
+    See Also
+    --------
+    skboot.BootstrapResult.confidence_interval : Computes the intervals that warn.
+    skboot.UndefinedStatisticWarning : Warns about replicates where the statistic
+        is undefined.
 
     Examples
     --------
@@ -64,8 +91,19 @@ class DegenerateDistributionWarning(RuntimeWarning):
 
 
 class UndefinedStatisticWarning(RuntimeWarning):
-    """A statistic was undefined on some replicates (for example ROC AUC on a
-    replicate holding one class); the result records how many.
+    """Warn that a statistic was undefined on some replicates.
+
+    For example ROC AUC on a replicate holding one class, or a ratio whose
+    denominator is zero.  The result records how many there were
+    (``n_undefined``); the metric functions choose between raising and omitting
+    them with their ``undefined`` parameter.
+
+    See Also
+    --------
+    skboot.StatisticError : Raised instead when the statistic fails with an
+        exception.
+    skboot.metric_ci : Metric intervals, whose ``undefined`` parameter sets the
+        policy.
 
     Examples
     --------

@@ -29,6 +29,11 @@ _BATCH_ELEMENTS = 1 << 20
 class OptimalBlockLength:
     """Estimated optimal block lengths, as returned by `optimal_block_length`.
 
+    One estimate per column of the data for each block scheme: the expected
+    block length of the stationary bootstrap and the block length of the
+    circular block bootstrap, ready to pass as ``block_length`` to those
+    resamplers.
+
     Attributes
     ----------
     stationary : float or ndarray of shape (n_columns,)
@@ -41,6 +46,12 @@ class OptimalBlockLength:
     labels : tuple of hashable
         Label of each column: the column names of a DataFrame, the name of a
         Series, otherwise ``0, 1, ...``. Used as the index of `to_frame`.
+
+    See Also
+    --------
+    optimal_block_length : Computes it.
+    StationaryBootstrap : Takes ``stationary`` as its expected block length.
+    CircularBlockBootstrap : Takes ``circular`` as its block length.
 
     Examples
     --------

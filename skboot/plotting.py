@@ -81,7 +81,7 @@ def plot_distribution(
     from skboot import intervals as _iv
 
     method = _iv.check_method(method, "plot")
-    level = _iv.check_level(level)
+    level = _iv.check_level(level, "plot")
     plt = _pyplot()
     dist = np.asarray(result.distribution, dtype=float)
     name = result.statistic

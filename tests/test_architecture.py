@@ -26,6 +26,7 @@ LAYERS: dict[str, int] = {
     "skboot._exceptions": 0,
     "skboot._validation": 0,
     "skboot._cache": 0,
+    "skboot._typing": 0,
     "skboot._random": 1,
     "skboot._kernels": 2,
     "skboot.intervals": 3,

@@ -59,20 +59,6 @@ TOP_LEVEL_ONLY = frozenset({"ES01", "SA01", "EX01"})
 #: Never checked (see the module docstring).
 IGNORED = frozenset({"RT02"})
 
-# TODO(issue 14): skboot.metrics is being restructured into a package on another
-# branch; its public objects join the validation once that lands (remove this set
-# and fix their docstrings then).
-NOT_YET_CHECKED = frozenset(
-    {
-        "skboot.metric_ci",
-        "skboot.compare_metrics",
-        "skboot.bootstrap_score",
-        "skboot.MetricCI",
-        "skboot.MetricComparison",
-        "skboot.BootstrapScore",
-    }
-)
-
 #: (object, code) -> why the finding cannot be fixed.
 ALLOWED: dict[tuple[str, str], str] = {}
 
@@ -135,8 +121,6 @@ def _public_objects() -> tuple[list[str], list[str]]:
     for dotted in names:
         obj = _resolve(dotted)
         if not (inspect.isclass(obj) or inspect.isfunction(obj)):
-            continue
-        if dotted in NOT_YET_CHECKED:
             continue
         top.append(dotted)
         if inspect.isclass(obj):
@@ -223,12 +207,12 @@ def test_public_method_docstring(dotted):
 
 
 def test_the_public_api_is_covered():
-    # Every public class and function is validated (or waits in NOT_YET_CHECKED),
-    # the inherited resampler and result methods among them.
+    # Every public class and function is validated, the inherited resampler and
+    # result methods among them.
     for name in skboot.__all__:
         obj = getattr(skboot, name)
         if inspect.isclass(obj) or inspect.isfunction(obj):
-            assert f"skboot.{name}" in TOP or f"skboot.{name}" in NOT_YET_CHECKED
+            assert f"skboot.{name}" in TOP
     for member in (
         "skboot.StationaryBootstrap.split",
         "skboot.StationaryBootstrap.get_n_splits",
@@ -238,5 +222,4 @@ def test_the_public_api_is_covered():
         "skboot.intervals.percentile_interval",
     ):
         assert member in TOP or member in MEMBERS
-    assert set(NOT_YET_CHECKED) <= {f"skboot.{n}" for n in skboot.__all__}
     assert all(d in TOP + MEMBERS for d, _ in ALLOWED)

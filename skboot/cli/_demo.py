@@ -52,12 +52,14 @@ def _statistic_rows(X: Any, B: int, seed: int) -> list[Row]:
         X[["mean radius", "mean texture"]]
     )
     ci: Any = est.confidence_interval(method="bca")
+    means: Any = est.estimate_  # Series labelled by column (DataFrame input)
+    errors: Any = est.standard_error_
     for col in ["mean radius", "mean texture"]:
         rows.append(
             (
                 f"mean of '{col}'",
-                est.estimate_[col],
-                est.standard_error_[col],
+                means[col],
+                errors[col],
                 ci.low[col],
                 ci.high[col],
                 "bca",

@@ -156,9 +156,3 @@ __all__ = [
     "quantile_levels",
     "studentized_interval",
 ]
-
-# The former private names of the checks, aliases of the public ones until no
-# caller uses them (issue 14).
-from skboot.intervals._checks import _check_alternative as _check_alternative
-from skboot.intervals._checks import _check_level as _check_level
-from skboot.intervals._checks import _check_method as _check_method

@@ -8,7 +8,6 @@ table cannot state (shape against the distribution, finiteness).
 
 from __future__ import annotations
 
-import numbers
 from typing import Any, cast
 
 import numpy as np
@@ -55,17 +54,16 @@ OPTIONAL_CALLABLE: list[Constraint] = [CALLABLE, NONE]
 COMMON: dict[str, list[Constraint]] = {"level": [LEVEL], "alternative": [ALTERNATIVE]}
 
 
-def check_level(level: Any, owner: str | None = None) -> float:
+def check_level(level: Any, owner: str) -> float:
     """``level`` as a float in the open interval (0, 1).
 
     Parameters
     ----------
     level : float
         The confidence level to check.
-    owner : str, optional
-        The function or method whose parameter it is, named in the message.
-        None (callers not yet switched, issue 14) gives the former message,
-        which names no owner.
+    owner : str
+        The public function or method whose parameter it is, named in the
+        message.
 
     Returns
     -------
@@ -86,22 +84,19 @@ def check_level(level: Any, owner: str | None = None) -> float:
     ...
     ValueError: The 'level' parameter of f must be a float in (0, 1). Got 95 instead.
     """
-    if owner is None:
-        return _level_without_owner(level)
     return float(validate_params(owner, {"level": [LEVEL]}, level=level)["level"])
 
 
-def check_alternative(alternative: Any, owner: str | None = None) -> Alternative:
+def check_alternative(alternative: Any, owner: str) -> Alternative:
     """``alternative`` as one of "two-sided", "less", "greater" (exact spelling).
 
     Parameters
     ----------
     alternative : str
         The side(s) of the interval to check.
-    owner : str, optional
-        The function or method whose parameter it is, named in the message.
-        None (callers not yet switched, issue 14) gives the former message,
-        which names no owner.
+    owner : str
+        The public function or method whose parameter it is, named in the
+        message.
 
     Returns
     -------
@@ -118,27 +113,22 @@ def check_alternative(alternative: Any, owner: str | None = None) -> Alternative
     >>> check_alternative("less", "my_function")
     'less'
     """
-    if owner is None:
-        return _alternative_without_owner(alternative)
     values = validate_params(
         owner, {"alternative": [ALTERNATIVE]}, alternative=alternative
     )
     return cast("Alternative", values["alternative"])
 
 
-def check_method(
-    method: Any, owner: str | None = None, methods: tuple[str, ...] = METHODS
-) -> str:
+def check_method(method: Any, owner: str, methods: tuple[str, ...] = METHODS) -> str:
     """``method`` in lowercase; any letter case is accepted (scipy spells "BCa").
 
     Parameters
     ----------
     method : str
         The interval method to check.
-    owner : str, optional
-        The function or method whose parameter it is, named in the message.
-        None (callers not yet switched, issue 14) gives the former message,
-        which names no owner.
+    owner : str
+        The public function or method whose parameter it is, named in the
+        message.
     methods : tuple of str, default=METHODS
         The allowed methods, lowercase (a caller may allow fewer).
 
@@ -158,8 +148,6 @@ def check_method(
     >>> check_method("BCa", "my_function")
     'bca'
     """
-    if owner is None:
-        return _method_without_owner(method, methods)
     table: dict[str, list[Constraint]] = {
         "method": [Options(methods, case_insensitive=True)]
     }
@@ -283,56 +271,3 @@ def check_jackknife(
             f"leave-one-out value(s) out of {jk2.shape[0]} instead.",
         )
     return jk2, jk.ndim == 2
-
-
-# --------------------------------------------------------------------------------
-# Without an owner: the former checks and messages, unchanged, for the callers that
-# do not pass one yet (issue 14 switches them, then these go, and ``owner`` becomes
-# required).
-
-
-def _show(value: Any) -> str:
-    """Short repr of a user value for error messages."""
-    if isinstance(value, np.generic):
-        value = value.item()
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _level_without_owner(level: Any) -> float:
-    if (
-        isinstance(level, (bool, np.bool_))
-        or not isinstance(level, numbers.Real)
-        or not 0.0 < float(level) < 1.0
-    ):
-        raise ValueError(
-            "The 'level' parameter must be a float in the open interval (0, 1). "
-            f"Got {_show(level)} instead."
-        )
-    return float(level)
-
-
-def _alternative_without_owner(alternative: Any) -> Alternative:
-    if not isinstance(alternative, str) or alternative not in ALTERNATIVES:
-        raise ValueError(
-            "The 'alternative' parameter must be one of 'two-sided', 'less' or "
-            f"'greater'. Got {_show(alternative)} instead."
-        )
-    return cast("Alternative", alternative)
-
-
-def _method_without_owner(method: Any, methods: tuple[str, ...]) -> str:
-    value = method.lower() if isinstance(method, str) else None
-    if value not in methods:
-        listed = ", ".join(repr(m) for m in methods)
-        raise ValueError(
-            f"The 'method' parameter must be one of {{{listed}}}. "
-            f"Got {_show(method)} instead."
-        )
-    return str(value)
-
-
-# The former private names (issue 14 removes them once no caller uses them).
-_check_level = check_level
-_check_alternative = check_alternative
-_check_method = check_method

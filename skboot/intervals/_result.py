@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "Alternative",
@@ -62,6 +66,13 @@ class ConfidenceInterval(_Endpoints):
         Row label of a scalar interval in :meth:`to_frame` (the Series name or
         the statistic's name).
 
+    See Also
+    --------
+    skboot.BootstrapResult.confidence_interval : Builds the interval from a
+        bootstrap distribution.
+    skboot.intervals.percentile_interval : The percentile endpoints from an array
+        of replicates.
+
     Examples
     --------
     >>> import numpy as np
@@ -79,26 +90,26 @@ class ConfidenceInterval(_Endpoints):
     mean     0.081           0.097 -0.105  0.259
     """
 
-    estimate: Any = None
-    standard_error: Any = None
+    estimate: FloatOrArray | pd.Series | None = None
+    standard_error: FloatOrArray | pd.Series | None = None
     method: str | None = None
     level: float | None = None
     alternative: str | None = None
     jackknife_groups: int | None = None
-    name: Any = None
+    name: Hashable | None = None
 
     def __new__(
         cls,
         low: FloatOrArray,
         high: FloatOrArray,
         *,
-        estimate: Any = None,
-        standard_error: Any = None,
+        estimate: FloatOrArray | pd.Series | None = None,
+        standard_error: FloatOrArray | pd.Series | None = None,
         method: str | None = None,
         level: float | None = None,
         alternative: str | None = None,
         jackknife_groups: int | None = None,
-        name: Any = None,
+        name: Hashable | None = None,
     ) -> ConfidenceInterval:
         self = super().__new__(cls, low, high)
         extra = {
@@ -114,7 +125,7 @@ class ConfidenceInterval(_Endpoints):
         self.__dict__.update({k: v for k, v in extra.items() if v is not None})
         return self
 
-    def to_frame(self) -> Any:
+    def to_frame(self) -> pd.DataFrame:
         """The interval as a pandas DataFrame, one row per output.
 
         Rows are labelled as the result's outputs (the data's column labels,
@@ -126,6 +137,7 @@ class ConfidenceInterval(_Endpoints):
         Returns
         -------
         pandas.DataFrame
+            One row per output, the endpoints and what is known of the estimate.
 
         Examples
         --------

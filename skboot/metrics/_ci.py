@@ -13,10 +13,12 @@ import numpy as np
 from skboot._engine import run_bootstrap
 from skboot._engine.cuda import device_runner
 from skboot._run import Run, RunContext, apply_undefined_policy
+from skboot._typing import ArrayLike, MetricLike, RandomStateLike
 from skboot.metrics._guard import with_undefined_metric_errors
 from skboot.metrics._inputs import MetricRun, setup_metric_run
 from skboot.metrics._resolve import ResolvedMetric
 from skboot.metrics._results import MetricCI, MetricComparison, metric_interval
+from skboot.resamplers import BaseResampler
 from skboot.statistic import BootstrapResult
 
 __all__ = ["compare_metrics", "metric_ci", "paired_p_value", "run_metric"]
@@ -74,16 +76,16 @@ def run_metric(
 
 @with_undefined_metric_errors
 def metric_ci(
-    y_true: Any,
-    y_pred: Any,
-    metric: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    metric: MetricLike,
     *,
-    sample_weight: Any = None,
-    groups: Any = None,
+    sample_weight: ArrayLike | None = None,
+    groups: ArrayLike | None = None,
     stratify: bool = False,
-    resampler: Any = None,
+    resampler: BaseResampler | None = None,
     n_resamples: int | None = None,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
     method: str = "bca",
     level: float = 0.95,
     n_jobs: int | None = None,
@@ -150,9 +152,12 @@ def metric_ci(
         left at its default; a resampler set to another value raises a
         ValueError.
     random_state : None, int, SeedSequence or Generator, default=None
+        Root seed of the replicates' derived streams; None draws fresh entropy,
+        recorded on the result so the run can be repeated.
     method : {"percentile", "basic", "normal", "bc", "bca"}, default="bca"
         Any letter case ("BCa" is "bca").
     level : float, default=0.95
+        Confidence level, in (0, 1).
     n_jobs : int, default=None
         Workers through joblib.
     undefined : {"raise", "omit"}, default="raise"
@@ -189,7 +194,8 @@ def metric_ci(
 
     See Also
     --------
-    compare_metrics : paired comparison of two models.
+    compare_metrics : Paired comparison of two models on the same replicates.
+    bootstrap_score : Interval of an estimator's score, refitting per replicate.
 
     Examples
     --------
@@ -243,17 +249,17 @@ def metric_ci(
 
 @with_undefined_metric_errors
 def compare_metrics(
-    y_true: Any,
-    y_pred_a: Any,
-    y_pred_b: Any,
-    metric: Any,
+    y_true: ArrayLike,
+    y_pred_a: ArrayLike,
+    y_pred_b: ArrayLike,
+    metric: MetricLike,
     *,
-    sample_weight: Any = None,
-    groups: Any = None,
+    sample_weight: ArrayLike | None = None,
+    groups: ArrayLike | None = None,
     stratify: bool = False,
-    resampler: Any = None,
+    resampler: BaseResampler | None = None,
     n_resamples: int | None = None,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
     method: str = "bca",
     level: float = 0.95,
     n_jobs: int | None = None,
@@ -284,19 +290,45 @@ def compare_metrics(
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
+        True labels or targets.
     y_pred_a, y_pred_b : array-like of shape (n_samples,) or (n_samples, n_classes)
         Predictions of the two models on the same rows.
     metric : str or callable
         As in :func:`metric_ci`.
-    sample_weight, groups, stratify, resampler, n_resamples, random_state,\
- method, level, n_jobs, undefined, **metric_options
-        As in :func:`metric_ci`.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Row weights, resampled with the rows.
+    groups : array-like of shape (n_samples,), default=None
+        Cluster labels: whole clusters are resampled.
+    stratify : bool, default=False
+        Resample within the classes of ``y_true``.
+    resampler : skboot resampler, default=None
+        Any resampler; None means :class:`Bootstrap` (or the stratified / group
+        one above).
+    n_resamples : int or None, default=None
+        Number of replicates, as in :func:`metric_ci`.
+    random_state : None, int, SeedSequence or Generator, default=None
+        Root seed of the replicates' derived streams.
+    method : {"percentile", "basic", "normal", "bc", "bca"}, default="bca"
+        Interval method for the difference.
+    level : float, default=0.95
+        Confidence level, in (0, 1).
+    n_jobs : int, default=None
+        Workers through joblib.
+    undefined : {"raise", "omit"}, default="raise"
+        What to do with replicates where either metric is undefined.
+    **metric_options
+        Options of the metric, as in :func:`metric_ci`.
 
     Returns
     -------
     MetricComparison
         ``.estimate`` (a - b), ``.estimate_a``, ``.estimate_b``, ``.interval``
         of the difference, ``.p_value``.
+
+    See Also
+    --------
+    metric_ci : Interval of one model's metric.
+    metric_permutation_test : Permutation test of the same difference.
 
     References
     ----------

@@ -133,11 +133,12 @@ class MetricResultMixin:
 
     @property
     def resampler(self) -> str:
-        """repr of the resampler used."""
+        """The ``repr`` of the resampler used."""
         return self.result.resampler
 
     @property
     def stream_version(self) -> int:
+        """Version of the random-stream definition that drew the replicates."""
         return int(self.result.stream_version)
 
     def confidence_interval(
@@ -153,10 +154,13 @@ class MetricResultMixin:
         Parameters
         ----------
         level : float, default=0.95
+            Confidence level, in (0, 1).
         method : {"percentile", "basic", "normal", "bc", "bca"}, default="bca"
             Any letter case; "normal" is ``estimate -/+ z * standard_error``
             (``ddof=1``).
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
+            A two-sided interval, or the one-sided interval bounded above
+            ("less") or below ("greater").
         jackknife_groups : "auto", "full" or int, default="auto"
             For "bca", the jackknife that gives the acceleration, as in
             :meth:`skboot.BootstrapResult.confidence_interval`: "auto" is the
@@ -168,6 +172,7 @@ class MetricResultMixin:
         Returns
         -------
         ConfidenceInterval
+            The endpoints, with the estimate, method and level.
         """
         owner = "confidence_interval"
         method = check_method(method, owner, METRIC_INTERVAL_METHODS)
@@ -187,6 +192,10 @@ class MetricResultMixin:
 @dataclass(frozen=True, eq=False)
 class MetricCI(MetricResultMixin):
     """A metric's estimate and bootstrap confidence interval; immutable.
+
+    Returned by :func:`metric_ci`.  It keeps the bootstrap run, so intervals
+    at other levels or by other methods come from the same replicates through
+    :meth:`confidence_interval`, without resampling.
 
     Attributes
     ----------
@@ -213,6 +222,11 @@ class MetricCI(MetricResultMixin):
     distribution, standard_error, bias, n_resamples, random_state, resampler,\
  stream_version
         Read from :attr:`result` (``n_resamples`` counts all replicates drawn).
+
+    See Also
+    --------
+    metric_ci : Computes it.
+    MetricComparison : The paired comparison of two predictions.
 
     Examples
     --------
@@ -243,9 +257,14 @@ class MetricCI(MetricResultMixin):
 class MetricComparison(MetricResultMixin):
     """Paired bootstrap comparison of two predictions under one metric; immutable.
 
+    Returned by :func:`compare_metrics`.  The difference ``a - b`` was computed
+    on the same replicates for both predictions; other intervals of it come
+    from those replicates through :meth:`confidence_interval`.
+
     Attributes
     ----------
     metric : str
+        Name of the metric.
     estimate : float
         ``estimate_a - estimate_b`` on the original data.
     estimate_a, estimate_b : float
@@ -256,15 +275,28 @@ class MetricComparison(MetricResultMixin):
         Two-sided bootstrap p-value for "no difference" (see
         :func:`compare_metrics`).
     method : str
+        Interval method of :attr:`interval`.
     level : float
+        Confidence level of :attr:`interval`.
     greater_is_better : bool or None
         Whether a larger metric is better (None when unknown, for a plain
         callable); a positive difference favours ``y_pred_a`` when True.
     n_undefined : int
+        Replicates on which either metric was undefined and that were omitted.
     undefined_replicates : ndarray of int64
+        Their replicate numbers.
     undefined : str
+        The policy used, "raise" or "omit".
     result : BootstrapResult
         The bootstrap run of the difference over the defined replicates.
+    distribution, standard_error, bias, n_resamples, random_state, resampler,\
+ stream_version
+        Read from :attr:`result` (``n_resamples`` counts all replicates drawn).
+
+    See Also
+    --------
+    compare_metrics : Computes it.
+    MetricCI : The interval of one prediction's metric.
 
     Examples
     --------

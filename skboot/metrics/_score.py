@@ -23,6 +23,13 @@ from skboot._engine import (
 from skboot._exceptions import StatisticError
 from skboot._random import STREAM_VERSION
 from skboot._run import apply_undefined_policy, fit_resampler, resolve_resampler
+from skboot._typing import (
+    ArrayLike,
+    MetricLike,
+    RandomStateLike,
+    SeedRecord,
+    SupportsFit,
+)
 from skboot._validation import (
     N_JOBS,
     NONE,
@@ -113,6 +120,11 @@ class BootstrapScore:
     random_state : int or SeedSequence
     stream_version : int
 
+    See Also
+    --------
+    bootstrap_score : Computes it.
+    MetricCI : Interval of a metric on fixed predictions.
+
     Examples
     --------
     >>> from sklearn.datasets import load_iris
@@ -138,7 +150,7 @@ class BootstrapScore:
     n_undefined: int
     undefined_replicates: np.ndarray = field(repr=False)
     resampler: str
-    random_state: Any
+    random_state: SeedRecord
     stream_version: int = STREAM_VERSION
 
 
@@ -298,16 +310,16 @@ def pairwise_mae(y: np.ndarray, yhat: np.ndarray) -> float:
 
 @with_undefined_metric_errors
 def bootstrap_score(
-    estimator: Any,
-    X: Any,
-    y: Any,
+    estimator: SupportsFit,
+    X: ArrayLike,
+    y: ArrayLike,
     *,
-    scoring: Any,
-    resampler: Any = None,
+    scoring: MetricLike,
+    resampler: BaseResampler | None = None,
     method: str = ".632+",
     n_resamples: int | None = None,
-    random_state: Any = None,
-    groups: Any = None,
+    random_state: RandomStateLike = None,
+    groups: ArrayLike | None = None,
     n_jobs: int | None = None,
     undefined: str = "raise",
 ) -> BootstrapScore:
@@ -346,7 +358,9 @@ def bootstrap_score(
     estimator : estimator object
         Cloned for every fit.
     X : array-like or DataFrame of shape (n_samples, n_features)
+        Features, resampled by rows.
     y : array-like of shape (n_samples,)
+        Targets, resampled with the rows.
     scoring : str or callable
         A scikit-learn scorer name or ``scorer(estimator, X, y)``.  For ".632+"
         the scorer must compute a metric of :func:`metric_ci`'s registry (or a
@@ -357,19 +371,30 @@ def bootstrap_score(
         (not :class:`BayesianBootstrap`).  ``y`` is routed as the strata and
         ``groups`` as the groups.
     method : {"oob", ".632", ".632+"}, default=".632+"
+        Which estimate ``estimate`` holds (all three parts are on the result).
     n_resamples : int or None, default=None
         None: the resampler's ``n_resamples`` when one is given, else 200.  An
         int replaces the value of a resampler left at its default; a resampler
         set to another value raises a ValueError.
     random_state : None, int, SeedSequence or Generator, default=None
+        Root seed of the replicates' derived streams.
     groups : array-like of shape (n_samples,), default=None
+        Cluster labels, routed to the resampler.
     n_jobs : int, default=None
+        Workers through joblib, one fit per replicate.
     undefined : {"raise", "omit"}, default="raise"
         Replicates with no out-of-bag row or an undefined score.
 
     Returns
     -------
     BootstrapScore
+        The estimate of ``method`` with the apparent, out-of-bag and
+        no-information scores it combines.
+
+    See Also
+    --------
+    metric_ci : Interval of a metric on fixed predictions.
+    skboot.Bootstrap : The default resampler.
 
     Notes
     -----

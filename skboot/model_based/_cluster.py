@@ -48,6 +48,7 @@ from skboot._kernels.model_based import (
     wcb_chunk,
 )
 from skboot._random import PURPOSE, STREAM_VERSION, check_random_state
+from skboot._typing import ArrayLike, RandomStateLike, SeedRecord
 from skboot.intervals import ConfidenceInterval
 from skboot.model_based._cluster_inputs import (
     check_options,
@@ -141,7 +142,7 @@ class WildClusterResult:
     n_resamples: int = 0
     enumerated: bool = False
     n_clusters: int = 0
-    random_state: Any = None
+    random_state: SeedRecord = None
     stream_version: int = STREAM_VERSION
     _sums: np.ndarray = field(default_factory=lambda: np.empty((0, 5)), repr=False)
     _aq: float = field(default=1.0, repr=False)
@@ -234,11 +235,11 @@ def _invert(res: WildClusterResult, alpha: float) -> ConfidenceInterval:
 
 
 def wild_cluster_bootstrap(
-    X: Any,
-    y: Any,
-    groups: Any,
+    X: ArrayLike,
+    y: ArrayLike,
+    groups: ArrayLike,
     *,
-    coef: Any = 0,
+    coef: ArrayLike = 0,
     null: float = 0.0,
     impose_null: bool = True,
     weights: str = "rademacher",
@@ -247,7 +248,7 @@ def wild_cluster_bootstrap(
     level: float = 0.95,
     confidence_interval: bool = True,
     fit_intercept: bool = True,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
 ) -> WildClusterResult:
     """Wild cluster bootstrap t test (and confidence interval) of an OLS coefficient.
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from skboot._kernels.model_based import ar_residual_chunk
 from skboot._random import PURPOSE, RootKey, fill_indices_kernel
+from skboot._typing import RandomStateLike
 from skboot._validation import check_int, check_one_of, param_error
 from skboot.model_based._ar import (
     CRITERIA,
@@ -298,7 +299,7 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
         method: str = "ols",
         block_length: int | None = None,
         burn_in: int = 100,
-        random_state: Any = None,
+        random_state: RandomStateLike = None,
     ) -> None:
         super().__init__(n_resamples, random_state=random_state)
         self.order = order
@@ -409,7 +410,7 @@ class SieveBootstrap(ResidualBootstrap):
         criterion: str = "aic",
         block_length: int | None = None,
         burn_in: int = 100,
-        random_state: Any = None,
+        random_state: RandomStateLike = None,
     ) -> None:
         BaseInit = SyntheticResampler.__init__
         BaseInit(self, n_resamples, random_state=random_state)

@@ -17,6 +17,7 @@ from skboot._kernels.model_based import (
     regression_wild_chunk,
 )
 from skboot._random import PURPOSE, RootKey
+from skboot._typing import RandomStateLike
 from skboot._validation import check_array_1d_labels, check_int, check_one_of
 from skboot.model_based._base import SyntheticPlan, SyntheticResampler
 from skboot.model_based._residual import _ARMixin, _series, ar_attributes
@@ -250,7 +251,7 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
         max_order: int | None = None,
         method: str = "ols",
         fit_intercept: bool = True,
-        random_state: Any = None,
+        random_state: RandomStateLike = None,
     ) -> None:
         super().__init__(n_resamples, random_state=random_state)
         self.weights = weights

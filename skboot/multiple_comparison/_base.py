@@ -12,6 +12,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 
 from skboot._exceptions import UndefinedStatisticWarning
+from skboot._typing import SeedRecord
 from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
 from skboot.metrics import METRICS
 from skboot.multiple_comparison._inputs import Predictions, check_predictions
@@ -78,7 +79,7 @@ class Provenance:
     n_resamples: int
     resampler: str
     block_length: float | None
-    random_state: Any
+    random_state: SeedRecord
     stream_version: int
     n_undefined: int = 0
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -14,10 +14,12 @@ from skboot._kernels.multiple_comparison import (
     pair_variances,
 )
 from skboot._random import STREAM_VERSION
+from skboot._typing import ArrayLike, RandomStateLike
 from skboot._validation import check_one_of
 from skboot.multiple_comparison._base import Procedure, Provenance, block_length_of
 from skboot.multiple_comparison._inputs import check_losses, constant_difference_error
 from skboot.multiple_comparison._results import MCSResult
+from skboot.resamplers import BaseResampler
 
 __all__ = ["MCS", "mcs_steps"]
 
@@ -135,9 +137,9 @@ default=None
         *,
         method: str = "R",
         n_resamples: int = 1000,
-        block_length: Any = "auto",
-        resampler: Any = None,
-        random_state: Any = None,
+        block_length: float | Literal["auto"] = "auto",
+        resampler: BaseResampler | None = None,
+        random_state: RandomStateLike = None,
         n_jobs: int | None = None,
     ) -> None:
         self.size = size
@@ -187,7 +189,7 @@ default=None
             _losses=est,
         )
 
-    def compute(self, losses: Any) -> MCSResult:
+    def compute(self, losses: ArrayLike) -> MCSResult:
         """Compute the model confidence set of loss series.
 
         Parameters
@@ -222,12 +224,12 @@ default=None
 
     def compute_metric(
         self,
-        y_true: Any,
-        predictions: Any,
+        y_true: ArrayLike,
+        predictions: ArrayLike,
         metric: str,
         *,
-        sample_weight: Any = None,
-        groups: Any = None,
+        sample_weight: ArrayLike | None = None,
+        groups: ArrayLike | None = None,
         stratify: bool = False,
         undefined: str = "raise",
         **metric_options: Any,

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from skboot._kernels.multiple_comparison import spa_max, stationary_variance
 from skboot._random import STREAM_VERSION
+from skboot._typing import ArrayLike, RandomStateLike
 from skboot._validation import check_one_of, param_error
 from skboot.multiple_comparison._base import (
     MetricRun,
@@ -26,6 +27,7 @@ from skboot.multiple_comparison._results import (
     PVALUE_TYPES,
     SPAResult,
 )
+from skboot.resamplers import BaseResampler
 
 __all__ = ["SPA", "RealityCheck", "labels_at", "stepdown"]
 
@@ -80,11 +82,11 @@ class _SPABase(Procedure):
         self,
         *,
         n_resamples: int = 1000,
-        block_length: Any = "auto",
-        resampler: Any = None,
+        block_length: float | Literal["auto"] = "auto",
+        resampler: BaseResampler | None = None,
         studentize: bool = True,
         variance: str = "auto",
-        random_state: Any = None,
+        random_state: RandomStateLike = None,
         n_jobs: int | None = None,
     ) -> None:
         self.n_resamples = n_resamples
@@ -398,7 +400,7 @@ class SPA(_SPABase):
     """
     )
 
-    def compute(self, benchmark: Any, models: Any) -> SPAResult:
+    def compute(self, benchmark: ArrayLike, models: ArrayLike) -> SPAResult:
         """Run the test on loss series.
 
         Parameters
@@ -419,13 +421,13 @@ class SPA(_SPABase):
 
     def compute_metric(
         self,
-        y_true: Any,
-        benchmark: Any,
-        models: Any,
+        y_true: ArrayLike,
+        benchmark: ArrayLike,
+        models: ArrayLike,
         metric: str,
         *,
-        sample_weight: Any = None,
-        groups: Any = None,
+        sample_weight: ArrayLike | None = None,
+        groups: ArrayLike | None = None,
         stratify: bool = False,
         undefined: str = "raise",
         **metric_options: Any,
@@ -488,11 +490,11 @@ class RealityCheck(SPA):
         self,
         *,
         n_resamples: int = 1000,
-        block_length: Any = "auto",
-        resampler: Any = None,
+        block_length: float | Literal["auto"] = "auto",
+        resampler: BaseResampler | None = None,
         studentize: bool = False,
         variance: str = "auto",
-        random_state: Any = None,
+        random_state: RandomStateLike = None,
         n_jobs: int | None = None,
     ) -> None:
         super().__init__(

@@ -3,10 +3,11 @@ familywise error control."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
+from skboot._typing import ArrayLike, RandomStateLike
 from skboot._validation import check_one_of
 from skboot.multiple_comparison._results import PVALUE_TYPES, StepMResult
 from skboot.multiple_comparison._spa import (
@@ -16,6 +17,7 @@ from skboot.multiple_comparison._spa import (
     labels_at,
     stepdown,
 )
+from skboot.resamplers import BaseResampler
 
 __all__ = ["StepM"]
 
@@ -88,11 +90,11 @@ class StepM(_SPABase):
         *,
         pvalue_type: str = "consistent",
         n_resamples: int = 1000,
-        block_length: Any = "auto",
-        resampler: Any = None,
+        block_length: float | Literal["auto"] = "auto",
+        resampler: BaseResampler | None = None,
         studentize: bool = True,
         variance: str = "auto",
-        random_state: Any = None,
+        random_state: RandomStateLike = None,
         n_jobs: int | None = None,
     ) -> None:
         super().__init__(
@@ -128,7 +130,7 @@ class StepM(_SPABase):
             _adjusted=adjusted,
         )
 
-    def compute(self, benchmark: Any, models: Any) -> StepMResult:
+    def compute(self, benchmark: ArrayLike, models: ArrayLike) -> StepMResult:
         """Run the stepdown on loss series.
 
         Parameters
@@ -148,13 +150,13 @@ class StepM(_SPABase):
 
     def compute_metric(
         self,
-        y_true: Any,
-        benchmark: Any,
-        models: Any,
+        y_true: ArrayLike,
+        benchmark: ArrayLike,
+        models: ArrayLike,
         metric: str,
         *,
-        sample_weight: Any = None,
-        groups: Any = None,
+        sample_weight: ArrayLike | None = None,
+        groups: ArrayLike | None = None,
         stratify: bool = False,
         undefined: str = "raise",
         **metric_options: Any,

@@ -26,6 +26,7 @@ from skboot._kernels.significance import (
     metric_perm_chunk,
 )
 from skboot._random import PURPOSE, STREAM_VERSION
+from skboot._typing import ArrayLike, MetricLike, RandomStateLike, SeedRecord
 from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
 from skboot.metrics import METRICS, pack_arrays, packed, prepare_precision
 from skboot.resamplers import Permutation
@@ -64,6 +65,9 @@ _EMPTY_I = np.empty(0, dtype=np.int64)
 class MetricPermutationTestResult:
     """The outcome of a permutation test of a model metric; immutable.
 
+    Its first three fields mean what they mean on scipy's permutation-test
+    result; the others record the metric and how to repeat the run.
+
     Attributes
     ----------
     statistic : float
@@ -74,13 +78,22 @@ class MetricPermutationTestResult:
     null_distribution : ndarray of shape (n_resamples,)
         The metric with the labels permuted, in replicate order.
     metric : str
+        Name of the metric.
     n_resamples : int
+        Number of permutations.
     alternative : str
+        "greater", "less" or "two-sided".
     random_state : int or SeedSequence
         Pass as ``random_state`` to repeat the run.
     stream_version : int
+        Version of the random-stream definition.
     n_undefined : int
         Permutations on which the metric was undefined (NaN).
+
+    See Also
+    --------
+    metric_permutation_test : Computes it.
+    PermutationTestResult : The outcome of a permutation test of a statistic.
 
     Examples
     --------
@@ -99,7 +112,7 @@ class MetricPermutationTestResult:
     metric: str
     n_resamples: int
     alternative: str
-    random_state: Any
+    random_state: SeedRecord
     stream_version: int = STREAM_VERSION
     n_undefined: int = 0
 
@@ -212,14 +225,14 @@ class CallableMetricStatistic(Statistic):
 
 
 def metric_permutation_test(
-    y_true: Any,
-    y_pred: Any,
-    metric: Any,
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    metric: MetricLike,
     *,
-    groups: Any = None,
+    groups: ArrayLike | None = None,
     n_resamples: int = 9999,
     alternative: str | None = None,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
     n_jobs: int | None = None,
     chunk_size: int | None = None,
     **metric_options: Any,
@@ -268,11 +281,15 @@ def metric_permutation_test(
     groups : array-like of shape (n_samples,), default=None
         Labels are permuted only among rows of the same group.
     n_resamples : int, default=9999
+        Number of permutations.
     alternative : {"greater", "less", "two-sided"}, default=None
         None: "greater" for scores (higher is better, and callables), "less"
         for losses and errors.
     random_state : None, int, SeedSequence or Generator, default=None
+        Root seed of the derived streams; None draws fresh entropy, recorded on
+        the result so the run can be repeated.
     n_jobs : int, default=None
+        Workers through joblib.
     chunk_size : int, default=None
         Permutations per chunk; never changes results.
     **metric_options
@@ -282,6 +299,12 @@ def metric_permutation_test(
     Returns
     -------
     MetricPermutationTestResult
+        The metric, its p-value and the null distribution.
+
+    See Also
+    --------
+    permutation_test : Permutation test of any statistic of the samples.
+    skboot.compare_metrics : Paired bootstrap comparison of two models.
 
     References
     ----------

@@ -9,11 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from skboot._engine import Statistic, run_bootstrap
 from skboot._exceptions import StatisticError
 from skboot._kernels.significance import monte_carlo_keys
 from skboot._random import PURPOSE, STREAM_VERSION, RootKey, check_random_state
+from skboot._typing import ArrayLike, RandomStateLike, SeedRecord
 from skboot._validation import check_int, check_n_jobs, param_error
 from skboot.significance._common import (
     as_output,
@@ -48,12 +50,20 @@ class MonteCarloTestResult:
     null_distribution : ndarray of shape (n_resamples,)
         The statistic on every sample drawn under the null, in replicate order.
     n_resamples : int
+        Number of samples drawn under the null.
     alternative : str
+        "two-sided", "less" or "greater".
     random_state : int or SeedSequence
         Pass as ``random_state`` to repeat the run.
     stream_version : int
+        Version of the random-stream definition.
     n_undefined : int
         Replicates on which the statistic was not finite.
+
+    See Also
+    --------
+    monte_carlo_test : Computes it.
+    PermutationTestResult : The outcome of a permutation test.
 
     Examples
     --------
@@ -67,21 +77,62 @@ class MonteCarloTestResult:
     ((99,), 99)
     """
 
-    statistic: Any
-    pvalue: Any
+    statistic: float | NDArray[np.float64]
+    pvalue: float | NDArray[np.float64]
     null_distribution: np.ndarray
     n_resamples: int
     alternative: str
-    random_state: Any
+    random_state: SeedRecord
     stream_version: int = STREAM_VERSION
     n_undefined: int = 0
 
 
 def replicate_generator(key: RootKey, b: int) -> np.random.Generator:
-    """The numpy Generator that replicate ``b`` of a Monte Carlo test hands to
-    the samplers: Philox4x32-10 (Salmon et al. 2011) keyed by the first two
-    SplitMix64 outputs of replicate ``b`` on purpose slot "monte_carlo", counter
-    0, so it is a pure function of ``(key, b)``."""
+    """The numpy Generator that replicate ``b`` of a Monte Carlo test hands to the samplers.
+
+    It is a Philox4x32-10 generator (Salmon et al. 2011 [1]_) keyed by the
+    first two SplitMix64 outputs of replicate ``b`` on purpose slot
+    "monte_carlo", counter 0, so it is a pure function of ``(key, b)``: any
+    replicate's null sample can be drawn again alone.
+
+    Parameters
+    ----------
+    key : RootKey
+        The run's root key, ``skboot._random.check_random_state(random_state)``
+        for the ``random_state`` given to :func:`monte_carlo_test`.
+    b : int
+        Replicate number, ``0 <= b < n_resamples``.
+
+    Returns
+    -------
+    numpy.random.Generator
+        A fresh generator; the samplers of replicate ``b`` draw from it in order.
+
+    See Also
+    --------
+    monte_carlo_test : Hands these generators to the samplers.
+
+    References
+    ----------
+    .. [1] J. K. Salmon, M. A. Moraes, R. O. Dror and D. E. Shaw, "Parallel
+       random numbers: as easy as 1, 2, 3", SC 2011.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from skboot._random import check_random_state
+    >>> from skboot.significance import monte_carlo_test, replicate_generator
+    >>> null = stats.norm(4.5, 3)
+    >>> def mean(a):
+    ...     return float(np.mean(a))
+    >>> res = monte_carlo_test(np.arange(10.0), null.rvs, mean, n_resamples=99,
+    ...                        random_state=0)
+    >>> again = null.rvs(size=10, random_state=replicate_generator(
+    ...     check_random_state(0), 7))
+    >>> bool(res.null_distribution[7] == mean(again))
+    True
+    """
     keys = np.empty((1, 2), dtype=np.uint64)
     seed, gamma = key.stream(PURPOSE["monte_carlo"])
     monte_carlo_keys(seed, gamma, np.int64(b), keys)
@@ -192,22 +243,22 @@ class MonteCarloStatistic(Statistic):
 
 
 def monte_carlo_test(
-    data: Any,
-    rvs: Any,
+    data: ArrayLike | Sequence[ArrayLike],
+    rvs: Callable[..., Any] | Sequence[Callable[..., Any]],
     statistic: Callable[..., Any],
     *,
     n_resamples: int = 9999,
     alternative: str = "two-sided",
     axis: int = 0,
     vectorized: bool | None = None,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
     n_jobs: int | None = None,
     chunk_size: int | None = None,
 ) -> MonteCarloTestResult:
-    """Monte Carlo test: compare a statistic with its distribution under a
-    parametric null drawn by user samplers.
+    """Monte Carlo test of a statistic against a parametric null.
 
-    Same semantics and result fields as ``scipy.stats.monte_carlo_test``:
+    The statistic is compared with its distribution under a null drawn by user
+    samplers.  Same semantics and result fields as ``scipy.stats.monte_carlo_test``:
 
     1. ``statistic`` is evaluated on ``data``.
     2. For each replicate ``b < n_resamples`` every sampler draws a sample of
@@ -241,7 +292,9 @@ def monte_carlo_test(
         ``statistic(*samples)``, with ``axis`` when vectorized; one number per
         sample set drawn under the null.
     n_resamples : int, default=9999
+        Number of sample sets drawn under the null.
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        Which values of the statistic count as extreme.
     axis : int, default=0
         Axis of the observations in ``data`` (the observed statistic may be
         N-dimensional; the null distribution is compared with each element).
@@ -249,13 +302,22 @@ def monte_carlo_test(
         Whether the statistic takes ``axis`` and a leading batch of replicates;
         None: True when its signature has ``axis``.
     random_state : None, int, SeedSequence or Generator, default=None
+        Root seed of the derived streams; None draws fresh entropy, recorded on
+        the result so the run can be repeated.
     n_jobs : int, default=None
+        Workers through joblib.
     chunk_size : int, default=None
         Replicates per chunk; never changes results.
 
     Returns
     -------
     MonteCarloTestResult
+        The statistic, its p-value and the null distribution.
+
+    See Also
+    --------
+    replicate_generator : The generator replicate ``b`` hands to the samplers.
+    permutation_test : The test when the null is exchangeability.
 
     References
     ----------

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import inspect
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from skboot._engine import run_bootstrap
 from skboot._random import STREAM_VERSION, check_random_state
+from skboot._typing import ArrayLike, RandomStateLike, SeedRecord, StatisticLike
 from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
 from skboot.significance._common import (
     MAX_REPLICATES,
@@ -60,7 +63,9 @@ class PermutationTestResult:
     exact : bool
         Whether every distinct permutation was enumerated.
     permutation_type : str
+        "independent", "samples" or "pairings", as in scipy.
     alternative : str
+        "two-sided", "less" or "greater".
     random_state : int, SeedSequence or None
         Pass as ``random_state`` to repeat the run (None for an exact test,
         which draws nothing).
@@ -68,6 +73,11 @@ class PermutationTestResult:
         Version of the random-stream definition.
     n_undefined : int
         Permutations on which the statistic was not finite.
+
+    See Also
+    --------
+    permutation_test : Computes it.
+    MonteCarloTestResult : The outcome of a test against a parametric null.
 
     Examples
     --------
@@ -79,14 +89,14 @@ class PermutationTestResult:
     (True, 20, 0.05)
     """
 
-    statistic: Any
-    pvalue: Any
+    statistic: float | NDArray[np.float64]
+    pvalue: float | NDArray[np.float64]
     null_distribution: np.ndarray
     n_resamples: int
     exact: bool
     permutation_type: str
     alternative: str
-    random_state: Any
+    random_state: SeedRecord
     stream_version: int = STREAM_VERSION
     n_undefined: int = 0
 
@@ -130,15 +140,15 @@ def _check_fused_data(
 
 
 def permutation_test(
-    data: Any,
-    statistic: Any,
+    data: ArrayLike | Sequence[ArrayLike],
+    statistic: StatisticLike,
     *,
     permutation_type: str = "independent",
     n_resamples: int | float = 9999,
     alternative: str = "two-sided",
     axis: int = 0,
     vectorized: bool | None = None,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
     n_jobs: int | None = None,
     chunk_size: int | None = None,
 ) -> PermutationTestResult:
@@ -210,11 +220,12 @@ def permutation_test(
     Returns
     -------
     PermutationTestResult
+        The observed statistic, its p-value and the null distribution.
 
     See Also
     --------
-    skboot.resamplers.Permutation : the permutations as a splitter.
-    metric_permutation_test : permutation test of a model metric.
+    skboot.resamplers.Permutation : The permutations as a splitter.
+    metric_permutation_test : Permutation test of a model metric.
 
     References
     ----------
@@ -282,7 +293,9 @@ def permutation_test(
     else:
         if vec is None:
             try:
-                vec = "axis" in inspect.signature(statistic).parameters
+                vec = callable(statistic) and (
+                    "axis" in inspect.signature(statistic).parameters
+                )
             except (TypeError, ValueError):
                 vec = False
         stat = CallableTestStatistic(

@@ -4,27 +4,25 @@ form of :meth:`skboot.BootstrapResult.pvalue`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from skboot.statistic import result_pvalue
+from skboot._typing import ArrayLike, PValues, StandardErrorFunc
+from skboot.statistic import BootstrapResult, result_pvalue
 
 __all__ = ["bootstrap_pvalue"]
 
 
 def bootstrap_pvalue(
-    result: Any,
-    null: Any,
+    result: BootstrapResult,
+    null: ArrayLike,
     *,
     alternative: str = "two-sided",
     method: str = "bca",
-    standard_error: Any = None,
+    standard_error: StandardErrorFunc = None,
     n_inner: int | None = None,
     jackknife_groups: int | str = "auto",
-) -> Any:
-    """P-value of ``H0: theta = null`` from a bootstrap result, by inverting the
-    confidence interval of ``method``.
+) -> PValues:
+    """P-value of ``H0: theta = null`` from a bootstrap result.
 
-    The p-value is the smallest ``alpha`` whose ``1 - alpha`` interval (method
+    It inverts the confidence interval of ``method``: the p-value is the smallest ``alpha`` whose ``1 - alpha`` interval (method
     ``method``, same ``alternative``) excludes ``null``, so that ``p < alpha``
     exactly when ``result.confidence_interval(1 - alpha, method, alternative)``
     excludes ``null``.  The closed forms per method are in
@@ -44,14 +42,29 @@ def bootstrap_pvalue(
         "greater": ``H1: theta > null`` (the interval ``(low, inf)``); "less":
         ``H1: theta < null``.
     method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, default="bca"
-    standard_error, n_inner, jackknife_groups
-        As in :meth:`~skboot.BootstrapResult.confidence_interval`.
+        The interval method that is inverted.
+    standard_error : callable, optional
+        For "studentized": the standard-error function, as in
+        :meth:`~skboot.BootstrapResult.confidence_interval`.
+    n_inner : int, optional
+        For "studentized" without a standard-error function: the size of the
+        nested bootstrap, as in
+        :meth:`~skboot.BootstrapResult.confidence_interval`.
+    jackknife_groups : "auto", "full" or int, default="auto"
+        For "bca", the jackknife that gives the acceleration, as in
+        :meth:`~skboot.BootstrapResult.confidence_interval`.
 
     Returns
     -------
     float, ndarray or pandas Series
         One p-value per column of the statistic (NaN where the interval is
         undefined, e.g. BCa when the estimate lies outside the replicates).
+
+    See Also
+    --------
+    skboot.BootstrapResult.pvalue : The same p-value as a method.
+    skboot.intervals.pvalue_by_method : The closed forms from a distribution.
+    permutation_test : A test that resamples under the null instead.
 
     References
     ----------

@@ -11,23 +11,25 @@ from skboot._run import (
     run,
     statistic_name,
 )
+from skboot._typing import ArrayLike, RandomStateLike, StatisticLike
 from skboot._validation import validate_params
+from skboot.resamplers import BaseResampler
 from skboot.statistic._result import BootstrapResult
 
 __all__ = ["bootstrap"]
 
 
 def bootstrap(
-    data: Any,
-    statistic: Any = "mean",
+    data: ArrayLike,
+    statistic: StatisticLike = "mean",
     *,
-    resampler: Any = None,
+    resampler: BaseResampler | None = None,
     n_resamples: int | None = None,
-    random_state: Any = None,
+    random_state: RandomStateLike = None,
     vectorized: bool | None = None,
     statistic_kwargs: dict[str, Any] | None = None,
-    y: Any = None,
-    groups: Any = None,
+    y: ArrayLike | None = None,
+    groups: ArrayLike | None = None,
     n_jobs: int | None = None,
     chunk_size: int | None = None,
     paired: bool = True,

@@ -21,6 +21,7 @@ from skboot._run import (
     run,
     statistic_name,
 )
+from skboot._typing import ArrayLike, RandomStateLike, StatisticLike, SupportsFit
 from skboot._validation import validate_params
 from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import BaseResampler
@@ -104,17 +105,17 @@ class BootstrapStatistic(BaseEstimator):
 
     def __init__(
         self,
-        statistic: Any = "mean",
+        statistic: StatisticLike = "mean",
         *,
-        resampler: Any = None,
+        resampler: BaseResampler | None = None,
         n_resamples: int | None = None,
-        random_state: Any = None,
+        random_state: RandomStateLike = None,
         n_jobs: int | None = None,
         vectorized: bool | None = None,
         statistic_kwargs: dict[str, Any] | None = None,
         chunk_size: int | None = None,
         progress: bool = False,
-        estimator: Any = None,
+        estimator: SupportsFit | None = None,
         nan_policy: str = "raise",
         device: str = "cpu",
     ) -> None:
@@ -131,7 +132,9 @@ class BootstrapStatistic(BaseEstimator):
         self.nan_policy = nan_policy
         self.device = device
 
-    def fit(self, X: Any, y: Any = None, groups: Any = None) -> BootstrapStatistic:
+    def fit(
+        self, X: ArrayLike, y: ArrayLike | None = None, groups: ArrayLike | None = None
+    ) -> BootstrapStatistic:
         """Run the bootstrap on ``X``.
 
         Parameters
@@ -169,7 +172,7 @@ class BootstrapStatistic(BaseEstimator):
             self.resampler, self.n_resamples, self.random_state, owner
         )
         d = prepare_data(X, owner)
-        statistic = self.statistic
+        statistic: Any = self.statistic
         if self.estimator is not None:
             statistic = self._refit_statistic(d, res, source, X, y, groups)
         finished = run(

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from skboot._run import labelled
+from skboot._typing import ArrayLike, PValues, StandardErrorFunc
 from skboot._validation import check_one_of
 from skboot.intervals import check_method, pvalue_by_method
 
@@ -21,15 +22,15 @@ ALTERNATIVES = ("two-sided", "less", "greater")
 
 def result_pvalue(
     result: BootstrapResult,
-    null: Any,
+    null: ArrayLike,
     *,
     alternative: str = "two-sided",
     method: str = "bca",
-    standard_error: Any = None,
+    standard_error: StandardErrorFunc = None,
     n_inner: int | None = None,
     jackknife_groups: int | str = "auto",
     owner: str = "pvalue",
-) -> Any:
+) -> PValues:
     """:meth:`BootstrapResult.pvalue`, with errors naming ``owner`` (the public
     entry point: the method, or :func:`skboot.bootstrap_pvalue`)."""
     method = check_method(method, owner)

@@ -3,6 +3,7 @@ error, bias and provenance, with intervals, p-values, plots and persistence."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,14 @@ from skboot._run import (
     outputs,
     stratified_jackknife,
     studentized_inputs,
+)
+from skboot._typing import (
+    ArrayLike,
+    Distribution,
+    Estimate,
+    PValues,
+    SeedRecord,
+    StandardErrorFunc,
 )
 from skboot._validation import check_one_of, param_error
 from skboot.intervals import (
@@ -124,14 +133,14 @@ class BootstrapResult:
     True
     """
 
-    estimate: Any
-    distribution: Any
-    standard_error: Any
-    bias: Any
+    estimate: Estimate
+    distribution: Distribution
+    standard_error: Estimate
+    bias: Estimate
     n_resamples: int
     statistic: str
     resampler: str
-    random_state: Any
+    random_state: SeedRecord
     stream_version: int = STREAM_VERSION
     n_undefined: int = 0
     n_omitted: int = 0
@@ -261,7 +270,7 @@ class BootstrapResult:
             raise param_error("distribution", "to_dict", "True or False", distribution)
         return result_to_dict(self, distribution=bool(distribution))
 
-    def save(self, path: Any) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write the result to a ``.npz`` file that loads without pickle.
 
         The file holds the float64 arrays ``estimate``, ``distribution``,
@@ -290,7 +299,7 @@ class BootstrapResult:
         save_result(self, path)
 
     @classmethod
-    def load(cls, path: Any) -> BootstrapResult:
+    def load(cls, path: str | os.PathLike[str]) -> BootstrapResult:
         """Read a result written by :meth:`save` (``allow_pickle=False``).
 
         Parameters
@@ -365,7 +374,7 @@ class BootstrapResult:
         method: str = "bca",
         alternative: str = "two-sided",
         *,
-        standard_error: Any = None,
+        standard_error: StandardErrorFunc = None,
         n_inner: int | None = None,
         jackknife_groups: int | str = "auto",
     ) -> ConfidenceInterval:
@@ -491,14 +500,14 @@ class BootstrapResult:
 
     def pvalue(
         self,
-        null: Any,
+        null: ArrayLike,
         alternative: str = "two-sided",
         method: str = "bca",
         *,
-        standard_error: Any = None,
+        standard_error: StandardErrorFunc = None,
         n_inner: int | None = None,
         jackknife_groups: int | str = "auto",
-    ) -> Any:
+    ) -> PValues:
         """P-value of ``H0: theta = null`` by inverting the interval of ``method``.
 
         The smallest ``alpha`` whose ``1 - alpha`` interval (this method, this

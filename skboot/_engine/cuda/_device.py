@@ -181,10 +181,12 @@ def cuda_info() -> CudaInfo:
     Returns
     -------
     CudaInfo
+        Whether a GPU is usable, why not when it is not, and the device's
+        name, compute capability, memory and bandwidth when it is.
 
     See Also
     --------
-    skboot.bootstrap : its ``device`` parameter.
+    skboot.bootstrap : Its ``device`` parameter selects the GPU.
 
     Examples
     --------
