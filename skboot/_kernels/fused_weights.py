@@ -4,7 +4,8 @@ bootstraps draw a replicate's weights and reduce them in one pass.
 Every kernel computes exactly what the plan's ``fill_weights_chunk`` followed by
 :func:`skboot._kernels.weighted.weighted_moments` computes (rows in order, zero
 weights skipped, the weight total), bit for bit, without the ``(chunk, n)`` weight
-matrix.  Eight replicates are reduced side by side: a sum over rows in order is a
+matrix: the same tiles of rows summed in order, the tiles' sums added pairwise
+(:mod:`skboot._kernels.cascade`).  Eight replicates are reduced side by side: a sum over rows in order is a
 chain of dependent additions, one per row, which a single replicate cannot
 overlap; eight independent chains fill the pipeline and one vector register
 (:mod:`skboot._kernels.simd`, ``lanes8_*``).  Kernels release the GIL.
@@ -15,6 +16,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skboot._kernels.cascade import (
+    CASCADE_LEVELS,
+    CASCADE_ROWS,
+    cascade_push,
+    cascade_total,
+)
 from skboot._kernels.simd import (
     lanes8_cols,
     lanes8_cols_sq,
@@ -49,8 +56,9 @@ _U32 = np.uint64(32)
 #: exp(-1) as skboot._random writes it (the Poisson stream's constant)
 _EXP_MINUS_1 = 0.36787944117144233
 _TWO53 = 9007199254740992.0
-#: rows per tile (the weights of eight replicates x TILE rows stay in L1)
-TILE = 128
+#: rows per tile (the weights of eight replicates x TILE rows stay in L1); a
+#: tile's sums join the pairwise cascade of weighted_moments, tile by tile
+TILE = CASCADE_ROWS
 #: replicates per tile (the lanes of one vector accumulator)
 LANES = 8
 _EMPTY_I64 = np.empty(0, dtype=np.int64)
@@ -141,20 +149,21 @@ def poisson_moments(X, seed, gamma, b0, want2, out1, out2, outw):
     W = np.empty(LANES * TILE)
     acc = np.zeros(2 * LANES)
     tot = np.zeros(LANES)
+    # d == 1: one cascade of the eight lanes' (sum, sum of squares); d > 1: one
+    # cascade of 2d values per replicate
+    width = 2 * LANES if d == 1 else 2 * d
+    parts = np.zeros((LANES, width))
+    stacks = np.zeros((LANES, CASCADE_LEVELS, width))
     xcol = np.empty(n) if d == 1 else np.empty(0)
     if d == 1:
         for i in range(n):
             xcol[i] = X[i, 0]
     for k0 in range(0, nb, LANES):
         nr = min(LANES, nb - k0)
-        acc[:] = 0.0
         tot[:] = 0.0
+        count = 0
         for r in range(nr, LANES):
             W[r * TILE : (r + 1) * TILE] = 0.0
-        if d > 1:
-            for r in range(nr):
-                out1[k0 + r, :] = 0.0
-                out2[k0 + r, :] = 0.0
         for i0 in range(0, n, TILE):
             c = min(TILE, n - i0)
             for r in range(nr):
@@ -163,28 +172,73 @@ def poisson_moments(X, seed, gamma, b0, want2, out1, out2, outw):
                     seed, gamma, base, c, T, W[r * TILE : r * TILE + c]
                 )
             if d == 1:
+                acc[:] = 0.0
                 if want2:
                     lanes8_cols_sq(acc, W, 0, TILE, _EMPTY_I64, xcol, i0, c)
                 else:
                     lanes8_cols(acc, W, 0, TILE, _EMPTY_I64, xcol, i0, c)
+                cascade_push(stacks[0], count, acc)
             else:
                 for r in range(nr):
-                    a1 = out1[k0 + r]
-                    a2 = out2[k0 + r]
-                    for t in range(c):
-                        w = W[r * TILE + t]
-                        if w != 0.0:
-                            row = X[i0 + t]
-                            for j in range(d):
-                                v = row[j]
-                                a1[j] += w * v
-                                if want2:
-                                    a2[j] += w * v * v
-        for r in range(nr):
-            if d == 1:
+                    part = parts[r]
+                    part[:] = 0.0
+                    _add_weighted_rows(
+                        X, W, 1, r * TILE, i0, c, want2, part[:d], part[d:]
+                    )
+                    cascade_push(stacks[r], count, part)
+            count += 1
+        if d == 1:
+            cascade_total(stacks[0], count, acc)
+            for r in range(nr):
                 out1[k0 + r, 0] = acc[r]
                 out2[k0 + r, 0] = acc[LANES + r]
+        else:
+            for r in range(nr):
+                _write_total(stacks[r], count, parts[r], d, out1[k0 + r], out2[k0 + r])
+        for r in range(nr):
             outw[k0 + r] = tot[r]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _write_total(stack, count, part, d, a1, a2):
+    """The cascade's total (width 2d, in ``part``) into the rows ``a1``, ``a2``."""
+    cascade_total(stack, count, part)
+    for j in range(d):
+        a1[j] = part[j]
+        a2[j] = part[d + j]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cascade_rows(X, w, want2, part, stack, a1, a2):
+    """``a1 = sum_i w[i] X[i]`` (and ``a2`` of squares) over all rows: tiles of
+    TILE rows in order (zero weights skipped), tile sums through the cascade;
+    what ``weighted_moments`` computes for the weight row ``w``."""
+    n = X.shape[0]
+    d = X.shape[1]
+    count = 0
+    for i0 in range(0, n, TILE):
+        c = min(TILE, n - i0)
+        part[:] = 0.0
+        _add_weighted_rows(X, w, 1, i0, i0, c, want2, part[:d], part[d:])
+        count = cascade_push(stack, count, part)
+    _write_total(stack, count, part, d, a1, a2)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cascade_lanes(acc, tab, codes, xcol, want2, stack):
+    """Eight lanes over all rows, ``tab`` indexed by ``codes`` (``lanes8_indexed``),
+    in tiles of TILE rows whose sums go through the cascade; total into ``acc``."""
+    n = xcol.shape[0]
+    count = 0
+    for i0 in range(0, n, TILE):
+        c = min(TILE, n - i0)
+        acc[:] = 0.0
+        if want2:
+            lanes8_indexed_sq(acc, tab, 0, LANES, codes[i0:], xcol, i0, c)
+        else:
+            lanes8_indexed(acc, tab, 0, LANES, codes[i0:], xcol, i0, c)
+        count = cascade_push(stack, count, acc)
+    cascade_total(stack, count, acc)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -222,6 +276,8 @@ def group_moments(X, seed, gamma, b0, codes, sizes, want2, out1, out2, outw):
     draws = np.empty(G, dtype=np.int64)
     tab = np.zeros(G * LANES)
     acc = np.zeros(2 * LANES)
+    part = np.zeros(2 * d)
+    stack = np.zeros((CASCADE_LEVELS, 2 * LANES if d == 1 else 2 * d))
     xcol = np.empty(n) if d == 1 else np.empty(0)
     if d == 1:
         for i in range(n):
@@ -240,11 +296,7 @@ def group_moments(X, seed, gamma, b0, codes, sizes, want2, out1, out2, outw):
                 total += sizes[g]
             outw[k0 + r] = total
         if d == 1:
-            acc[:] = 0.0
-            if want2:
-                lanes8_indexed_sq(acc, tab, 0, LANES, codes, xcol, 0, n)
-            else:
-                lanes8_indexed(acc, tab, 0, LANES, codes, xcol, 0, n)
+            _cascade_lanes(acc, tab, codes, xcol, want2, stack)
             for r in range(nr):
                 out1[k0 + r, 0] = acc[r]
                 out2[k0 + r, 0] = acc[LANES + r]
@@ -253,11 +305,7 @@ def group_moments(X, seed, gamma, b0, codes, sizes, want2, out1, out2, outw):
             for r in range(nr):
                 for i in range(n):
                     w[i] = tab[codes[i] * LANES + r]
-                a1 = out1[k0 + r]
-                a2 = out2[k0 + r]
-                a1[:] = 0.0
-                a2[:] = 0.0
-                _add_weighted_rows(X, w, 1, 0, 0, n, want2, a1, a2)
+                _cascade_rows(X, w, want2, part, stack, out1[k0 + r], out2[k0 + r])
 
 
 @njit(cache=True, nogil=True)
@@ -338,6 +386,8 @@ def pool_moments(
     pos = np.empty(n, dtype=np.int64)
     cnt = np.zeros(n * LANES, dtype=np.int32)
     acc = np.zeros(2 * LANES)
+    part = np.zeros(2 * d)
+    stack = np.zeros((CASCADE_LEVELS, 2 * LANES if d == 1 else 2 * d))
     un = np.empty(n, dtype=np.uint64)
     th = np.empty(n, dtype=np.uint64)
     first = np.empty(n, dtype=np.int64)
@@ -368,11 +418,7 @@ def pool_moments(
                 cnt[pos[i] * LANES + r] += 1
             outw[k0 + r] = n
         if d == 1:
-            acc[:] = 0.0
-            if want2:
-                lanes8_indexed_sq(acc, cnt, 0, LANES, where, xcol, 0, n)
-            else:
-                lanes8_indexed(acc, cnt, 0, LANES, where, xcol, 0, n)
+            _cascade_lanes(acc, cnt, where, xcol, want2, stack)
             for r in range(nr):
                 out1[k0 + r, 0] = acc[r]
                 out2[k0 + r, 0] = acc[LANES + r]
@@ -380,11 +426,7 @@ def pool_moments(
             for r in range(nr):
                 for i in range(n):
                     w[i] = cnt[where[i] * LANES + r]
-                a1 = out1[k0 + r]
-                a2 = out2[k0 + r]
-                a1[:] = 0.0
-                a2[:] = 0.0
-                _add_weighted_rows(X, w, 1, 0, 0, n, want2, a1, a2)
+                _cascade_rows(X, w, want2, part, stack, out1[k0 + r], out2[k0 + r])
 
 
 @njit(cache=True, nogil=True)
@@ -399,13 +441,12 @@ def dirichlet_moments(X, seed, gamma, b0, want2, out1, out2, outw):
     total first), then reduced; the cost is the ``log1p`` of every weight.
     """
     n = X.shape[0]
+    d = X.shape[1]
     w = np.empty(n)
+    part = np.zeros(2 * d)
+    stack = np.zeros((CASCADE_LEVELS, 2 * d))
     for k in range(out1.shape[0]):
         fill_dirichlet_weights(seed, gamma, b0 + k, w)
-        a1 = out1[k]
-        a2 = out2[k]
-        a1[:] = 0.0
-        a2[:] = 0.0
         sw = 0.0
         comp = 0.0
         for i in range(n):
@@ -417,5 +458,5 @@ def dirichlet_moments(X, seed, gamma, b0, want2, out1, out2, outw):
                 else:
                     comp += (wi - t) + sw
                 sw = t
-        _add_weighted_rows(X, w, 1, 0, 0, n, want2, a1, a2)
+        _cascade_rows(X, w, want2, part, stack, out1[k], out2[k])
         outw[k] = sw + comp

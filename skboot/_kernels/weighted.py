@@ -1,6 +1,7 @@
 """Weighted kernels: the plan writes a chunk of per-row weights (counts for index
-schemes) and the kernel reduces ``sum_i w_i f(x_i)``, rows in order, so a value
-depends only on the replicate's weights.  Kernels release the GIL.
+schemes) and the kernel reduces ``sum_i w_i f(x_i)``, rows in order (moments: in
+tiles summed pairwise), so a value depends only on the replicate's weights.
+Kernels release the GIL.
 """
 
 from __future__ import annotations
@@ -8,6 +9,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skboot._kernels.cascade import (
+    CASCADE_LEVELS,
+    CASCADE_ROWS,
+    cascade_push,
+    cascade_total,
+)
 from skboot._kernels.iid import lerp, order_stats_from_counts
 
 __all__ = ["weighted_corr", "weighted_moments", "weighted_order_stats"]
@@ -17,34 +24,45 @@ __all__ = ["weighted_corr", "weighted_moments", "weighted_order_stats"]
 def weighted_moments(X, W, want2, out1, out2, outw):
     """Per weight row ``k``: ``sum_i W[k,i] X[i]`` (and of squares) and ``sum W[k]``.
 
-    Rows are added in order.  The weight total is summed with Neumaier's
-    compensation (its error is then about one rounding): the caller multiplies
-    it by the data's centre, which can be large next to the centred sums.
+    Rows are added in order within tiles of ``CASCADE_ROWS`` rows (zero weights
+    skipped), the tiles' sums pairwise through :mod:`skboot._kernels.cascade`
+    (as precise as numpy's pairwise sums).  The weight total is summed with
+    Neumaier's compensation (its error is then about one rounding): the caller
+    multiplies it by the data's centre, which can be large next to the centred
+    sums.
     """
     n = X.shape[0]
     d = X.shape[1]
+    part = np.empty(2 * d)
+    stack = np.zeros((CASCADE_LEVELS, 2 * d))
+    total = np.empty(2 * d)
     for k in range(W.shape[0]):
         w = W[k]
         sw = 0.0
         comp = 0.0
+        count = 0
+        for i0 in range(0, n, CASCADE_ROWS):
+            part[:] = 0.0
+            for i in range(i0, min(i0 + CASCADE_ROWS, n)):
+                wi = w[i]
+                if wi != 0.0:
+                    t = sw + wi
+                    if abs(sw) >= abs(wi):
+                        comp += (sw - t) + wi
+                    else:
+                        comp += (wi - t) + sw
+                    sw = t
+                    row = X[i]
+                    for j in range(d):
+                        v = row[j]
+                        part[j] += wi * v
+                        if want2:
+                            part[d + j] += wi * v * v
+            count = cascade_push(stack, count, part)
+        cascade_total(stack, count, total)
         for j in range(d):
-            out1[k, j] = 0.0
-            out2[k, j] = 0.0
-        for i in range(n):
-            wi = w[i]
-            if wi != 0.0:
-                t = sw + wi
-                if abs(sw) >= abs(wi):
-                    comp += (sw - t) + wi
-                else:
-                    comp += (wi - t) + sw
-                sw = t
-                row = X[i]
-                for j in range(d):
-                    v = row[j]
-                    out1[k, j] += wi * v
-                    if want2:
-                        out2[k, j] += wi * v * v
+            out1[k, j] = total[j]
+            out2[k, j] = total[d + j]
         outw[k] = sw + comp
 
 
