@@ -12,6 +12,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skboot._kernels.cascade import (
+    CASCADE_LEVELS,
+    CASCADE_ROWS,
+    cascade_push,
+    cascade_total,
+)
 from skboot._random import (
     NO_HAVE,
     draw_block,
@@ -26,14 +32,19 @@ from skboot._random import (
 _YES = np.bool_(True)
 _NO = np.bool_(False)
 _I1 = np.int64(1)
+#: A replicate's block sums are added in sequence this many at a time; these
+#: partial sums then go through the pairwise cascade (skboot._kernels.cascade).
+BLOCK_TILE = 8
 
 __all__ = [
+    "BLOCK_TILE",
     "SB_BATCH",
     "fixed_counts_chunk",
     "fixed_indices_chunk",
     "fixed_moments",
     "fixed_starts",
     "prefix_sums",
+    "prefix_sums_compensated",
     "stationary_blocks",
     "stationary_counts_chunk",
     "stationary_indices_chunk",
@@ -65,15 +76,94 @@ def prefix_sums(X, want2):
     return P1, P2
 
 
+@njit(cache=True, nogil=True)
+def prefix_sums_compensated(X, want2):
+    """Prefix sums in two parts: ``P1[i, c] + P1[i, d + c]`` is ``X[:i, c].sum()``
+    (and ``P2`` likewise of ``X**2``, if ``want2``) to about one rounding of the
+    sum (Neumaier's compensation: the second half holds the rounding errors of
+    the first half's adds, next to it in memory), so a block's sum is accurate to
+    about an ulp of the block sum rather than of the prefix sum.  Shapes
+    (n + 1, 2d)."""
+    n, d = X.shape
+    P1 = np.zeros((n + 1, 2 * d))
+    P2 = np.zeros((n + 1 if want2 else 1, 2 * d))
+    for i in range(n):
+        for c in range(d):
+            v = X[i, c]
+            P1[i + 1, c], P1[i + 1, d + c] = _two_sum(P1[i, c], P1[i, d + c], v)
+            if want2:
+                P2[i + 1, c], P2[i + 1, d + c] = _two_sum(P2[i, c], P2[i, d + c], v * v)
+    return P1, P2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _two_sum(hi, lo, v):
+    """``hi + v`` and the compensation ``lo`` plus its rounding error."""
+    t = hi + v
+    if abs(hi) >= abs(v):
+        lo += (hi - t) + v
+    else:
+        lo += (v - t) + hi
+    return t, lo
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _add_block(P, s, e, n, acc):
-    """``acc += sum of rows s .. e-1`` (mod n) from prefix sums ``P``; e <= 2n."""
+    """``acc += sum of rows s .. e-1`` (mod n) from compensated prefix sums ``P``
+    (:func:`prefix_sums_compensated`); e <= 2n."""
+    d = acc.shape[0]
     if e <= n:
-        for c in range(acc.shape[0]):
-            acc[c] += P[e, c] - P[s, c]
+        for c in range(d):
+            acc[c] += (P[e, c] - P[s, c]) + (P[e, d + c] - P[s, d + c])
     else:
-        for c in range(acc.shape[0]):
-            acc[c] += (P[n, c] - P[s, c]) + P[e - n, c]
+        for c in range(d):
+            acc[c] += ((P[n, c] - P[s, c]) + (P[n, d + c] - P[s, d + c])) + (
+                P[e - n, c] + P[e - n, d + c]
+            )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _block_sum(P, s, e, n):
+    """Column 0's sum of rows s .. e-1 (mod n) from compensated prefix sums ``P``
+    of one column (:func:`_add_block` for d == 1, same operations)."""
+    if e <= n:
+        return (P[e, 0] - P[s, 0]) + (P[e, 1] - P[s, 1])
+    return ((P[n, 0] - P[s, 0]) + (P[n, 1] - P[s, 1])) + (P[e - n, 0] + P[e - n, 1])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _write_blocks_total(nblk, count, part, stack, a1, a2):
+    """The last, partial tile into the cascade, then its total into ``a1`` (sums)
+    and ``a2`` (sums of squares)."""
+    d = a1.shape[0]
+    if nblk:
+        count = cascade_push(stack, count, part)
+    cascade_total(stack, count, part)
+    for c in range(d):
+        a1[c] = part[c]
+        a2[c] = part[d + c]
+
+
+@njit(cache=True, nogil=True)
+def _column_totals(X, want2):
+    """Column sums (and of squares) of every row: CASCADE_ROWS rows in order,
+    those partial sums pairwise."""
+    n, d = X.shape
+    part = np.zeros(2 * d)
+    stack = np.zeros((CASCADE_LEVELS, 2 * d))
+    tot = np.empty(2 * d)
+    count = 0
+    for i0 in range(0, n, CASCADE_ROWS):
+        part[:] = 0.0
+        for i in range(i0, min(i0 + CASCADE_ROWS, n)):
+            for c in range(d):
+                v = X[i, c]
+                part[c] += v
+                if want2:
+                    part[d + c] += v * v
+        count = cascade_push(stack, count, part)
+    cascade_total(stack, count, tot)
+    return tot[:d].copy(), tot[d:].copy()
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -151,16 +241,49 @@ def fixed_counts_chunk(seed, gamma, b0, n, L, n_starts, stride, out):
 
 @njit(cache=True, nogil=True)
 def fixed_moments(X, seed, gamma, b0, L, n_starts, stride, want2, out1, out2, outw):
-    """Fused column sums (and sums of squares) of replicates ``b0 ..``."""
-    n = X.shape[0]
-    P1, P2 = prefix_sums(X, want2)
+    """Fused column sums (and sums of squares) of replicates ``b0 ..``: block sums
+    from compensated prefix sums, BLOCK_TILE of them in sequence, those partial
+    sums pairwise (:func:`_write_blocks_total`)."""
+    n, d = X.shape
+    P1, P2 = prefix_sums_compensated(X, want2)
     k_blocks = (n + L - 1) // L
     starts = np.empty(k_blocks, dtype=np.int64)
+    part = np.zeros(2 * d)
+    a1 = part[:d]  # views: zeroing part zeroes them
+    a2 = part[d:]
+    stack = np.zeros((CASCADE_LEVELS, 2 * d))
+    if d == 1:  # scalar accumulators, kept in registers
+        for k in range(out1.shape[0]):
+            t1 = 0.0
+            t2 = 0.0
+            nblk = 0
+            count = 0
+            fixed_starts(seed, gamma, b0 + k, n_starts, stride, starts)
+            t = 0
+            for j in range(k_blocks):
+                s = starts[j]
+                ln = min(L, n - t)
+                t1 += _block_sum(P1, s, s + ln, n)
+                if want2:
+                    t2 += _block_sum(P2, s, s + ln, n)
+                nblk += 1
+                if nblk == BLOCK_TILE:
+                    part[0] = t1
+                    part[1] = t2
+                    count = cascade_push(stack, count, part)
+                    t1 = 0.0
+                    t2 = 0.0
+                    nblk = 0
+                t += ln
+            part[0] = t1
+            part[1] = t2
+            _write_blocks_total(nblk, count, part, stack, out1[k], out2[k])
+            outw[k] = n
+        return
     for k in range(out1.shape[0]):
-        a1 = out1[k]
-        a2 = out2[k]
-        a1[:] = 0.0
-        a2[:] = 0.0
+        part[:] = 0.0
+        nblk = 0
+        count = 0
         fixed_starts(seed, gamma, b0 + k, n_starts, stride, starts)
         t = 0
         for j in range(k_blocks):
@@ -169,7 +292,14 @@ def fixed_moments(X, seed, gamma, b0, L, n_starts, stride, want2, out1, out2, ou
             _add_block(P1, s, s + ln, n, a1)
             if want2:
                 _add_block(P2, s, s + ln, n, a2)
+            nblk += 1
+            if nblk == BLOCK_TILE:  # a tile of blocks joins the cascade
+                count = cascade_push(stack, count, part)
+                for q in range(2 * d):
+                    part[q] = 0.0
+                nblk = 0
             t += ln
+        _write_blocks_total(nblk, count, part, stack, out1[k], out2[k])
         outw[k] = n
 
 
@@ -187,9 +317,9 @@ def stationary_blocks(seed_s, seed_l, gamma, b, n, p, log_q, starts, lens):
 
     Block ``j`` starts at draw ``j`` of ``bounded(n)`` on the "block_starts" stream
     and has length ``1 + floor(log(1 - u_j) / log_q)``, capped at n, where ``u_j``
-    is uniform ``j`` of the "block_lengths" stream (:func:`~skboot._random.uniform_at`
-    of counter ``b * 2**32 + j``) and ``log_q = log1p(-p)``.  ``1 - u_j`` is exact, so no log1p is
-    needed.  The last block is cut so that the lengths sum to n.  Draws are made
+    is uniform ``j`` of the "block_lengths" stream
+    (:func:`~skboot._random.uniform_at` of counter ``b * 2**32 + j``) and
+    ``log_q = log1p(-p)``.  ``1 - u_j`` is exact, so no log1p is needed.  The last block is cut so that the lengths sum to n.  Draws are made
     in batches (vectorized); ``starts`` and ``lens`` need n slots.
     """
     un = np.uint64(n)
@@ -269,15 +399,49 @@ def stationary_counts_chunk(seed_s, seed_l, gamma, b0, n, p, log_q, out):
 
 @njit(cache=True, nogil=True)
 def stationary_moments(X, seed_s, seed_l, gamma, b0, p, log_q, want2, out1, out2, outw):
-    n = X.shape[0]
-    P1, P2 = prefix_sums(X, want2)
+    """As :func:`fixed_moments`, over the stationary bootstrap's blocks."""
+    n, d = X.shape
+    P1, P2 = prefix_sums_compensated(X, want2)
     starts = np.empty(n, dtype=np.int64)
     lens = np.empty(n, dtype=np.int64)
+    part = np.zeros(2 * d)
+    a1 = part[:d]  # views: zeroing part zeroes them
+    a2 = part[d:]
+    stack = np.zeros((CASCADE_LEVELS, 2 * d))
+    if d == 1:  # scalar accumulators, kept in registers
+        for k in range(out1.shape[0]):
+            t1 = 0.0
+            t2 = 0.0
+            nblk = 0
+            count = 0
+            nbk = stationary_blocks(
+                seed_s, seed_l, gamma, b0 + k, n, p, log_q, starts, lens
+            )
+            t = 0
+            for j in range(nbk):
+                s = starts[j]
+                ln = lens[j]
+                t1 += _block_sum(P1, s, s + ln, n)
+                if want2:
+                    t2 += _block_sum(P2, s, s + ln, n)
+                nblk += 1
+                if nblk == BLOCK_TILE:
+                    part[0] = t1
+                    part[1] = t2
+                    count = cascade_push(stack, count, part)
+                    t1 = 0.0
+                    t2 = 0.0
+                    nblk = 0
+                t += ln
+            part[0] = t1
+            part[1] = t2
+            _write_blocks_total(nblk, count, part, stack, out1[k], out2[k])
+            outw[k] = n
+        return
     for k in range(out1.shape[0]):
-        a1 = out1[k]
-        a2 = out2[k]
-        a1[:] = 0.0
-        a2[:] = 0.0
+        part[:] = 0.0
+        nblk = 0
+        count = 0
         nbk = stationary_blocks(
             seed_s, seed_l, gamma, b0 + k, n, p, log_q, starts, lens
         )
@@ -288,7 +452,14 @@ def stationary_moments(X, seed_s, seed_l, gamma, b0, p, log_q, want2, out1, out2
             _add_block(P1, s, s + ln, n, a1)
             if want2:
                 _add_block(P2, s, s + ln, n, a2)
+            nblk += 1
+            if nblk == BLOCK_TILE:  # a tile of blocks joins the cascade
+                count = cascade_push(stack, count, part)
+                for q in range(2 * d):
+                    part[q] = 0.0
+                nblk = 0
             t += ln
+        _write_blocks_total(nblk, count, part, stack, out1[k], out2[k])
         outw[k] = n
 
 
@@ -357,14 +528,7 @@ def tapered_moments(
     n, d = X.shape
     k_blocks = (n + L - 1) // L
     r = n - (k_blocks - 1) * L
-    tot1 = np.zeros(d)
-    tot2 = np.zeros(d)
-    for i in range(n):
-        for c in range(d):
-            v = X[i, c]
-            tot1[c] += v
-            if want2:
-                tot2[c] += v * v
+    tot1, tot2 = _column_totals(X, want2)
     T1, T1r = _taper_sums(X, taper, r, n_starts, _NO)
     if want2:
         T2, T2r = _taper_sums(X, taper, r, n_starts, _YES)
@@ -372,23 +536,29 @@ def tapered_moments(
         T2 = np.empty((1, d))
         T2r = T2
     starts = np.empty(k_blocks, dtype=np.int64)
+    part = np.zeros(2 * d)
+    stack = np.zeros((CASCADE_LEVELS, 2 * d))
     acc1 = np.empty(d)
     acc2 = np.empty(d)
     for k in range(out1.shape[0]):
         fixed_starts(seed, gamma, b0 + k, n_starts, _I1, starts)
-        acc1[:] = 0.0
-        acc2[:] = 0.0
-        for j in range(k_blocks - 1):
+        part[:] = 0.0
+        nblk = 0
+        count = 0
+        for j in range(k_blocks):
             s = starts[j]
+            last = j == k_blocks - 1
             for c in range(d):
-                acc1[c] += T1[s, c]
+                part[c] += T1r[s, c] if last else T1[s, c]
                 if want2:
-                    acc2[c] += T2[s, c]
-        s = starts[k_blocks - 1]
-        for c in range(d):
-            acc1[c] += T1r[s, c]
-            if want2:
-                acc2[c] += T2r[s, c]
+                    part[d + c] += T2r[s, c] if last else T2[s, c]
+            nblk += 1
+            if nblk == BLOCK_TILE:
+                count = cascade_push(stack, count, part)
+                for q in range(2 * d):
+                    part[q] = 0.0
+                nblk = 0
+        _write_blocks_total(nblk, count, part, stack, acc1, acc2)
         for c in range(d):
             out1[k, c] = base * tot1[c] + cscale * acc1[c]
             out2[k, c] = base * tot2[c] + cscale * acc2[c] if want2 else 0.0

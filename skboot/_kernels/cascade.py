@@ -20,8 +20,8 @@ add the partial sums pairwise through a binary counter, the cascade
 The order of every addition is a function of the number of rows only, so a
 value depends only on the replicate (never on chunks, threads or processes).
 Measured on sums of 100,000 non-negative terms (50 trials): in sequence,
-median 26 and at most 98 ulps from the exact sum; through this cascade, median
-0 and at most 1 ulp, as ``np.sum``.
+median 26 and at most 98 ulps from the exact sum; in tiles of 256 through this
+cascade, median 0 and at most 1 ulp, as ``np.sum``.
 
 A partial sum is a vector of ``w`` values (several columns, or eight
 replicates' sums and sums of squares side by side), summed together.
@@ -38,8 +38,9 @@ from numba import njit
 
 __all__ = ["CASCADE_LEVELS", "CASCADE_ROWS", "cascade_push", "cascade_total"]
 
-#: Rows summed in sequence into one partial sum (numpy's pairwise block is 128).
-CASCADE_ROWS = 128
+#: Rows summed in sequence into one partial sum (numpy's pairwise block is 128;
+#: 256 halves the fused kernels' per-tile overhead at the same measured error).
+CASCADE_ROWS = 256
 #: Levels of a cascade: 2**48 tiles of CASCADE_ROWS rows, more than any n.
 CASCADE_LEVELS = 48
 

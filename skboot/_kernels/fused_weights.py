@@ -56,8 +56,8 @@ _U32 = np.uint64(32)
 #: exp(-1) as skboot._random writes it (the Poisson stream's constant)
 _EXP_MINUS_1 = 0.36787944117144233
 _TWO53 = 9007199254740992.0
-#: rows per tile (the weights of eight replicates x TILE rows stay in L1); a
-#: tile's sums join the pairwise cascade of weighted_moments, tile by tile
+#: rows per tile (the weights of eight replicates x TILE rows, 16 kB, stay in
+#: L1); a tile's sums join the pairwise cascade, as in weighted_moments
 TILE = CASCADE_ROWS
 #: replicates per tile (the lanes of one vector accumulator)
 LANES = 8
