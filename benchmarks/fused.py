@@ -82,7 +82,7 @@ def _row(
         if note:
             notes["arch"] = note
     else:
-        peers["arch"] = NA("arch is not installed")
+        peers["arch"] = NA("arch is not installed" if ref is None else "—")
     if ref is not None:
         impls["ref"] = ref
         peers["ref"] = "ref"
