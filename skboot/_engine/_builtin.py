@@ -469,7 +469,9 @@ class BuiltinStatistic(Statistic):
                 iid_sumsq_1d(X[:, 0], seed, gamma, b0, m, s1[:, 0], s2[:, 0])
             elif self.d == 1:
                 iid_sum_1d(X[:, 0], seed, gamma, b0, m, s1[:, 0])
-            elif self.d % 8 == 0 and X.nbytes <= cache_budget():
+            elif self.d % 8 == 0 and X.nbytes <= 4 * cache_budget():
+                # whole rows of 8 lanes: faster while the rows are (mostly) in
+                # cache (10,000 x 8..24 measured; docs/scaling.md)
                 iid_moments_tiled(X, seed, gamma, b0, m, want2, s1, s2)
             elif X.shape[0] < 1 << 32:
                 # columns blocked so the random reads of a block stay in L2
