@@ -42,12 +42,14 @@ PEER_COLUMNS = (
     ("scipy", "scipy.stats.bootstrap"),
     ("tsbootstrap", "tsbootstrap 0.7"),
     ("loop", "sklearn loop"),
+    ("ref", "skboot ref"),
 )
 SHORT = {
     "arch": "arch",
     "scipy": "scipy",
     "tsbootstrap": "tsb",
     "loop": "loop",
+    "ref": "ref",
 }
 # timed rounds in a full run: more where a round is cheap, so the medians are
 # steadier on a shared machine; never fewer than 5
@@ -218,13 +220,28 @@ def _row_floors(row: Row, timings: dict[str, Any], quick: bool) -> list[dict[str
     return out
 
 
+def _ns_per_draw(timings: dict[str, Any], row: Row, floor: float | None) -> str:
+    """skboot's ns/draw and its multiple of the stream + gather floor."""
+    med = None if isinstance(row.skboot, NA) else _med(timings, row.skboot)
+    if row.draws is None or med is None:
+        return "—"
+    ns = med / row.draws * 1e9
+    return f"{ns:.2f}" + ("" if not floor else f" ({med / row.draws / floor:.1f}x)")
+
+
 def _speed_markdown(
-    results: list[dict[str, Any]], quick: bool
+    results: list[dict[str, Any]], quick: bool, draw_floor: float | None = None
 ) -> tuple[list[str], list[dict[str, Any]]]:
     head = ["workload", "skboot"]
-    for col, title in PEER_COLUMNS:
+    # the "skboot ref" column only when a row has one (issue 15's rows)
+    columns = [
+        (col, title)
+        for col, title in PEER_COLUMNS
+        if col != "ref" or any("ref" in r.peers for x in results for r in x["rows"])
+    ]
+    for col, title in columns:
         head += [title, f"{SHORT[col]}/skboot"]
-    head += ["spread (min-max of rounds)", "floors"]
+    head += ["ns/draw (x floor)", "spread (min-max of rounds)", "floors"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     floors: list[dict[str, Any]] = []
     notes: list[str] = []
@@ -237,7 +254,7 @@ def _speed_markdown(
                 "times"
             ):
                 spread.append(f"sk {fmt_range(timings[row.skboot]['times'])}")
-            for col, _title in PEER_COLUMNS:
+            for col, _title in columns:
                 key = row.peers.get(col, NA("n/a"))
                 cell = _cell(timings, key)
                 if col in row.extra and _med(timings, row.extra[col][1]) is not None:
@@ -249,6 +266,7 @@ def _speed_markdown(
                     spread.append(f"{SHORT[col]} {fmt_range(timings[key]['times'])}")
             rf = _row_floors(row, timings, quick)
             floors.extend(rf)
+            cells.append(_ns_per_draw(timings, row, draw_floor))
             cells.append("; ".join(spread))
             cells.append(
                 "; ".join(f"{f['floor']}: **{f['status']}**" for f in rf) or "—"
@@ -265,6 +283,13 @@ def _speed_markdown(
         "median(skboot) (above 1: skboot is faster), with the min-max of the "
         "per-round ratios in brackets. How each peer was called:"
     )
+    if draw_floor:
+        lines.append("")
+        lines.append(
+            f"`ns/draw`: skboot's median over its draws, and its multiple of the "
+            f"stream + gather floor measured in this run ({draw_floor * 1e9:.2f} "
+            "ns/draw: the fused iid mean kernel on 4,096 values in L1)."
+        )
     lines.append("")
     lines.extend(notes)
     return lines, floors
@@ -585,7 +610,12 @@ def main(argv: list[str] | None = None) -> int:
     if speed_results:
         out.append("## Speed")
         out.append("")
-        lines, f = _speed_markdown(speed_results, quick)
+        draw_floor = None
+        if any(r.draws for res in speed_results for r in res["rows"]):
+            from benchmarks.fused import stream_gather_floor
+
+            draw_floor = stream_gather_floor()
+        lines, f = _speed_markdown(speed_results, quick, draw_floor)
         out.extend(lines)
         floors.extend(f)
         out.append("")

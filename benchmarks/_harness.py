@@ -81,7 +81,8 @@ class Row:
     ``skboot`` and every value of ``peers`` name an implementation of the group
     (a key of ``Group.impls``) or are an :class:`NA`.  ``extra`` names a second
     implementation shown in brackets inside a peer's cell (e.g. tsbootstrap pinned
-    to one thread); ``notes`` is text appended to a cell.
+    to one thread); ``notes`` is text appended to a cell; ``draws`` the number of
+    draws of one skboot call (the report then shows ns per draw).
     """
 
     name: str
@@ -91,6 +92,8 @@ class Row:
     floors: list[Floor] = field(default_factory=list)
     notes: dict[str, str] = field(default_factory=dict)
     extra: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: Draws (rows drawn) per skboot call, for the ns/draw column; None: not shown.
+    draws: int | None = None
 
 
 @dataclass

@@ -795,3 +795,7 @@ GROUPS.update(_MULTIPLE_COMPARISON)
 from benchmarks.significance import GROUPS as _SIGNIFICANCE_GROUPS  # noqa: E402
 
 GROUPS.update(_SIGNIFICANCE_GROUPS)
+# issue 15's rows (every scheme and size on the fused path)
+from benchmarks.fused import GROUPS as _FUSED_GROUPS  # noqa: E402
+
+GROUPS.update(_FUSED_GROUPS)

@@ -205,36 +205,50 @@ def test_statistic_error_in_a_thread_worker_surfaces():
 # ---------------------------------------------------------------------------
 _LONG_RUN = textwrap.dedent(
     """
+    import contextlib
     import sys
+    import joblib
     import numpy as np
     from skboot import bootstrap
 
     n, n_jobs, stat = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    backend = sys.argv[4] if len(sys.argv) > 4 else None  # None: skboot's choice
     statistic = {"mean": "mean", "median": "median", "callable": np.mean}[stat]
     x = np.random.default_rng(0).normal(size=n)
     bootstrap(x[:100], statistic, n_resamples=20, random_state=0)  # warm up
     print("READY", flush=True)
-    bootstrap(x, statistic, n_resamples=10**7, random_state=0, n_jobs=n_jobs)
+    chosen = joblib.parallel_config(backend=backend) if backend else None
+    with chosen or contextlib.nullcontext():
+        bootstrap(x, statistic, n_resamples=10**7, random_state=0, n_jobs=n_jobs)
     print("DONE", flush=True)
     """
 )
 
 
 @pytest.mark.parametrize(
-    ("n", "n_jobs", "stat"),
+    ("n", "n_jobs", "stat", "backend"),
     [
-        (10_000, 1, "mean"),  # fused iid kernel, serial
-        (10_000, 2, "mean"),  # loky workers, parent waiting in joblib
-        (10**6, 1, "mean"),  # large n: one uncapped chunk took 17 s
-        pytest.param(10**6, 1, "median", marks=pytest.mark.slow),  # 20 ms/replicate
-        pytest.param(10_000, 1, "callable", marks=pytest.mark.slow),  # plain callable
+        (10_000, 1, "mean", None),  # fused iid kernel, serial
+        (10_000, 2, "mean", None),  # fused: joblib threads (nogil kernels)
+        (10_000, 2, "mean", "loky"),  # loky workers, parent waiting in joblib
+        (10**6, 1, "mean", None),  # large n: one uncapped chunk took 17 s
+        pytest.param(10**6, 1, "median", None, marks=pytest.mark.slow),  # 20 ms/rep
+        pytest.param(10_000, 1, "callable", None, marks=pytest.mark.slow),  # callable
     ],
-    ids=["serial-n1e4", "n_jobs2-n1e4", "serial-n1e6", "median-n1e6", "callable"],
+    ids=[
+        "serial-n1e4",
+        "n_jobs2-n1e4",
+        "n_jobs2-loky-n1e4",
+        "serial-n1e6",
+        "median-n1e6",
+        "callable",
+    ],
 )
-def test_ctrl_c_stops_a_long_run_promptly(n, n_jobs, stat):
+def test_ctrl_c_stops_a_long_run_promptly(n, n_jobs, stat, backend):
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+    args = [str(n), str(n_jobs), stat] + ([backend] if backend else [])
     proc = subprocess.Popen(
-        [sys.executable, "-c", _LONG_RUN, str(n), str(n_jobs), stat],
+        [sys.executable, "-c", _LONG_RUN, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -247,8 +261,10 @@ def test_ctrl_c_stops_a_long_run_promptly(n, n_jobs, stat):
         time.sleep(1.0)  # well inside the run (it takes minutes)
         assert proc.poll() is None
         children = workers(proc.pid)
-        if n_jobs > 1:
+        if backend == "loky":
             assert children, "no worker processes: the parallel path did not run"
+        elif n_jobs > 1:  # fused built-ins run on threads: no worker processes
+            assert not children, children
         start = time.monotonic()
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)

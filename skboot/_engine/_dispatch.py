@@ -233,11 +233,17 @@ def run_bootstrap(
         for lo, hi in itertools.pairwise(bounds)
         if hi > lo
     )
+    # Fused kernels release the GIL: threads share the data and the compiled
+    # kernels, so no worker start, no transfer, no per-process JIT cache load
+    # (docs/scaling.md).  A soft hint: a backend set with joblib.parallel_config
+    # (loky, Dask, ...) still wins.
+    prefer = "threads" if stat.fused else None
     if bar is None:
-        parts = Parallel(n_jobs=n_jobs)(tasks)
+        parts = Parallel(n_jobs=n_jobs, prefer=prefer)(tasks)
     else:
         parts = []
-        for part in Parallel(n_jobs=n_jobs, return_as="generator")(tasks):
+        gen = Parallel(n_jobs=n_jobs, prefer=prefer, return_as="generator")
+        for part in gen(tasks):
             parts.append(part)
             bar.update(part.shape[0])
     return np.concatenate(parts, axis=0)

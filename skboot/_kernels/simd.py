@@ -25,6 +25,8 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 __all__ = [
+    "add_rows4",
+    "add_rows4_sq",
     "add_rows8",
     "add_rows8_sq",
     "lanes8_cols",
@@ -39,11 +41,13 @@ _I64 = ir.IntType(64)
 _V8 = ir.VectorType(ir.DoubleType(), 8)
 
 
-def _vec_ptr(builder, base, offset):
-    return builder.bitcast(builder.gep(base, [offset]), _V8.as_pointer())
+def _vec_ptr(builder, base, offset, vec=_V8):
+    return builder.bitcast(builder.gep(base, [offset]), vec.as_pointer())
 
 
-def _make_add_rows8(squares: bool):
+def _make_add_rows(squares: bool, lanes: int = 8):
+    vec = ir.VectorType(ir.DoubleType(), lanes)
+
     def impl(typingctx, acc, acc2, X, buf, ngroups, width, col):
         sig = types.void(acc, acc2, X, buf, ngroups, width, col)
 
@@ -59,8 +63,8 @@ def _make_add_rows8(squares: bool):
                 off = builder.add(col_v, builder.mul(ir.Constant(_I64, p), w_v))
                 pair = []
                 for arr in (A, A2) if squares else (A,):
-                    ptr = _vec_ptr(builder, arr.data, off)
-                    slot = cgutils.alloca_once(builder, _V8)
+                    ptr = _vec_ptr(builder, arr.data, off, vec)
+                    slot = cgutils.alloca_once(builder, vec)
                     builder.store(builder.load(ptr, align=8), slot)
                     pair.append((slot, ptr))
                 slots.append(pair)
@@ -69,8 +73,10 @@ def _make_add_rows8(squares: bool):
                 for p in range(8):
                     t = builder.add(base, ir.Constant(_I64, p))
                     row = builder.load(builder.gep(BA.data, [t]))
+                    if row.type.width < 64:  # uint32 indices
+                        row = builder.zext(row, _I64)
                     off = builder.add(builder.mul(row, w_v), col_v)
-                    v = builder.load(_vec_ptr(builder, XA.data, off), align=8)
+                    v = builder.load(_vec_ptr(builder, XA.data, off, vec), align=8)
                     slot = slots[p][0][0]
                     builder.store(builder.fadd(builder.load(slot), v), slot)
                     if squares:
@@ -84,7 +90,7 @@ def _make_add_rows8(squares: bool):
 
         return sig, codegen
 
-    impl.__name__ = "add_rows8_sq" if squares else "add_rows8"
+    impl.__name__ = f"add_rows{lanes}_sq" if squares else f"add_rows{lanes}"
     return intrinsic(impl)
 
 
@@ -94,10 +100,15 @@ def _make_add_rows8(squares: bool):
 #: views of (n, width) and (8, width) arrays; ``acc2`` is unused.  Draw ``t`` goes
 #: to accumulator row ``t % 8``, rows are added in draw order: exactly the scalar
 #: rule of :func:`skboot._kernels.iid.iid_moments`.
-add_rows8 = _make_add_rows8(False)
+add_rows8 = _make_add_rows(False)
 #: As :data:`add_rows8`, and the squares into ``acc2`` (multiply, then add: no
 #: fused multiply-add, as in the scalar kernel).
-add_rows8_sq = _make_add_rows8(True)
+add_rows8_sq = _make_add_rows(True)
+#: As :data:`add_rows8` on four lanes (``<4 x double>``, one AVX2 register):
+#: ``X[buf[t] * width + col + 0..3]`` into ``acc[(t % 8) * width + col + 0..3]``.
+add_rows4 = _make_add_rows(False, 4)
+#: As :data:`add_rows4`, and the squares into ``acc2``.
+add_rows4_sq = _make_add_rows(True, 4)
 
 
 # ---------------------------------------------------------------------------
