@@ -33,14 +33,12 @@ is deterministic.  The bounds, in ulps (``np.spacing``) of the data's scale
   value (numpy's own two-pass ``var`` is off by ~1e-8 relative at offset 1e9, so it
   is no reference there): the error must not grow with the offset (uncentred, it
   would grow like ``(offset / spread)**2``).  At offset 0, where numpy's pairwise
-  sums are within an ulp, the schemes whose sums of squares go through the
-  pairwise cascade (:mod:`skboot._kernels.cascade`: weights, strata, groups and
-  blocks, the blocks from compensated prefix sums) must be within 3 ulps of
-  numpy's own error on the same replicate
+  sums are within an ulp, every scheme's 1-D var (sums of squares through the
+  pairwise cascade of :mod:`skboot._kernels.cascade`; blocks from compensated
+  prefix sums) must be within 3 ulps of numpy's own error on the same replicate
   (``test_var_is_as_precise_as_numpy_on_the_same_replicate``; measured 0-1 ulps
-  beyond it, where sums added in sequence were 44-153 ulps off).  The iid
-  kernels add in sequence with four or eight accumulators: measured 4-5 ulps at
-  this n (numpy 1).
+  beyond it, where sums added in sequence were 4-153 ulps off).  The iid kernels
+  of two or more columns still add in sequence with eight accumulators.
 * corr: at most 2**12 ulps of 1 from the long-double value (numpy's ``corrcoef``
   is off by ~1e-8 at offset 1e9), for the same reason; measured at most 123.
 * proportion, the sum and mean of integer data, median and quantiles: equal to
@@ -482,12 +480,7 @@ def test_centre_is_the_column_mean_rounded_for_integer_columns():
 # ---------------------------------------------------------------------------
 # as precise as numpy on the same replicate (pairwise sums, offset 0)
 # ---------------------------------------------------------------------------
-#: Schemes whose sums of squares go through the pairwise cascade of
-#: skboot._kernels.cascade (weights, strata, groups, blocks).
-CASCADED = [s for s in SCHEMES if s not in ("iid", "m-out-of-n")]
-
-
-@pytest.mark.parametrize("scheme", CASCADED)
+@pytest.mark.parametrize("scheme", list(SCHEMES))
 def test_var_is_as_precise_as_numpy_on_the_same_replicate(scheme):
     """var at offset 0 (no centring benefit) within 3 ulps of the value beyond
     numpy's own error on the same replicate (``np.var`` of the rows, or the

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skboot._kernels.cascade import CASCADE_LEVELS, cascade_push, cascade_total
 from skboot._kernels.simd import add_rows8, add_rows8_sq
 from skboot._random import (
     FAST_BLOCK,
@@ -112,23 +113,23 @@ def iid_sum_1d(x, seed, gamma, b0, m, out):
 
 @njit(cache=True, nogil=True)
 def iid_sumsq_1d(x, seed, gamma, b0, m, out1, out2):
-    """As :func:`iid_sum_1d`, plus the sum of squares into ``out2[k]`` (four
-    accumulators each, same rule: position mod 4, in-order tail)."""
+    """As :func:`iid_sum_1d`, plus the sum of squares into ``out2[k]``.
+
+    Rule (both sums): within each block of FAST_BLOCK draws, draw ``t`` goes to
+    accumulator ``t mod 4`` (an in-order tail for the last ``c mod 4`` draws of a
+    short last block), combined as ``((a0 + a1) + (a2 + a3)) + tail``; the blocks'
+    sums are then added pairwise through the cascade of
+    :mod:`skboot._kernels.cascade`, so the sum of squares is as precise as numpy's
+    pairwise sum of the replicate (a sequential sum's error grows with ``m``).
+    """
     n = x.shape[0]
     un = np.uint64(n)
     thresh = lemire_threshold(un)
     buf = np.empty(FAST_BLOCK, dtype=np.uint64)
+    part = np.empty(2)
+    stack = np.zeros((CASCADE_LEVELS, 2))
     for k in range(out1.shape[0]):
-        s0 = 0.0
-        s1 = 0.0
-        s2 = 0.0
-        s3 = 0.0
-        q0 = 0.0
-        q1 = 0.0
-        q2 = 0.0
-        q3 = 0.0
-        ts = 0.0
-        tq = 0.0
+        count = 0
         ctr = replicate_counter(b0 + k)
         have = NO_HAVE
         lo = np.uint64(0)
@@ -146,6 +147,16 @@ def iid_sumsq_1d(x, seed, gamma, b0, m, out1, out2):
                 ctr, have, lo = draw_block(
                     seed, gamma, ctr, have, lo, un, thresh, buf, c
                 )
+            s0 = 0.0
+            s1 = 0.0
+            s2 = 0.0
+            s3 = 0.0
+            q0 = 0.0
+            q1 = 0.0
+            q2 = 0.0
+            q3 = 0.0
+            ts = 0.0
+            tq = 0.0
             c4 = c - (c & 3)
             for t in range(0, c4, 4):
                 v0 = x[buf[t]]
@@ -164,9 +175,13 @@ def iid_sumsq_1d(x, seed, gamma, b0, m, out1, out2):
                 v = x[buf[t]]
                 ts += v
                 tq += v * v
+            part[0] = ((s0 + s1) + (s2 + s3)) + ts
+            part[1] = ((q0 + q1) + (q2 + q3)) + tq
+            count = cascade_push(stack, count, part)
             done += c
-        out1[k] = ((s0 + s1) + (s2 + s3)) + ts
-        out2[k] = ((q0 + q1) + (q2 + q3)) + tq
+        cascade_total(stack, count, part)
+        out1[k] = part[0]
+        out2[k] = part[1]
 
 
 @njit(cache=True, nogil=True)
