@@ -42,33 +42,10 @@ __all__ = [
     "iid_order_stats",
     "iid_sum_1d",
     "iid_sumsq_1d",
-    "integral_columns",
     "lerp",
     "order_stats_from_counts",
     "take_rows",
 ]
-
-
-@njit(cache=True, nogil=True)
-def integral_columns(X, out):
-    """``out[j]``: whether every finite value of column ``j`` of the C-contiguous
-    (n, d) float64 ``X`` is an integer.  Rows are scanned in runs of 256 (a
-    branch-free loop the compiler vectorizes); a column stops at the first run
-    with a fractional value, which for most real data is the first."""
-    n = X.shape[0]
-    d = X.shape[1]
-    for j in range(d):
-        col = X[:, j]
-        ok = True
-        for i0 in range(0, n, 256):
-            bad = 0
-            for i in range(i0, min(n, i0 + 256)):
-                v = col[i]
-                bad += (v != np.floor(v)) & (v == v)  # fractional, not NaN
-            if bad:
-                ok = False
-                break
-        out[j] = ok
 
 
 @njit(cache=True)
