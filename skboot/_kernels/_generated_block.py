@@ -17,6 +17,7 @@ from skboot._kernels.cascade import (
     CASCADE_ROWS,
     cascade_push,
     cascade_total,
+    neumaier_add,
 )
 from skboot._random import (
     NO_HAVE,
@@ -90,21 +91,12 @@ def prefix_sums_compensated(X, want2):
     for i in range(n):
         for c in range(d):
             v = X[i, c]
-            P1[i + 1, c], P1[i + 1, d + c] = _two_sum(P1[i, c], P1[i, d + c], v)
+            P1[i + 1, c], P1[i + 1, d + c] = neumaier_add(P1[i, c], P1[i, d + c], v)
             if want2:
-                P2[i + 1, c], P2[i + 1, d + c] = _two_sum(P2[i, c], P2[i, d + c], v * v)
+                P2[i + 1, c], P2[i + 1, d + c] = neumaier_add(
+                    P2[i, c], P2[i, d + c], v * v
+                )
     return P1, P2
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _two_sum(hi, lo, v):
-    """``hi + v`` and the compensation ``lo`` plus its rounding error."""
-    t = hi + v
-    if abs(hi) >= abs(v):
-        lo += (hi - t) + v
-    else:
-        lo += (v - t) + hi
-    return t, lo
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -36,7 +36,13 @@ from __future__ import annotations
 
 from numba import njit
 
-__all__ = ["CASCADE_LEVELS", "CASCADE_ROWS", "cascade_push", "cascade_total"]
+__all__ = [
+    "CASCADE_LEVELS",
+    "CASCADE_ROWS",
+    "cascade_push",
+    "cascade_total",
+    "neumaier_add",
+]
 
 #: Rows summed in sequence into one partial sum (numpy's pairwise block is 128;
 #: 256 halves the fused kernels' per-tile overhead at the same measured error).
@@ -83,3 +89,16 @@ def cascade_total(stack, count, out):
                     out[q] = stack[j, q] + out[q]
         c >>= 1
         j += 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def neumaier_add(total, comp, v):
+    """``total + v`` and the compensation ``comp`` plus that add's rounding error
+    (Neumaier 1974): ``total + comp`` is then the running sum to about one
+    rounding.  Returns ``(total, comp)``."""
+    t = total + v
+    if abs(total) >= abs(v):
+        comp += (total - t) + v
+    else:
+        comp += (v - t) + total
+    return t, comp

@@ -21,6 +21,7 @@ from skboot._kernels.cascade import (
     CASCADE_ROWS,
     cascade_push,
     cascade_total,
+    neumaier_add,
 )
 from skboot._kernels.simd import (
     lanes8_cols,
@@ -452,11 +453,6 @@ def dirichlet_moments(X, seed, gamma, b0, want2, out1, out2, outw):
         for i in range(n):
             wi = w[i]
             if wi != 0.0:
-                t = sw + wi
-                if abs(sw) >= abs(wi):
-                    comp += (sw - t) + wi
-                else:
-                    comp += (wi - t) + sw
-                sw = t
+                sw, comp = neumaier_add(sw, comp, wi)
         _cascade_rows(X, w, want2, part, stack, out1[k], out2[k])
         outw[k] = sw + comp

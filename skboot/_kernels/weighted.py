@@ -14,6 +14,7 @@ from skboot._kernels.cascade import (
     CASCADE_ROWS,
     cascade_push,
     cascade_total,
+    neumaier_add,
 )
 from skboot._kernels.iid import lerp, order_stats_from_counts
 
@@ -46,12 +47,7 @@ def weighted_moments(X, W, want2, out1, out2, outw):
             for i in range(i0, min(i0 + CASCADE_ROWS, n)):
                 wi = w[i]
                 if wi != 0.0:
-                    t = sw + wi
-                    if abs(sw) >= abs(wi):
-                        comp += (sw - t) + wi
-                    else:
-                        comp += (wi - t) + sw
-                    sw = t
+                    sw, comp = neumaier_add(sw, comp, wi)
                     row = X[i]
                     for j in range(d):
                         v = row[j]
