@@ -891,21 +891,40 @@ def test_tiled_column_sums_kernel(d):
 
 
 def _documented_column_sums(X, key, b, m, squares=False):
-    """The kernels' summation rule in plain Python: draw j into accumulator
-    j % 8, rows in draw order, accumulators combined pairwise."""
-    from skboot._random import reference_indices
+    """The kernels' summation rule in plain Python: within each tile of 512
+    draws (four blocks of 128), draw j into accumulator j % 8, rows in draw
+    order, the accumulators combined pairwise; the tiles' sums then pairwise as
+    a binary counter does (each completed pair of equal groups added, earlier on
+    the left; the leftover groups from the smallest up)."""
+    from skboot._kernels.cascade import EIGHT_TILE_BLOCKS
+    from skboot._random import FAST_BLOCK, reference_indices
+
+    tile_draws = EIGHT_TILE_BLOCKS * FAST_BLOCK
 
     idx = reference_indices(key, 0, b, X.shape[0], m)
-    acc = np.zeros((8, X.shape[1]))
-    for j, r in enumerate(idx):
-        v = X[r] * X[r] if squares else X[r]
-        acc[j % 8] = acc[j % 8] + v  # one IEEE add per lane, in order
-    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + (
-        (acc[4] + acc[5]) + (acc[6] + acc[7])
-    )
+    levels = {}
+    for count, t0 in enumerate(range(0, m, tile_draws)):
+        acc = np.zeros((8, X.shape[1]))
+        for j, r in enumerate(idx[t0 : t0 + tile_draws]):
+            v = X[r] * X[r] if squares else X[r]
+            acc[j % 8] = acc[j % 8] + v  # one IEEE add per lane, in order
+        part = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + (
+            (acc[4] + acc[5]) + (acc[6] + acc[7])
+        )
+        level = 0
+        while count >> level & 1:
+            part = levels.pop(level) + part
+            level += 1
+        levels[level] = part
+    total = None
+    for level in sorted(levels):
+        total = levels[level] if total is None else levels[level] + total
+    return np.zeros(X.shape[1]) if total is None else total
 
 
-@pytest.mark.parametrize(("n", "d", "m"), [(257, 8, 257), (101, 16, 37), (9, 24, 200)])
+@pytest.mark.parametrize(
+    ("n", "d", "m"), [(257, 8, 257), (101, 16, 37), (9, 24, 200), (300, 8, 1700)]
+)
 @pytest.mark.parametrize("want2", [False, True])
 @pytest.mark.parametrize("aligned", [False, True])
 def test_vector_row_kernel_equals_scalar_kernel_bit_for_bit(n, d, m, want2, aligned):

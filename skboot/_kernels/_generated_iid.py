@@ -11,7 +11,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from skboot._kernels.cascade import CASCADE_LEVELS, cascade_push, cascade_total
+from skboot._kernels.cascade import (
+    CASCADE_LEVELS,
+    EIGHT_TILE_BLOCKS,
+    cascade_push,
+    cascade_push_eight,
+    cascade_total,
+)
 from skboot._kernels.simd import add_rows8, add_rows8_sq
 from skboot._random import (
     FAST_BLOCK,
@@ -188,19 +194,27 @@ def iid_sumsq_1d(x, seed, gamma, b0, m, out1, out2):
 def iid_moments(X, seed, gamma, b0, m, want2, out1, out2):
     """Per replicate ``b0 + k``: column sums of the drawn rows (and of squares).
 
-    ``X`` is (n, d) C-contiguous float64; ``out1``/``out2`` are (nb, d).  Draw ``j``
-    goes to accumulator ``j % 8`` of each column; the eight are combined pairwise.
+    ``X`` is (n, d) C-contiguous float64; ``out1``/``out2`` are (nb, d).  Within
+    each tile of EIGHT_TILE_BLOCKS blocks of FAST_BLOCK draws (512 draws), draw
+    ``t`` goes to accumulator ``t % 8`` of each column; the eight are combined
+    pairwise into the tile's sums, and the tiles' sums are added pairwise through
+    the cascade (:func:`cascade_push_eight`), so the sums of squares are as
+    precise as numpy's pairwise sums.
     """
     n = X.shape[0]
     d = X.shape[1]
     un = np.uint64(n)
     thresh = lemire_threshold(un)
     buf = np.empty(FAST_BLOCK, dtype=np.uint64)
-    acc = np.zeros((8, d))
-    acc2 = np.zeros((8, d))
+    accf = np.zeros(8 * d)
+    acc2f = np.zeros(8 * d)
+    acc = accf.reshape((8, d))
+    acc2 = acc2f.reshape((8, d))
+    part = np.empty(2 * d)
+    stack = np.zeros((CASCADE_LEVELS, 2 * d))
     for k in range(out1.shape[0]):
-        acc[:, :] = 0.0
-        acc2[:, :] = 0.0
+        count = 0
+        tile = 0
         ctr = replicate_counter(b0 + k)
         have = NO_HAVE
         lo = np.uint64(0)
@@ -233,23 +247,24 @@ def iid_moments(X, seed, gamma, b0, m, want2, out1, out2):
                     a = acc[t & 7]
                     for j in range(d):
                         a[j] += row[j]
+            tile += 1
+            if tile == EIGHT_TILE_BLOCKS or done + c >= m:
+                count = cascade_push_eight(accf, acc2f, d, part, stack, count)
+                tile = 0
             done += c
+        cascade_total(stack, count, part)
         for j in range(d):
-            out1[k, j] = ((acc[0, j] + acc[1, j]) + (acc[2, j] + acc[3, j])) + (
-                (acc[4, j] + acc[5, j]) + (acc[6, j] + acc[7, j])
-            )
-            out2[k, j] = ((acc2[0, j] + acc2[1, j]) + (acc2[2, j] + acc2[3, j])) + (
-                (acc2[4, j] + acc2[5, j]) + (acc2[6, j] + acc2[7, j])
-            )
+            out1[k, j] = part[j]
+            out2[k, j] = part[d + j]
 
 
 @njit(cache=True, nogil=True)
 def iid_moments_tiled(X, seed, gamma, b0, m, want2, out1, out2):
     """:func:`iid_moments` for ``d`` a multiple of 8, eight columns per vector.
 
-    Same rule, same values bit for bit: draw ``j`` goes to accumulator ``j % 8`` of
-    each column, rows are added in draw order, the eight accumulators are combined
-    pairwise.  The accumulators of eight columns stay in vector registers across a
+    Same rule, same values bit for bit: within each tile of 512 draws, draw ``t``
+    goes to accumulator ``t % 8`` of each column, rows in draw order, the eight
+    combined pairwise, the tiles through the cascade.  The accumulators of eight columns stay in vector registers across a
     block (:mod:`skboot._kernels.simd`); the last at most seven draws of a replicate
     are added by the scalar loop.  ``X`` rows should start on 64-byte boundaries
     (one cache line per row; :func:`skboot._engine.aligned_rows`); that changes
@@ -262,11 +277,13 @@ def iid_moments_tiled(X, seed, gamma, b0, m, want2, out1, out2):
     buf = np.empty(FAST_BLOCK, dtype=np.uint64)
     acc = np.zeros(8 * d)
     acc2 = np.zeros(8 * d)
+    part = np.empty(2 * d)
+    stack = np.zeros((CASCADE_LEVELS, 2 * d))
     Xf = X.reshape(n * d)
     w = np.int64(d)
     for k in range(out1.shape[0]):
-        acc[:] = 0.0
-        acc2[:] = 0.0
+        count = 0
+        tile = 0
         ctr = replicate_counter(b0 + k)
         have = NO_HAVE
         lo = np.uint64(0)
@@ -298,17 +315,15 @@ def iid_moments_tiled(X, seed, gamma, b0, m, want2, out1, out2):
                     acc[p + j] += v
                     if want2:
                         acc2[p + j] += v * v
+            tile += 1
+            if tile == EIGHT_TILE_BLOCKS or done + c >= m:
+                count = cascade_push_eight(acc, acc2, d, part, stack, count)
+                tile = 0
             done += c
+        cascade_total(stack, count, part)
         for j in range(d):
-            out1[k, j] = ((acc[j] + acc[d + j]) + (acc[2 * d + j] + acc[3 * d + j])) + (
-                (acc[4 * d + j] + acc[5 * d + j]) + (acc[6 * d + j] + acc[7 * d + j])
-            )
-            out2[k, j] = (
-                (acc2[j] + acc2[d + j]) + (acc2[2 * d + j] + acc2[3 * d + j])
-            ) + (
-                (acc2[4 * d + j] + acc2[5 * d + j])
-                + (acc2[6 * d + j] + acc2[7 * d + j])
-            )
+            out1[k, j] = part[j]
+            out2[k, j] = part[d + j]
 
 
 @njit(cache=True, nogil=True)

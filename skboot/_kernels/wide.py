@@ -10,10 +10,11 @@ the indices of up to ``R`` replicates into a reused array, and sums each block f
 those replicates before moving to the next block, so the random reads of a block
 stay in L2 and the draws are made once.
 
-The summation rule is the scalar kernel's, column by column: draw ``j`` goes to
-accumulator ``j % 8``, rows in draw order, the eight accumulators combined
-pairwise; each vector lane is one column computed with the same IEEE operations
-(:mod:`skboot._kernels.simd`).  Values are therefore bit for bit those of
+The summation rule is the scalar kernel's, column by column: within each tile of
+512 draws, draw ``t`` goes to accumulator ``t % 8``, rows in draw order, the
+eight accumulators combined pairwise, the tiles' sums through the cascade
+(:mod:`skboot._kernels.cascade`); each vector lane is one column computed with
+the same IEEE operations (:mod:`skboot._kernels.simd`).  Values are therefore bit for bit those of
 :func:`~skboot._kernels.iid.iid_moments`, for any lane count or ``R`` (tested).
 """
 
@@ -22,8 +23,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skboot._kernels.cascade import (
+    CASCADE_LEVELS,
+    EIGHT_TILE_BLOCKS,
+    cascade_push_eight,
+    cascade_total,
+)
 from skboot._kernels.simd import add_rows4, add_rows4_sq, add_rows8, add_rows8_sq
-from skboot._random import fill_indices_chunk
+from skboot._random import FAST_BLOCK, fill_indices_chunk
 
 __all__ = ["LANES", "column_blocks", "iid_moments_blocked"]
 
@@ -65,6 +72,40 @@ def column_blocks(X: np.ndarray, lanes: int = LANES) -> np.ndarray:
     return Xb
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _replicate_block(Xf, ix, m, L, want2, acc, acc2, part, stack):
+    """Sums (and squares) of one replicate's ``m`` drawn rows ``ix`` of a column
+    block ``Xf`` (``L`` columns), into ``part`` (sums, then squares): the iid
+    kernels' rule: tiles of EIGHT_TILE_BLOCKS blocks of FAST_BLOCK draws in eight
+    accumulators, the tiles' sums through the cascade."""
+    w = np.int64(L)
+    count = 0
+    tile_draws = EIGHT_TILE_BLOCKS * FAST_BLOCK
+    for t0 in range(0, m, tile_draws):
+        c = min(tile_draws, m - t0)
+        groups = np.int64(c >> 3)
+        seg = ix[t0:]
+        if L == 8:
+            if want2:
+                add_rows8_sq(acc, acc2, Xf, seg, groups, w, _I0)
+            else:
+                add_rows8(acc, acc2, Xf, seg, groups, w, _I0)
+        elif want2:
+            add_rows4_sq(acc, acc2, Xf, seg, groups, w, _I0)
+        else:
+            add_rows4(acc, acc2, Xf, seg, groups, w, _I0)
+        for t in range(8 * groups, c):
+            p = (t & 7) * L
+            row = np.int64(seg[t]) * L
+            for q in range(L):
+                v = Xf[row + q]
+                acc[p + q] += v
+                if want2:
+                    acc2[p + q] += v * v
+        count = cascade_push_eight(acc, acc2, L, part, stack, count)
+    cascade_total(stack, count, part)
+
+
 @njit(cache=True, nogil=True)
 def iid_moments_blocked(Xb, d, seed, gamma, b0, m, want2, out1, out2):
     """Per replicate ``b0 + k``: column sums of the drawn rows (and of squares),
@@ -84,8 +125,8 @@ def iid_moments_blocked(Xb, d, seed, gamma, b0, m, want2, out1, out2):
     idx = np.empty((min(R, nb), m), dtype=np.uint32)
     acc = np.zeros(8 * L)
     acc2 = np.zeros(8 * L)
-    groups = np.int64(m >> 3)
-    w = np.int64(L)
+    part = np.empty(2 * L)
+    stack = np.zeros((CASCADE_LEVELS, 2 * L))
     for k0 in range(0, nb, R):
         rc = min(R, nb - k0)
         fill_indices_chunk(seed, gamma, b0 + k0, np.uint64(n), idx[:rc])
@@ -93,37 +134,7 @@ def iid_moments_blocked(Xb, d, seed, gamma, b0, m, want2, out1, out2):
             Xf = Xb[jb].reshape(n * L)
             ncol = min(L, d - jb * L)
             for r in range(rc):
-                acc[:] = 0.0
-                acc2[:] = 0.0
-                ix = idx[r]
-                if L == 8:
-                    if want2:
-                        add_rows8_sq(acc, acc2, Xf, ix, groups, w, _I0)
-                    else:
-                        add_rows8(acc, acc2, Xf, ix, groups, w, _I0)
-                elif want2:
-                    add_rows4_sq(acc, acc2, Xf, ix, groups, w, _I0)
-                else:
-                    add_rows4(acc, acc2, Xf, ix, groups, w, _I0)
-                for t in range(8 * groups, m):
-                    p = (t & 7) * L
-                    row = np.int64(ix[t]) * L
-                    for c in range(L):
-                        v = Xf[row + c]
-                        acc[p + c] += v
-                        if want2:
-                            acc2[p + c] += v * v
+                _replicate_block(Xf, idx[r], m, L, want2, acc, acc2, part, stack)
                 for c in range(ncol):
-                    j = jb * L + c
-                    out1[k0 + r, j] = (
-                        (acc[c] + acc[L + c]) + (acc[2 * L + c] + acc[3 * L + c])
-                    ) + (
-                        (acc[4 * L + c] + acc[5 * L + c])
-                        + (acc[6 * L + c] + acc[7 * L + c])
-                    )
-                    out2[k0 + r, j] = (
-                        (acc2[c] + acc2[L + c]) + (acc2[2 * L + c] + acc2[3 * L + c])
-                    ) + (
-                        (acc2[4 * L + c] + acc2[5 * L + c])
-                        + (acc2[6 * L + c] + acc2[7 * L + c])
-                    )
+                    out1[k0 + r, jb * L + c] = part[c]
+                    out2[k0 + r, jb * L + c] = part[L + c]
