@@ -37,8 +37,8 @@ is deterministic.  The bounds, in ulps (``np.spacing``) of the data's scale
   pairwise cascade of :mod:`skboot._kernels.cascade`; blocks from compensated
   prefix sums) must be within 3 ulps of numpy's own error on the same replicate
   (``test_var_is_as_precise_as_numpy_on_the_same_replicate``; measured 0-1 ulps
-  beyond it, where sums added in sequence were 4-153 ulps off).  The iid kernels
-  of two or more columns still add in sequence with eight accumulators.
+  beyond it, where sums added in sequence were 4-153 ulps off); the iid column
+  var likewise (``test_column_var_is_as_precise_as_numpy_on_the_same_replicate``).
 * corr: at most 2**12 ulps of 1 from the long-double value (numpy's ``corrcoef``
   is off by ~1e-8 at offset 1e9), for the same reason; measured at most 123.
 * proportion, the sum and mean of integer data, median and quantiles: equal to
