@@ -21,13 +21,18 @@ from skboot._kernels.cascade import (
     CASCADE_ROWS,
     cascade_push,
     cascade_total,
-    neumaier_add,
 )
 from skboot._kernels.simd import (
     lanes8_cols,
     lanes8_cols_sq,
     lanes8_indexed,
     lanes8_indexed_sq,
+)
+from skboot._kernels.weighted import (
+    add_weighted_rows,
+    cascade_rows,
+    weight_total,
+    write_cascade_total,
 )
 from skboot._random import (
     FAST_BLOCK,
@@ -183,7 +188,7 @@ def poisson_moments(X, seed, gamma, b0, want2, out1, out2, outw):
                 for r in range(nr):
                     part = parts[r]
                     part[:] = 0.0
-                    _add_weighted_rows(
+                    add_weighted_rows(
                         X, W, 1, r * TILE, i0, c, want2, part[:d], part[d:]
                     )
                     cascade_push(stacks[r], count, part)
@@ -195,34 +200,11 @@ def poisson_moments(X, seed, gamma, b0, want2, out1, out2, outw):
                 out2[k0 + r, 0] = acc[LANES + r]
         else:
             for r in range(nr):
-                _write_total(stacks[r], count, parts[r], d, out1[k0 + r], out2[k0 + r])
+                write_cascade_total(
+                    stacks[r], count, parts[r], d, out1[k0 + r], out2[k0 + r]
+                )
         for r in range(nr):
             outw[k0 + r] = tot[r]
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _write_total(stack, count, part, d, a1, a2):
-    """The cascade's total (width 2d, in ``part``) into the rows ``a1``, ``a2``."""
-    cascade_total(stack, count, part)
-    for j in range(d):
-        a1[j] = part[j]
-        a2[j] = part[d + j]
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _cascade_rows(X, w, want2, part, stack, a1, a2):
-    """``a1 = sum_i w[i] X[i]`` (and ``a2`` of squares) over all rows: tiles of
-    TILE rows in order (zero weights skipped), tile sums through the cascade;
-    what ``weighted_moments`` computes for the weight row ``w``."""
-    n = X.shape[0]
-    d = X.shape[1]
-    count = 0
-    for i0 in range(0, n, TILE):
-        c = min(TILE, n - i0)
-        part[:] = 0.0
-        _add_weighted_rows(X, w, 1, i0, i0, c, want2, part[:d], part[d:])
-        count = cascade_push(stack, count, part)
-    _write_total(stack, count, part, d, a1, a2)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -240,23 +222,6 @@ def _cascade_lanes(acc, tab, codes, xcol, want2, stack):
             lanes8_indexed(acc, tab, 0, LANES, codes[i0:], xcol, i0, c)
         count = cascade_push(stack, count, acc)
     cascade_total(stack, count, acc)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _add_weighted_rows(X, w, wstride, wbase, i0, c, want2, a1, a2):
-    """``a1 += w_t * X[i0 + t]`` (and ``a2 += w_t * X[i0 + t]**2``) for rows
-    ``t < c`` in order with ``w_t = w[wbase + t * wstride] != 0``: the row loop of
-    :func:`skboot._kernels.weighted.weighted_moments`, same operations."""
-    d = X.shape[1]
-    for t in range(c):
-        wt = w[wbase + t * wstride]
-        if wt != 0.0:
-            row = X[i0 + t]
-            for j in range(d):
-                v = row[j]
-                a1[j] += wt * v
-                if want2:
-                    a2[j] += wt * v * v
 
 
 @njit(cache=True, nogil=True)
@@ -306,7 +271,7 @@ def group_moments(X, seed, gamma, b0, codes, sizes, want2, out1, out2, outw):
             for r in range(nr):
                 for i in range(n):
                     w[i] = tab[codes[i] * LANES + r]
-                _cascade_rows(X, w, want2, part, stack, out1[k0 + r], out2[k0 + r])
+                cascade_rows(X, w, want2, part, stack, out1[k0 + r], out2[k0 + r])
 
 
 @njit(cache=True, nogil=True)
@@ -427,7 +392,7 @@ def pool_moments(
             for r in range(nr):
                 for i in range(n):
                     w[i] = cnt[where[i] * LANES + r]
-                _cascade_rows(X, w, want2, part, stack, out1[k0 + r], out2[k0 + r])
+                cascade_rows(X, w, want2, part, stack, out1[k0 + r], out2[k0 + r])
 
 
 @njit(cache=True, nogil=True)
@@ -448,11 +413,5 @@ def dirichlet_moments(X, seed, gamma, b0, want2, out1, out2, outw):
     stack = np.zeros((CASCADE_LEVELS, 2 * d))
     for k in range(out1.shape[0]):
         fill_dirichlet_weights(seed, gamma, b0 + k, w)
-        sw = 0.0
-        comp = 0.0
-        for i in range(n):
-            wi = w[i]
-            if wi != 0.0:
-                sw, comp = neumaier_add(sw, comp, wi)
-        _cascade_rows(X, w, want2, part, stack, out1[k], out2[k])
-        outw[k] = sw + comp
+        cascade_rows(X, w, want2, part, stack, out1[k], out2[k])
+        outw[k] = weight_total(w)

@@ -18,7 +18,15 @@ from skboot._kernels.cascade import (
 )
 from skboot._kernels.iid import lerp, order_stats_from_counts
 
-__all__ = ["weighted_corr", "weighted_moments", "weighted_order_stats"]
+__all__ = [
+    "add_weighted_rows",
+    "cascade_rows",
+    "weight_total",
+    "weighted_corr",
+    "weighted_moments",
+    "weighted_order_stats",
+    "write_cascade_total",
+]
 
 
 @njit(cache=True, nogil=True)
@@ -27,39 +35,73 @@ def weighted_moments(X, W, want2, out1, out2, outw):
 
     Rows are added in order within tiles of ``CASCADE_ROWS`` rows (zero weights
     skipped), the tiles' sums pairwise through :mod:`skboot._kernels.cascade`
-    (as precise as numpy's pairwise sums).  The weight total is summed with
-    Neumaier's compensation (its error is then about one rounding): the caller
-    multiplies it by the data's centre, which can be large next to the centred
-    sums.
+    (:func:`cascade_rows`: as precise as numpy's pairwise sums).  The weight
+    total is summed with Neumaier's compensation (:func:`weight_total`): the
+    caller multiplies it by the data's centre, which can be large next to the
+    centred sums.
     """
-    n = X.shape[0]
     d = X.shape[1]
     part = np.empty(2 * d)
     stack = np.zeros((CASCADE_LEVELS, 2 * d))
-    total = np.empty(2 * d)
     for k in range(W.shape[0]):
         w = W[k]
-        sw = 0.0
-        comp = 0.0
-        count = 0
-        for i0 in range(0, n, CASCADE_ROWS):
-            part[:] = 0.0
-            for i in range(i0, min(i0 + CASCADE_ROWS, n)):
-                wi = w[i]
-                if wi != 0.0:
-                    sw, comp = neumaier_add(sw, comp, wi)
-                    row = X[i]
-                    for j in range(d):
-                        v = row[j]
-                        part[j] += wi * v
-                        if want2:
-                            part[d + j] += wi * v * v
-            count = cascade_push(stack, count, part)
-        cascade_total(stack, count, total)
-        for j in range(d):
-            out1[k, j] = total[j]
-            out2[k, j] = total[d + j]
-        outw[k] = sw + comp
+        cascade_rows(X, w, want2, part, stack, out1[k], out2[k])
+        outw[k] = weight_total(w)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def weight_total(w):
+    """``sum(w)`` over the non-zero weights, in order, Neumaier-compensated
+    (about one rounding of the exact total)."""
+    sw = 0.0
+    comp = 0.0
+    for i in range(w.shape[0]):
+        wi = w[i]
+        if wi != 0.0:
+            sw, comp = neumaier_add(sw, comp, wi)
+    return sw + comp
+
+
+@njit(cache=True, nogil=True, inline="always")
+def add_weighted_rows(X, w, wstride, wbase, i0, c, want2, a1, a2):
+    """``a1 += w_t * X[i0 + t]`` (and ``a2 += w_t * X[i0 + t]**2``) for rows
+    ``t < c`` in order with ``w_t = w[wbase + t * wstride] != 0``: the row loop of
+    every weighted moment kernel (the fused weight kernels reuse it)."""
+    d = X.shape[1]
+    for t in range(c):
+        wt = w[wbase + t * wstride]
+        if wt != 0.0:
+            row = X[i0 + t]
+            for j in range(d):
+                v = row[j]
+                a1[j] += wt * v
+                if want2:
+                    a2[j] += wt * v * v
+
+
+@njit(cache=True, nogil=True, inline="always")
+def write_cascade_total(stack, count, part, d, a1, a2):
+    """The cascade's total (width 2d, in ``part``) into the rows ``a1``, ``a2``."""
+    cascade_total(stack, count, part)
+    for j in range(d):
+        a1[j] = part[j]
+        a2[j] = part[d + j]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def cascade_rows(X, w, want2, part, stack, a1, a2):
+    """``a1 = sum_i w[i] X[i]`` (and ``a2`` of squares) over all rows: tiles of
+    CASCADE_ROWS rows in order (zero weights skipped), the tile sums through the
+    cascade.  ``part`` (2d) and ``stack`` (CASCADE_LEVELS, 2d) are scratch."""
+    n = X.shape[0]
+    d = X.shape[1]
+    count = 0
+    for i0 in range(0, n, CASCADE_ROWS):
+        c = min(CASCADE_ROWS, n - i0)
+        part[:] = 0.0
+        add_weighted_rows(X, w, 1, i0, i0, c, want2, part[:d], part[d:])
+        count = cascade_push(stack, count, part)
+    write_cascade_total(stack, count, part, d, a1, a2)
 
 
 @njit(cache=True, nogil=True)
