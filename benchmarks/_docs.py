@@ -22,13 +22,15 @@ python -m benchmarks --write-docs    # full run, then rewrite this page
 ```
 
 (`benchmarks/coverage.py`, run as `python -m benchmarks.coverage`, is a separate
-study of interval coverage, not of speed.  Four smaller scripts:
+study of interval coverage, not of speed.  Five smaller scripts:
 `python -m benchmarks.kernels` times skboot's own kernels and fixed costs alone and
 runs unchanged in older checkouts, for before/after numbers;
 `python -m benchmarks.median_budget` splits a plain `np.median` bootstrap's time
 between `np.median` and the wrapper; `python -m benchmarks.perm_budget` splits a
 fused permutation test's time between the stream's Fisher-Yates draws and the rest,
-against the Python loop; `python -m benchmarks.dask_backend` writes the
+against the Python loop; `python -m benchmarks.precision` prints each fused
+var's error in ulps next to numpy's on the same replicate;
+`python -m benchmarks.dask_backend` writes the
 Dask section at the end of this page.)
 
 The markdown report goes to stdout; every raw timing, the machine facts (CPU, caches,
