@@ -9,9 +9,9 @@ quoted in CHANGELOG and docs/architecture.md for the pairwise cascade
 (``skboot/_kernels/cascade.py``); ``tests/test_precision.py`` asserts them.
 
 ``--time`` instead times the workloads whose kernels the cascade changed (medians
-of 7, n = 10,000), for before/after comparisons: run the file alternately on two
-checkouts, ``PYTHONPATH=<checkout> python benchmarks/precision.py --time`` (the
-script imports nothing from ``benchmarks``, so an older checkout works).
+of 7, n = 10,000), for before/after comparisons: copy this file into an older
+checkout's ``benchmarks/`` (it imports nothing else from there) and run
+``python -m benchmarks.precision --time`` in the two checkouts alternately.
 """
 
 from __future__ import annotations
