@@ -34,7 +34,7 @@ var's error in ulps next to numpy's on the same replicate;
 Dask section at the end of this page.)
 
 The markdown report goes to stdout; every raw timing, the machine facts (CPU, caches,
-library versions, load average) and the floors go to
+library versions, load average) and the required speed-ups go to
 `benchmarks/results/latest.json` (full runs; `quick.json` / `partial.json`
 otherwise, or `--json PATH`).
 
@@ -76,13 +76,9 @@ otherwise, or `--json PATH`).
   1 GB the run uses `batch=` (the notes under the table say which).
 * **"n/a" cells** say why a library cannot run the workload (no block resampling,
   no built-in statistic, feature not yet in skboot).  No peer is dropped.
-* **Floors** are the minimum speed-ups and limits promised in the project's issues
-  (issue 3: engine, issue 5: block resamplers, issue 6: metric intervals); each is
-  marked PASS or FAIL from this run.  A `--quick` run uses smaller B for the heavy
-  rows and 3 rounds, so its floor marks are indicative only.
 * **Memory** is the peak resident set (VmHWM, reset right before the call) above
   the resident set just before the call, in a fresh process per cell; "after
-  warm-up" excludes numba compilation/cache loading (the floor's definition), the
+  warm-up" excludes numba compilation/cache loading, the
   "post-import" column and the empty-cache line include it.
 * **Cold start** is measured from just before the process is spawned to the first
   result, with `NUMBA_CACHE_DIR` pointing at a new empty directory (everything the

@@ -70,8 +70,8 @@ class Floor:
 
     def describe(self) -> str:
         if self.min_ratio == 1.0:
-            return f"faster than {self.column} ({self.source})"
-        return f">= {self.min_ratio:g}x {self.column} ({self.source})"
+            return f"faster than {self.column}"
+        return f">= {self.min_ratio:g}x {self.column}"
 
 
 @dataclass
@@ -296,6 +296,35 @@ def _git_state() -> dict[str, Any]:
         return {}
 
 
+#: Vector instruction sets that decide how fast the fused kernels run.
+ISA_FLAGS = (
+    "sse4_2",
+    "avx",
+    "avx2",
+    "fma",
+    "avx512f",
+    "avx512dq",
+    "avx512bw",
+    "avx512vl",
+    "asimd",
+    "sve",
+)
+
+
+def cpu_flags() -> list[str]:
+    """The vector instruction sets this CPU reports (Linux ``/proc/cpuinfo``)."""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                key, _, value = line.partition(":")
+                if key.strip() in ("flags", "Features"):
+                    have = set(value.split())
+                    return [f for f in ISA_FLAGS if f in have]
+    except OSError:  # not Linux: the report says "not recorded"
+        return []
+    return []
+
+
 def machine_facts() -> dict[str, Any]:
     """CPU, cores, caches, memory, OS and library versions."""
     lscpu = _lscpu()
@@ -310,6 +339,7 @@ def machine_facts() -> dict[str, Any]:
             for k in ("L1d cache", "L1i cache", "L2 cache", "L3 cache")
             if k in lscpu
         },
+        "cpu_flags": cpu_flags(),
         "caches_sysfs_cpu0": _sysfs_caches(),
         "memory_total_bytes": _meminfo_total(),
         "platform": platform.platform(),
@@ -364,6 +394,8 @@ def facts_lines(facts: dict[str, Any]) -> list[str]:
         f"- CPU: {facts['cpu_model']}, {facts['logical_cpus']} logical CPUs "
         f"({facts.get('cores_per_socket')} cores x {facts.get('threads_per_core')} "
         f"thread), hypervisor {facts.get('hypervisor') or 'none'}",
+        "- Vector instructions: "
+        + (", ".join(facts["cpu_flags"]) if facts.get("cpu_flags") else "not recorded"),
         f"- Caches: {caches}; skboot chunk budget "
         f"{fmt_bytes(facts.get('skboot_cache_budget_bytes', 0))} per core",
         f"- Memory: {fmt_bytes(mem) if mem else 'unknown'}; {facts['platform']}",

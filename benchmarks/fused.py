@@ -219,7 +219,7 @@ def _large(name: str, n: int) -> Callable[[Any], Group]:
             n * B,
             ref=lambda: skboot.bootstrap(x4, "mean", n_resamples=B4, random_state=0),
             ref_note=f"n=10,000, B={B4:,} (the same draws): ratio = ns/draw at "
-            "1e4 / ns/draw here; floor 1/1.5",
+            "1e4 / ns/draw here",
         )
 
     return group
