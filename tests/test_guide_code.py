@@ -15,9 +15,11 @@ import warnings
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))] + sorted(
-    (ROOT / "docs" / "guide").glob("*.md")
-)
+PAGES = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    *sorted((ROOT / "docs" / "guide").glob("*.md")),
+]
 BLOCK = re.compile(r"(<!-- not run: [^>]+-->\s*)?^```python\n(.*?)^```$", re.S | re.M)
 
 
