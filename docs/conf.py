@@ -29,6 +29,8 @@ extensions = [
     "numpydoc",
     "myst_parser",
     "sphinx_gallery.gen_gallery",
+    "sphinx_design",
+    "matplotlib.sphinxext.plot_directive",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build"]
@@ -49,8 +51,13 @@ html_title = f"skboot {release}"
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
-    "header_links_before_dropdown": 6,
+    "header_links_before_dropdown": 4,
 }
+# the landing page has no sidebar; every other page lists its section's pages
+html_sidebars = {"index": []}
+plot_html_show_source_link = False
+plot_html_show_formats = False
+plot_formats = [("png", 110)]
 # examples/ as a sphinx-gallery (scikit-learn's convention): every script runs at
 # build time and its page shows the code, the printed output and the figure.
 sphinx_gallery_conf = {

@@ -117,17 +117,12 @@ def plot_distribution(
                     f"Got {column!r} instead."
                 )
             picked = [labels.index(column)]
-        # a column is named by its label, or by its position if the label is
-        # missing or shared (duplicate column names)
-        names = [
-            f"{name} [{labels[j] if labels.count(labels[j]) == 1 else j}]"
-            if labels
-            else f"{name} [{j}]"
-            for j in picked
-        ]
+        names = [_component_name(name, labels, j) for j in picked]
     else:
         dist = dist[:, None]
-        picked, names = [0], [name]
+        series_name = getattr(result.distribution, "name", None)
+        picked = [0]
+        names = [name if series_name is None else f"{name} of {series_name}"]
     axes = _target_axes(plt, ax, len(picked))
     ci = result.confidence_interval(level=level, method=method)
     est = np.asarray(result.estimate, dtype=float).reshape(-1)
@@ -145,6 +140,15 @@ def plot_distribution(
         return axes[0]
     axes[0].figure.suptitle(f"Bootstrap distributions, B = {result.n_resamples}")
     return np.asarray(axes, dtype=object)
+
+
+def _component_name(name: str, labels: list[Any], j: int) -> str:
+    """A panel's name: the column's label; its position too when labels repeat."""
+    if not labels:
+        return f"{name} [{j}]"
+    if labels.count(labels[j]) == 1:
+        return f"{name} [{labels[j]}]"
+    return f"{name} [{labels[j]}] (column {j})"
 
 
 def _target_axes(plt: Any, ax: Any, count: int) -> list[Any]:

@@ -524,3 +524,28 @@ def test_warnings_are_reported_on_one_line_each(table, capsys):
     assert main([*argv, "--seed", "0"]) == 0
     err = capsys.readouterr().err
     assert "skboot ci: warning: DegenerateDistributionWarning" in err
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_demo_says_when_it_compiles(capsys, monkeypatch, cached):
+    from skboot.cli import _demo
+
+    monkeypatch.setattr(_demo, "_kernels_cached", lambda: cached)
+    assert main(["demo", "--n-resamples", "50"]) == 0
+    captured = capsys.readouterr()
+    assert ("Compiling skboot's kernels" in captured.err) is not cached
+    assert ("one-time compilation" in captured.out) is not cached
+    assert "numba compile included" not in captured.out
+
+
+def test_demo_cache_probe(monkeypatch, tmp_path):
+    import skboot
+    from skboot.cli import _demo
+
+    monkeypatch.setattr(skboot, "cache_dir", lambda: tmp_path)
+    assert not _demo._kernels_cached()
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "kernel.demo-1.py311.nbi").write_bytes(b"")
+    assert _demo._kernels_cached()
+    monkeypatch.setattr(skboot, "cache_dir", lambda: None)
+    assert not _demo._kernels_cached()

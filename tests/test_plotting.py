@@ -87,6 +87,26 @@ def test_plot_grid_is_labelled_by_columns():
     assert [a.get_title() for a in axes] == ["median [a]", "median [b]"]
 
 
+def test_plot_duplicate_column_names_keep_their_labels():
+    frame = pd.DataFrame(
+        np.random.default_rng(2).exponential(size=(80, 3)), columns=["a", "b", "a"]
+    )
+    axes = bootstrap(frame, "mean", n_resamples=200, random_state=0).plot()
+    assert [a.get_title() for a in axes] == [
+        "mean [a] (column 0)",
+        "mean [b]",
+        "mean [a] (column 2)",
+    ]
+
+
+def test_plot_named_series_keeps_its_name():
+    series = pd.Series(np.random.default_rng(3).exponential(size=80), name="income")
+    ax = bootstrap(series, "mean", n_resamples=200, random_state=0).plot()
+    assert ax.get_xlabel() == "mean of income"
+    unnamed = bootstrap(series.to_numpy(), "mean", n_resamples=200, random_state=0)
+    assert unnamed.plot().get_xlabel() == "mean"
+
+
 def test_plot_uses_the_default_interval_method_bca_in_any_case():
     x = np.random.default_rng(3).exponential(size=60)
     res = bootstrap(x, "mean", n_resamples=400, random_state=0)
