@@ -107,6 +107,8 @@ def main(fast: bool = False) -> None:
         f"{b_max * n * 8 / 2**30:.1f} GB; the distribution itself is "
         f"{mb(b_max * 8)})"
     )
+    # The last run's distribution (the largest B) with its percentile interval.
+    res.plot(method="percentile")
 
 
 if __name__ == "__main__":

@@ -81,6 +81,9 @@ def main(fast: bool = False) -> None:
         ci = boot.confidence_interval(0.95, method=method)
         print(f"  {method:10s} p = {p:.4f}   95% interval "
               f"[{ci.low:.4f}, {ci.high:.4f}]")  # fmt: skip
+    # The bootstrap distribution of the correlation and its BCa interval: the
+    # interval that excludes 0 is the test that rejects corr = 0.
+    boot.plot()
 
     log_area = np.log(X["mean area"].to_numpy())
     z = (log_area - log_area.mean()) / log_area.std(ddof=1)
