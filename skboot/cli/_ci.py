@@ -109,7 +109,7 @@ def _bootstrap(args: argparse.Namespace, plot: PlotFile | None) -> tuple[Any, ..
     """Read the data, run the bootstrap, compute the interval, write the plot."""
     from skboot import bootstrap
 
-    x = read_columns(args.file, args.column)
+    x = read_columns(args.file, args.column, args.nan_policy)
     kw, se_how = studentized_options(args)
     try:
         res = bootstrap(
@@ -143,6 +143,7 @@ def _record(
         "column": args.column[0] if len(args.column) == 1 else None,
         "columns": list(args.column),
         "n": int(x.shape[0]),
+        "nan_policy": args.nan_policy,
         "statistic": args.statistic,
         "q": args.q,
         "estimate": float(res.estimate),

@@ -14,8 +14,14 @@ from skboot.cli._options import CliError
 __all__ = ["PlotFile", "WithInterval", "read_columns"]
 
 
-def read_columns(path: str, columns: Sequence[str]) -> np.ndarray:
-    """The named columns of a CSV file as float64, shape (n,) or (n, k)."""
+def read_columns(
+    path: str, columns: Sequence[str], nan_policy: str = "raise"
+) -> np.ndarray:
+    """The named columns of a CSV file as float64, shape (n,) or (n, k).
+
+    Blank cells are refused (``nan_policy="raise"``), or the rows that hold one in
+    any of the columns are dropped (``"omit"``).
+    """
     import pandas as pd
 
     try:
@@ -43,13 +49,17 @@ def read_columns(path: str, columns: Sequence[str]) -> np.ndarray:
         if bad:
             raise CliError(f"column {name!r} has {bad} non-numeric value(s)")
         missing_values = int(values.isna().sum())
-        if missing_values:
+        if missing_values and nan_policy == "raise":
             raise CliError(
                 f"column {name!r} has {missing_values} missing value(s); "
-                "remove them first"
+                "pass --nan-policy omit to drop those rows"
             )
         out.append(values.to_numpy(dtype=np.float64))
-    return out[0] if len(out) == 1 else np.column_stack(out)
+    table = np.column_stack(out)
+    table = table[~np.isnan(table).any(axis=1)]
+    if table.shape[0] == 0:
+        raise CliError(f"no row of {path} has a value in every column used")
+    return table[:, 0] if len(out) == 1 else table
 
 
 class PlotFile:

@@ -132,6 +132,17 @@ def _add_ci(sub: Any) -> None:
     ci.set_defaults(func=run_ci, parser=ci)
 
 
+def add_nan_policy(parser: argparse.ArgumentParser) -> None:
+    """``--nan-policy``: what a subcommand does with blank (missing) cells."""
+    parser.add_argument(
+        "--nan-policy",
+        choices=("raise", "omit"),
+        default="raise",
+        help="blank cells: raise (the default) stops with an error naming the "
+        "column; omit drops each row that has a blank in a column used",
+    )
+
+
 def _add_ci_data(ci: argparse.ArgumentParser) -> None:
     """What is computed: the file, its column(s), the statistic."""
     ci.add_argument("file", help="CSV file with a header row")
@@ -148,6 +159,7 @@ def _add_ci_data(ci: argparse.ArgumentParser) -> None:
         default="mean",
         help="statistic (default mean); var and std use ddof=0",
     )
+    add_nan_policy(ci)
     ci.add_argument(
         "--q",
         type=_probability,
