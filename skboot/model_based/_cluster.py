@@ -42,13 +42,13 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtri
 
+from skboot._exceptions import UndefinedStatisticWarning
 from skboot._kernels.model_based import (
     WEBB,
     WEIGHT_CODES,
     cluster_scores,
     wcb_chunk,
 )
-from skboot._exceptions import UndefinedStatisticWarning
 from skboot._random import PURPOSE, STREAM_VERSION, check_random_state
 from skboot._typing import ArrayLike, RandomStateLike, SeedRecord
 from skboot._validation import is_real, param_error
@@ -437,16 +437,17 @@ def wild_cluster_bootstrap(
 
     # -- OLS: O(n k^2) for X'X, then one pass over the rows for the cluster sums -
     A, cond2 = inverse_gram(D, fit_intercept, owner)
-    beta = A @ (D.T @ yf)
-    q = A @ a
-    aq = float(a @ q)
-    su = np.empty((G, k))
-    F = np.empty((G, k))
-    cluster_scores(D, yf, beta, q, codes, su, F)
-    wu = su @ q
-    wf = F @ q
-    c = G / (G - 1) * (n - 1) / (n - k)
-    se = math.sqrt(c * float(wu @ wu))
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow: refused below
+        beta = A @ (D.T @ yf)
+        q = A @ a
+        aq = float(a @ q)
+        su = np.empty((G, k))
+        F = np.empty((G, k))
+        cluster_scores(D, yf, beta, q, codes, su, F)
+        wu = su @ q
+        wf = F @ q
+        c = G / (G - 1) * (n - 1) / (n - k)
+        se = math.sqrt(c * float(wu @ wu))
     if not math.isfinite(se):
         raise ValueError(
             f"The 'y' parameter of {owner} must have values whose cluster-robust "
@@ -521,7 +522,9 @@ def _undefined(
         standard_error=0.0,
         statistic=math.nan,
         p_value=math.nan,
-        confidence_interval=ConfidenceInterval(math.nan, math.nan) if interval else None,
+        confidence_interval=ConfidenceInterval(math.nan, math.nan)
+        if interval
+        else None,
         distribution=np.full(B, math.nan),
         _sums=np.full((B, 5), math.nan),
         **base,

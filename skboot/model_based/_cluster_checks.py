@@ -109,7 +109,11 @@ def rounding_se(
     w = np.abs(D @ q)
     s = np.abs(y) + np.abs(D) @ np.abs(beta)
     per_cluster = np.bincount(codes, weights=w * s, minlength=G)
-    return _EPS * math.sqrt(c * float(per_cluster @ per_cluster))
+    top = float(per_cluster.max())
+    if not top > 0.0:
+        return 0.0
+    scaled = per_cluster / top  # no overflow in the squares
+    return _EPS * top * math.sqrt(c * float(scaled @ scaled))
 
 
 def min_resamples(alpha: float, alternative: str) -> int:

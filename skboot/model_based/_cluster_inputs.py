@@ -31,6 +31,8 @@ __all__ = [
 ]
 
 ALTERNATIVES = ("two-sided", "equal-tailed", "greater", "less")
+#: Columns below this magnitude underflow when squared.
+_TINY = math.sqrt(np.finfo(np.float64).tiny) * 2.0**26
 
 
 def design(X: Any, fit_intercept: bool, owner: str) -> np.ndarray:
@@ -46,6 +48,11 @@ def design(X: Any, fit_intercept: bool, owner: str) -> np.ndarray:
         raise ValueError(
             f"The 'X' parameter of {owner} must be 1-D or 2-D. Got shape "
             f"{Xf.shape} instead."
+        )
+    if Xf.size == 0:
+        raise ValueError(
+            f"The 'X' parameter of {owner} must have at least one row and one "
+            f"column. Got shape {Xf.shape} instead."
         )
     Xf = Xf.reshape(Xf.shape[0], -1)
     if not np.all(np.isfinite(Xf)):
@@ -83,7 +90,8 @@ def inverse_gram(
     factor of ``D`` instead (no squared condition number), and numerically
     singular ones are refused."""
     n, k = D.shape
-    XtX = D.T @ D
+    with np.errstate(over="ignore", invalid="ignore"):
+        XtX = D.T @ D
     if not np.all(np.isfinite(XtX)):
         raise ValueError(
             f"The 'X' parameter of {owner} must have values whose squares sum to a "
@@ -91,6 +99,14 @@ def inverse_gram(
             f"{float(np.abs(D).max()):.3g} instead; rescale the columns."
         )
     d = np.sqrt(np.diag(XtX))
+    small = (np.abs(D).max(axis=0) < _TINY) & np.any(D != 0.0, axis=0)
+    if small.any():
+        raise ValueError(
+            f"The 'X' parameter of {owner} must have columns whose squares are "
+            "normal float64 numbers (X'X underflows). Got column(s) "
+            f"{np.flatnonzero(small).tolist()} with values below {_TINY:.3g} "
+            "instead; rescale them."
+        )
     if np.all(d > 0):
         s = 1.0 / d
         M = XtX * s[:, None] * s[None, :]
@@ -172,7 +188,7 @@ def check_options(
         raise param_error("null", owner, "a finite float", null)
     if confidence_interval:
         low = min_resamples(1.0 - float(level), alternative)
-        if B < low:
+        if low > B:
             raise value_error(
                 "n_resamples",
                 owner,

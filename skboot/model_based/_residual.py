@@ -33,6 +33,12 @@ __all__ = ["MAX_BURN_IN", "ResidualBootstrap", "SieveBootstrap"]
 MAX_BURN_IN = 2**31
 
 
+def gib(n_bytes: float) -> str:
+    """``n_bytes`` in GiB, readable at any size: "0.25 GiB", "65,536 GiB"."""
+    x = n_bytes / 2**30
+    return f"{x:,.0f} GiB" if x >= 100 else f"{x:.3g} GiB"
+
+
 def physical_memory() -> int | None:
     """Bytes of physical memory, or None where the platform does not say."""
     try:
@@ -53,8 +59,8 @@ def check_path_memory(burn_in: int, n: int, p: int, block: bool, owner: str) -> 
             "burn_in",
             owner,
             f"must keep the generated paths in memory: {LANES} paths of burn_in + "
-            f"n = {total} values need {need / 2**30:.3g} GiB, more than this "
-            f"machine's {have / 2**30:.3g} GiB. Got {burn_in} instead.",
+            f"n = {total} values need {gib(need)}, more than this machine's "
+            f"{gib(have)}. Got {burn_in} instead.",
         )
 
 
@@ -354,13 +360,22 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
                 self._name,
                 "must be an int in [0, 2**31] (a replicate's draws must fit in its "
                 f"2**32 stream positions; {LANES} paths of this length would need "
-                f"{8 * LANES * burn_in / 2**30:.3g} GiB of memory). Got {burn_in} "
+                f"{gib(8 * LANES * burn_in)} of memory). Got {burn_in} "
                 "instead.",
             )
 
     def _make_plan(
         self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
     ) -> ARResidualPlan:
+        for name, value in (("y", y), ("groups", groups)):
+            if value is not None:
+                raise value_error(
+                    name,
+                    self._name,
+                    "must be None: the resampler regenerates the series X from its "
+                    "own AR fit (WildBootstrap resamples a regression). Got "
+                    f"{type(value).__name__} instead.",
+                )
         x = _series(X, self._name)
         length = 0 if self.block_length is None else int(self.block_length)
         check_path_memory(int(self.burn_in), x.shape[0], 0, length > 0, self._name)
