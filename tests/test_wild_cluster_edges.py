@@ -261,6 +261,21 @@ def test_webb_weights_are_the_six_points_with_equal_probability():
     assert abs(draws.mean()) < 0.05 and abs(draws.var() - 1.0) < 0.05
 
 
+def test_size_table_module_runs_and_reports():
+    """benchmarks.few_clusters (the size table of docs/coverage.md) on 4 data
+    sets: every Rademacher run at G = 3 warns, Webb never; the lattice size is
+    (floor(0.05 m) + 1) / m with m = 2**(G - 1)."""
+    from benchmarks import few_clusters as fc
+
+    assert fc.lattice_size(3) == 0.25 and fc.lattice_size(6) == 2 / 32
+    assert fc.lattice_size(12) == (math.floor(0.05 * 2048) + 1) / 2048
+    rows = fc.size_rows((3, 6), 4, seed=1)
+    assert rows[0]["warned"] == {"rademacher": 4, "webb": 0}
+    assert rows[1]["warned"] == {"rademacher": 0, "webb": 0}
+    text = fc.report(rows, {3: (0.0, 0.25), 6: None})
+    assert "| 3 | 60 |" in text and "| +0.2500 |" in text and "| n/a |" in text
+
+
 # ---------------------------------------------------------------------------
 # burn-in limits
 # ---------------------------------------------------------------------------
