@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from benchmarks import model_coverage as mc
+from skboot.model_based import FewClustersWarning
 
 
 def test_sd_of_mean_is_the_exact_formula():
@@ -26,7 +27,9 @@ def test_crv1_t_matches_the_wild_cluster_bootstrap():
 
 
 def test_study_runs_and_reports():
-    size = mc.size_rows((4,), 3, 31, seed=1)
+    # 4 clusters: Rademacher's 2**4 sign vectors cannot reach 5% (warned)
+    with pytest.warns(FewClustersWarning):
+        size = mc.size_rows((4,), 3, 31, seed=1)
     ar = mc.ar1_rows(((0.5, 60),), 2, 29, seed=1)
     text = mc.report(size, ar, "head")
     assert "| 4 | 80 |" in text and "| 0.5 | 60 |" in text

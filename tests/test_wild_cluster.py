@@ -11,6 +11,7 @@ import pytest
 from scipy import stats
 
 from skboot import WildBootstrap, wild_cluster_bootstrap
+from skboot.model_based import FewClustersWarning
 from skboot.model_based._cluster import TIE_RTOL
 
 SEED = 20240611
@@ -119,9 +120,10 @@ def test_enumeration_order_and_symmetry():
     """2**G <= B: the 2**G sign vectors in the documented order, so replicate j
     has v_g = 1 - 2 * bit_g(j); v and -v give opposite t* (WCR and WCU)."""
     X, y, labels = make_data(n=80, G=5, seed=3)
-    res = wild_cluster_bootstrap(
-        X, y, labels, n_resamples=9999, confidence_interval=False
-    )
+    with pytest.warns(FewClustersWarning, match="1/16"):  # 2**4 pairs > 1 / 0.05
+        res = wild_cluster_bootstrap(
+            X, y, labels, n_resamples=9999, confidence_interval=False
+        )
     assert res.enumerated and res.n_resamples == 32 and res.random_state is None
     j = np.arange(32)
     V = 1.0 - 2.0 * ((j[:, None] >> np.arange(5)[None, :]) & 1)
@@ -272,9 +274,10 @@ def test_cost_does_not_grow_with_n_per_replicate():
     """The replicate loop never touches the rows: 20 000 rows with 4 clusters give
     the same t* as the straightforward version (a spot check at larger n)."""
     X, y, labels = make_data(n=20_000, G=4, k=1, seed=8)
-    res = wild_cluster_bootstrap(
-        X, y, labels, n_resamples=16, confidence_interval=False
-    )
+    with pytest.warns(FewClustersWarning):
+        res = wild_cluster_bootstrap(
+            X, y, labels, n_resamples=16, confidence_interval=False
+        )
     j = np.arange(16)
     V = 1.0 - 2.0 * ((j[:, None] >> np.arange(4)[None, :]) & 1)
     _, _, _, tstar = slow_wcb(X, y, labels, np.array([1.0, 0.0]), 0.0, V, True)

@@ -3,16 +3,19 @@
 :class:`ResidualBootstrap` and :class:`SieveBootstrap` regenerate an AR series from
 resampled residuals; :class:`WildBootstrap` re-signs the residuals of a regression
 or of an AR fit; :func:`wild_cluster_bootstrap` tests OLS coefficients with few
-clusters.  The resamplers plug into :func:`skboot.bootstrap` and
+clusters (:class:`FewClustersWarning` when Rademacher weights have too few
+sign vectors for the level asked).  The resamplers plug into :func:`skboot.bootstrap` and
 :class:`skboot.BootstrapStatistic` through ``resampler=``.
 """
 
 from skboot.model_based._base import SyntheticReplicate, SyntheticResampler
 from skboot.model_based._cluster import WildClusterResult, wild_cluster_bootstrap
+from skboot.model_based._cluster_checks import FewClustersWarning
 from skboot.model_based._residual import ResidualBootstrap, SieveBootstrap
 from skboot.model_based._wild import WildBootstrap
 
 __all__ = [
+    "FewClustersWarning",
     "ResidualBootstrap",
     "SieveBootstrap",
     "SyntheticReplicate",

@@ -43,6 +43,9 @@ import numpy as np
 __all__ = ["ARFit", "check_stationary", "default_max_order", "fit_ar", "select_order"]
 
 METHODS = ("ols", "yule_walker")
+#: Series beyond these magnitudes overflow (or underflow) when squared.
+_HUGE = math.sqrt(np.finfo(np.float64).max) / 4.0
+_TINY = math.sqrt(np.finfo(np.float64).tiny) * 2.0**26
 CRITERIA = ("aic", "bic")
 
 
@@ -140,7 +143,16 @@ def _check_not_constant(x: np.ndarray, owner: str) -> None:
             f"The 'X' parameter of {owner} must hold finite values. Got {bad} NaN "
             "or infinite value(s) instead."
         )
-    if np.ptp(x) == 0.0:
+    spread = float(np.ptp(x))
+    top = float(np.abs(x).max())
+    if top > _HUGE / math.sqrt(x.shape[0]) or 0.0 < spread < _TINY:
+        raise ValueError(
+            f"The 'X' parameter of {owner} must have values whose squares and sums "
+            "of squares are normal float64 numbers (the autocovariances and the "
+            f"least-squares fit square them). Got values up to {top:.3g} with a "
+            f"spread of {spread:.3g} instead; rescale the series."
+        )
+    if spread == 0.0:
         raise ValueError(
             f"The 'X' parameter of {owner} must not be constant (an AR model has no "
             f"residual variance to resample). Got a series equal to {x[0]!r} "

@@ -35,12 +35,14 @@ on ``r`` without re-running the bootstrap.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from scipy.special import ndtri
 
+from skboot._exceptions import UndefinedStatisticWarning
 from skboot._kernels.model_based import (
     WEBB,
     WEIGHT_CODES,
@@ -49,14 +51,18 @@ from skboot._kernels.model_based import (
 )
 from skboot._random import PURPOSE, STREAM_VERSION, check_random_state
 from skboot._typing import ArrayLike, RandomStateLike, SeedRecord
+from skboot._validation import is_real, param_error
 from skboot.intervals import ConfidenceInterval
+from skboot.model_based._cluster_checks import (
+    ZERO_SE_ULPS,
+    FewClustersWarning,
+    few_clusters_message,
+    rounding_se,
+)
 from skboot.model_based._cluster_inputs import (
     check_options,
-    cluster_codes,
-    design,
+    data_inputs,
     inverse_gram,
-    response,
-    restriction,
 )
 
 __all__ = ["WildClusterResult", "wild_cluster_bootstrap"]
@@ -84,7 +90,8 @@ class WildClusterResult:
     statistic : float
         ``t = (estimate - null) / standard_error``.
     p_value : float
-        Bootstrap p-value of the test (see ``alternative``).
+        Bootstrap p-value of the test (see ``alternative``); NaN when ``t`` is
+        undefined (zero standard error).
     confidence_interval : ConfidenceInterval or None
         The interval obtained by inverting the test at ``level`` (None if not
         asked for).
@@ -156,15 +163,33 @@ class WildClusterResult:
         Parameters
         ----------
         value : float
-            The null value ``r``.
+            The null value ``r``, a finite number.
 
         Returns
         -------
         float
-            The p-value under the run's ``alternative``.
+            The p-value under the run's ``alternative``; NaN, with an
+            :class:`~skboot.UndefinedStatisticWarning`, when the run's ``t`` is
+            undefined (zero standard error).
+
+        Raises
+        ------
+        ValueError
+            If ``value`` is not a finite real number.
         """
-        r = float(value)
-        t, tstar = _t_at(self, r)
+        owner = "WildClusterResult.p_value_at"
+        if not is_real(value) or not math.isfinite(float(value)):
+            raise param_error("value", owner, "a finite float", value)
+        if not self.standard_error > 0.0:
+            warnings.warn(
+                f"{owner}: the run's standard error is zero (y is fitted exactly "
+                "up to rounding), so t is undefined at every null value; the "
+                "p-value is NaN.",
+                UndefinedStatisticWarning,
+                stacklevel=2,
+            )
+            return math.nan
+        t, tstar = _t_at(self, float(value))
         return _p_value(t, tstar, self.alternative)
 
 
@@ -202,7 +227,8 @@ def _invert(res: WildClusterResult, alpha: float) -> ConfidenceInterval:
     est, se = res.estimate, res.standard_error
 
     def accepted(r: float) -> bool:
-        return res.p_value_at(r) > alpha
+        t, tstar = _t_at(res, r)
+        return _p_value(t, tstar, res.alternative) > alpha
 
     def endpoint(direction: float) -> float:
         if not accepted(est):
@@ -278,6 +304,29 @@ def wild_cluster_bootstrap(
        (O(n_resamples)); WCR's ``t*`` depends on the null value, WCU's does not
        (its interval is the symmetric bootstrap-t interval).
 
+    Undefined and coarse tests:
+
+    * **Zero standard error.**  When the CRV1 standard error is at or below
+      ``max(256, kappa**2)`` times what one ulp of rounding in every residual
+      could produce (``kappa``: condition number of the column-equilibrated
+      design; module ``skboot.model_based._cluster_checks`` states the rule),
+      ``y`` is fitted exactly up to rounding and ``t`` is undefined: the result
+      has ``standard_error = 0``, NaN ``statistic``, ``p_value``, distribution
+      and interval, and an :class:`~skboot.UndefinedStatisticWarning` says why.
+      No replicate is computed.
+    * **Few clusters.**  With Rademacher weights the p-values are multiples of
+      ``2 / 2**G`` (symmetric, equal-tailed) or ``1 / 2**G`` (one-sided), and
+      ``0`` is attainable; when that step exceeds ``1 - level`` the test at level
+      ``1 - level`` rejects only at ``p = 0``, about once in ``2**(G - 1)``
+      data sets under the null (one-sided ``2**G``), so
+      :class:`~skboot.model_based.FewClustersWarning` is raised (two-sided at
+      95%: ``G <= 5``; one-sided: ``G <= 4``).  Use ``weights="webb"``.
+    * **Few replicates.**  With the interval asked for, ``n_resamples`` must be
+      at least ``ceil(1 / (1 - level)) - 1`` (19 at 95%; equal-tailed
+      ``ceil(2 / (1 - level)) - 1``, 39), else the test behind the interval
+      could only reject at ``p = 0``.  The p-value alone accepts any
+      ``n_resamples >= 1`` (it is then a multiple of ``1 / n_resamples``).
+
     Memory: O(n k) for the design plus O(n_resamples) for the sums.
 
     Parameters
@@ -301,7 +350,8 @@ def wild_cluster_bootstrap(
         clusters (fewer than about 12), where Rademacher has only ``2**G`` values.
     n_resamples : int, default=9999
         Replicates; with Rademacher weights and ``2**G <= n_resamples`` the ``2**G``
-        sign vectors are enumerated instead (``result.n_resamples = 2**G``).
+        sign vectors are enumerated instead (``result.n_resamples = 2**G``).  At
+        least ``ceil(1 / (1 - level)) - 1`` with the interval (see above).
     alternative : {"two-sided", "equal-tailed", "greater", "less"}, default="two-sided"
     level : float, default=0.95
         Confidence level of the interval.
@@ -323,7 +373,16 @@ def wild_cluster_bootstrap(
     ------
     ValueError
         Fewer than 2 clusters, a singular design, no more rows than columns,
-        non-finite data, or a bad parameter (named in the message).
+        non-finite data (or data whose squares overflow), too few replicates for
+        the interval, or a bad parameter (named in the message).
+
+    Warns
+    -----
+    UndefinedStatisticWarning
+        ``t`` is undefined (zero standard error up to rounding); the p-value is
+        NaN.
+    FewClustersWarning
+        Rademacher weights with too few clusters to reach ``1 - level``.
 
     See Also
     --------
@@ -372,78 +431,104 @@ def wild_cluster_bootstrap(
         level,
         null,
     )
-    D = design(X, bool(fit_intercept), owner)
+    D, yf, codes, G, a = data_inputs(X, y, groups, coef, bool(fit_intercept), owner)
     n, k = D.shape
-    d = k - 1 if fit_intercept else k
-    yf = response(y, n, owner)
-    codes, G = cluster_codes(groups, n, owner)
-    if G < 2:
-        raise ValueError(
-            f"The 'groups' parameter of {owner} must have at least 2 clusters (the "
-            "cluster-robust variance has G - 1 degrees of freedom). Got 1 cluster "
-            "instead."
-        )
-    if n <= k:
-        raise ValueError(
-            f"The 'X' parameter of {owner} must have more rows than regressors "
-            f"({k} with the intercept). Got {n} rows instead."
-        )
-    a = restriction(coef, d, k, owner)
     key = check_random_state(random_state, owner=owner)
 
     # -- OLS: O(n k^2) for X'X, then one pass over the rows for the cluster sums -
-    A = inverse_gram(D, fit_intercept, owner)
-    beta = A @ (D.T @ yf)
-    q = A @ a
-    aq = float(a @ q)
-    su = np.empty((G, k))
-    F = np.empty((G, k))
-    cluster_scores(D, yf, beta, q, codes, su, F)
-    wu = su @ q
-    wf = F @ q
-    c = G / (G - 1) * (n - 1) / (n - k)
-    se = math.sqrt(c * float(wu @ wu))
-    if not se > 0.0:
+    A, cond2 = inverse_gram(D, fit_intercept, owner)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow: refused below
+        beta = A @ (D.T @ yf)
+        q = A @ a
+        aq = float(a @ q)
+        su = np.empty((G, k))
+        F = np.empty((G, k))
+        cluster_scores(D, yf, beta, q, codes, su, F)
+        wu = su @ q
+        wf = F @ q
+        c = G / (G - 1) * (n - 1) / (n - k)
+        se = math.sqrt(c * float(wu @ wu))
+    if not math.isfinite(se):
         raise ValueError(
-            f"The 'y' parameter of {owner} is fitted exactly (zero residual scores), "
-            "so the cluster-robust standard error is 0 and t is undefined."
+            f"The 'y' parameter of {owner} must have values whose cluster-robust "
+            "variance is a finite float64 (it overflows). Got values up to "
+            f"{float(np.abs(yf).max()):.3g} instead; rescale y."
         )
     est = float(a @ beta)
     null = float(null)
     kind = "WCR" if impose_null else "WCU"
-
-    # -- the replicates: O(G k) each ----------------------------------------------
     enumerate_all = weights == "rademacher" and G < 32 and 2**G <= B
     if enumerate_all:
         B = 2**G
+    base = {
+        "estimate": est,
+        "coef": beta,
+        "null": null,
+        "bootstrap": kind,
+        "weights": weights,
+        "alternative": alternative,
+        "level": float(level),
+        "n_resamples": B,
+        "enumerated": bool(enumerate_all),
+        "n_clusters": G,
+        "random_state": None if enumerate_all else key.reproducer(),
+        "_aq": aq,
+        "_c": c,
+    }
+    zero_se = max(ZERO_SE_ULPS, cond2) * rounding_se(D, yf, beta, q, codes, G, c)
+    if not se > zero_se:
+        return _undefined(base, se, zero_se, bool(confidence_interval))
+    if weights == "rademacher":
+        message = few_clusters_message(G, 1.0 - float(level), alternative)
+        if message is not None:
+            warnings.warn(message, FewClustersWarning, stacklevel=2)
+
+    # -- the replicates: O(G k) each ----------------------------------------------
     sums = _replicate_sums(key, B, weights, enumerate_all, su @ A, F @ A, F, wu, wf)
     tstar = _tstar(sums, c, (est - null) / aq, kind)
     t = (est - null) / se
     res = WildClusterResult(
-        estimate=est,
         standard_error=se,
         statistic=t,
         p_value=_p_value(t, tstar, alternative),
         confidence_interval=None,
         distribution=tstar,
-        coef=beta,
-        null=null,
-        bootstrap=kind,
-        weights=weights,
-        alternative=alternative,
-        level=float(level),
-        n_resamples=B,
-        enumerated=bool(enumerate_all),
-        n_clusters=G,
-        random_state=None if enumerate_all else key.reproducer(),
         _sums=sums,
-        _aq=aq,
-        _c=c,
+        **base,
     )
     if not confidence_interval:
         return res
     ci = _invert(res, 1.0 - float(level))
     return WildClusterResult(**{**res.__dict__, "confidence_interval": ci})
+
+
+def _undefined(
+    base: dict[str, Any], se: float, zero_se: float, interval: bool
+) -> WildClusterResult:
+    """The result when ``t`` is undefined: the standard error is zero up to
+    rounding (see ``skboot.model_based._cluster_checks``).  No replicate is
+    computed; ``t``, the p-value, the distribution and the interval are NaN."""
+    warnings.warn(
+        "wild_cluster_bootstrap: the cluster-robust standard error "
+        f"({se:.3g}) is zero up to rounding (at most {zero_se:.3g}, the error that "
+        "rounding in the residuals can produce): y is fitted exactly by X, so t is "
+        "undefined. The standard error is reported as 0 and the statistic, p-value, "
+        "distribution and interval are NaN.",
+        UndefinedStatisticWarning,
+        stacklevel=3,
+    )
+    B = int(base["n_resamples"])
+    return WildClusterResult(
+        standard_error=0.0,
+        statistic=math.nan,
+        p_value=math.nan,
+        confidence_interval=ConfidenceInterval(math.nan, math.nan)
+        if interval
+        else None,
+        distribution=np.full(B, math.nan),
+        _sums=np.full((B, 5), math.nan),
+        **base,
+    )
 
 
 def _replicate_sums(

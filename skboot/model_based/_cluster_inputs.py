@@ -16,11 +16,14 @@ from skboot._validation import (
     check_int,
     check_one_of,
     param_error,
+    value_error,
 )
+from skboot.model_based._cluster_checks import min_resamples
 
 __all__ = [
     "check_options",
     "cluster_codes",
+    "data_inputs",
     "design",
     "inverse_gram",
     "response",
@@ -28,6 +31,8 @@ __all__ = [
 ]
 
 ALTERNATIVES = ("two-sided", "equal-tailed", "greater", "less")
+#: Columns below this magnitude underflow when squared.
+_TINY = math.sqrt(np.finfo(np.float64).tiny) * 2.0**26
 
 
 def design(X: Any, fit_intercept: bool, owner: str) -> np.ndarray:
@@ -43,6 +48,11 @@ def design(X: Any, fit_intercept: bool, owner: str) -> np.ndarray:
         raise ValueError(
             f"The 'X' parameter of {owner} must be 1-D or 2-D. Got shape "
             f"{Xf.shape} instead."
+        )
+    if Xf.size == 0:
+        raise ValueError(
+            f"The 'X' parameter of {owner} must have at least one row and one "
+            f"column. Got shape {Xf.shape} instead."
         )
     Xf = Xf.reshape(Xf.shape[0], -1)
     if not np.all(np.isfinite(Xf)):
@@ -71,20 +81,38 @@ def cluster_codes(groups: Any, n: int, owner: str) -> tuple[np.ndarray, int]:
     return codes, int(codes.max()) + 1
 
 
-def inverse_gram(D: np.ndarray, fit_intercept: bool, owner: str) -> np.ndarray:
-    """``(D'D)^-1`` from the column-equilibrated Gram matrix; designs whose scaled
-    Gram matrix has a condition number above 1e8 go through a QR factor of ``D``
-    instead (no squared condition number), and numerically singular ones are
-    refused."""
+def inverse_gram(
+    D: np.ndarray, fit_intercept: bool, owner: str
+) -> tuple[np.ndarray, float]:
+    """``(D'D)^-1`` from the column-equilibrated Gram matrix, and ``kappa**2``
+    (the squared condition number of the column-equilibrated design); designs
+    whose scaled Gram matrix has a condition number above 1e8 go through a QR
+    factor of ``D`` instead (no squared condition number), and numerically
+    singular ones are refused."""
     n, k = D.shape
-    XtX = D.T @ D
+    with np.errstate(over="ignore", invalid="ignore"):
+        XtX = D.T @ D
+    if not np.all(np.isfinite(XtX)):
+        raise ValueError(
+            f"The 'X' parameter of {owner} must have values whose squares sum to a "
+            "finite float64 (X'X overflows). Got values up to "
+            f"{float(np.abs(D).max()):.3g} instead; rescale the columns."
+        )
     d = np.sqrt(np.diag(XtX))
+    small = (np.abs(D).max(axis=0) < _TINY) & np.any(D != 0.0, axis=0)
+    if small.any():
+        raise ValueError(
+            f"The 'X' parameter of {owner} must have columns whose squares are "
+            "normal float64 numbers (X'X underflows). Got column(s) "
+            f"{np.flatnonzero(small).tolist()} with values below {_TINY:.3g} "
+            "instead; rescale them."
+        )
     if np.all(d > 0):
         s = 1.0 / d
         M = XtX * s[:, None] * s[None, :]
         eig = np.linalg.eigvalsh(M)
         if eig[0] > 1e-8 * eig[-1]:
-            return np.linalg.inv(M) * s[:, None] * s[None, :]
+            return np.linalg.inv(M) * s[:, None] * s[None, :], float(eig[-1] / eig[0])
     Rf = np.linalg.qr(D, mode="r")
     diag = np.abs(np.diag(Rf))
     if diag.min() <= diag.max() * max(n, k) * np.finfo(float).eps:
@@ -94,7 +122,8 @@ def inverse_gram(D: np.ndarray, fit_intercept: bool, owner: str) -> np.ndarray:
             + f", numerical rank below {k}): some columns are collinear. Drop them."
         )
     Rinv = solve_triangular(Rf, np.eye(k))
-    return Rinv @ Rinv.T
+    sv = np.linalg.svd(Rf / d[None, :], compute_uv=False)
+    return Rinv @ Rinv.T, float((sv[0] / sv[-1]) ** 2)
 
 
 def restriction(coef: Any, d: int, k: int, owner: str) -> np.ndarray:
@@ -157,6 +186,19 @@ def check_options(
         or not math.isfinite(float(null))
     ):
         raise param_error("null", owner, "a finite float", null)
+    if confidence_interval:
+        low = min_resamples(1.0 - float(level), alternative)
+        if low > B:
+            raise value_error(
+                "n_resamples",
+                owner,
+                f"must be at least {low} for a {alternative} interval at level "
+                f"{float(level):.6g} (with fewer replicates the test rejects only at "
+                f"p = 0, so the interval would cover in about {B} of {B + 1} data "
+                "sets whatever the level). Got "
+                f"{B} instead; or pass confidence_interval=False for the p-value "
+                "alone.",
+            )
     return B
 
 
@@ -181,3 +223,28 @@ def response(y: Any, n: int, owner: str) -> np.ndarray:
             f"{int((~np.isfinite(yf)).sum())} NaN or infinite value(s) instead."
         )
     return yf
+
+
+def data_inputs(
+    X: Any, y: Any, groups: Any, coef: Any, fit_intercept: bool, owner: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
+    """The design (intercept last), the response, the cluster codes, their number
+    and the restriction ``a``, each checked before any work."""
+    D = design(X, fit_intercept, owner)
+    n, k = D.shape
+    d = k - 1 if fit_intercept else k
+    yf = response(y, n, owner)
+    codes, G = cluster_codes(groups, n, owner)
+    if G < 2:
+        raise ValueError(
+            f"The 'groups' parameter of {owner} must have at least 2 clusters (the "
+            "cluster-robust variance has G - 1 degrees of freedom). Got 1 cluster "
+            "instead."
+        )
+    if n <= k:
+        raise ValueError(
+            f"The 'X' parameter of {owner} must have more rows than regressors "
+            f"({k} with the intercept). Got {n} rows instead."
+        )
+    a = restriction(coef, d, k, owner)
+    return D, yf, codes, G, a

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import numbers
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from skboot._kernels.model_based import ar_residual_chunk
+from skboot._kernels.model_based import LANES, ar_residual_chunk
 from skboot._random import PURPOSE, RootKey, fill_indices_kernel
 from skboot._typing import RandomStateLike
-from skboot._validation import check_int, check_one_of, param_error
+from skboot._validation import check_int, check_one_of, param_error, value_error
 from skboot.model_based._ar import (
     CRITERIA,
     METHODS,
@@ -24,7 +25,43 @@ from skboot.model_based._ar import (
 )
 from skboot.model_based._base import SyntheticPlan, SyntheticResampler
 
-__all__ = ["ResidualBootstrap", "SieveBootstrap"]
+__all__ = ["MAX_BURN_IN", "ResidualBootstrap", "SieveBootstrap"]
+
+#: Largest ``burn_in``: replicate ``b`` reads the stream at ``b * 2**32 + i``, so
+#: its ``burn_in + n - p`` residual draws (plus rejections) must stay well inside
+#: its ``2**32`` positions.
+MAX_BURN_IN = 2**31
+
+
+def gib(n_bytes: float) -> str:
+    """``n_bytes`` in GiB, readable at any size: "0.25 GiB", "65,536 GiB"."""
+    x = n_bytes / 2**30
+    return f"{x:,.0f} GiB" if x >= 100 else f"{x:.3g} GiB"
+
+
+def physical_memory() -> int | None:
+    """Bytes of physical memory, or None where the platform does not say."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def check_path_memory(burn_in: int, n: int, p: int, block: bool, owner: str) -> None:
+    """Refuse a burn-in whose generated paths cannot be held in memory, before
+    any allocation: a chunk runs ``LANES`` paths of ``burn_in + n`` float64 side by
+    side (plus ``burn_in + n - p`` block indices)."""
+    total = burn_in + n
+    need = 8 * (LANES * total + (total - p if block else 0))
+    have = physical_memory()
+    if have is not None and need > have:
+        raise value_error(
+            "burn_in",
+            owner,
+            f"must keep the generated paths in memory: {LANES} paths of burn_in + "
+            f"n = {total} values need {gib(need)}, more than this machine's "
+            f"{gib(have)}. Got {burn_in} instead.",
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -205,7 +242,9 @@ _RESIDUAL_DOC = """
         Values generated and discarded before the kept ``n``.  With ``burn_in > 0``
         a replicate starts from ``p`` consecutive observed values at a uniform
         random position (purpose slot "model"); with ``0`` it starts from the first
-        ``p`` observations and is conditional on them.
+        ``p`` observations and is conditional on them.  At most ``2**31``, and
+        ``fit`` refuses a burn-in whose ``8`` side-by-side paths of
+        ``burn_in + n`` float64 values exceed the machine's physical memory.
     random_state : None, int, SeedSequence, Generator or RandomState, default=None
         Root of the random streams.
 
@@ -314,15 +353,34 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
         self._check_ar_params()
         if self.block_length is not None:
             check_int(self.block_length, "block_length", self._name, min_value=1)
-        check_int(self.burn_in, "burn_in", self._name, min_value=0)
+        burn_in = check_int(self.burn_in, "burn_in", self._name, min_value=0)
+        if burn_in > MAX_BURN_IN:
+            raise value_error(
+                "burn_in",
+                self._name,
+                "must be an int in [0, 2**31] (a replicate's draws must fit in its "
+                f"2**32 stream positions; {LANES} paths of this length would need "
+                f"{gib(8 * LANES * burn_in)} of memory). Got {burn_in} "
+                "instead.",
+            )
 
     def _make_plan(
         self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
     ) -> ARResidualPlan:
+        for name, value in (("y", y), ("groups", groups)):
+            if value is not None:
+                raise value_error(
+                    name,
+                    self._name,
+                    "must be None: the resampler regenerates the series X from its "
+                    "own AR fit (WildBootstrap resamples a regression). Got "
+                    f"{type(value).__name__} instead.",
+                )
         x = _series(X, self._name)
+        length = 0 if self.block_length is None else int(self.block_length)
+        check_path_memory(int(self.burn_in), x.shape[0], 0, length > 0, self._name)
         fit, crit = self._fit_order(x)
         resid = fit.residuals - fit.residuals.mean()
-        length = 0 if self.block_length is None else int(self.block_length)
         m = resid.shape[0]
         if length > m:
             raise ValueError(

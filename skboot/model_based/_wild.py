@@ -345,7 +345,8 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
                 f"The 'X' parameter of {self._name} gives a singular design (rank "
                 f"{rank} < {D.shape[1]} columns"
                 + (" with the intercept" if self.fit_intercept else "")
-                + "): some columns are collinear. Drop them."
+                + "): some columns are collinear, or their scales differ too much for "
+                "float64. Drop or rescale them."
             )
         fitted = D @ beta
         if groups is not None:

@@ -1,0 +1,308 @@
+"""Bad-input catalogue of the model-based family: ResidualBootstrap,
+SieveBootstrap, WildBootstrap, wild_cluster_bootstrap and its result's methods.
+
+One table, :data:`CASES`: ``(entry point, id, call, exception, match)``.  Each
+row checks, as ``tests/test_bad_inputs.py`` does for the rest of the package:
+
+* the error is a ``ValueError`` (``NotFittedError`` is one) whose message names
+  the parameter, what is allowed and what was given;
+* it is raised by skboot's own code (the last traceback frame is in the package),
+  not by numpy or numba deep inside a computation;
+* it comes before any resampling work: the engine (``run_bootstrap``), the
+  model-based kernels that generate replicates, the wild cluster bootstrap's
+  replicate sums and its p-value function are replaced by a function that fails
+  the test (:func:`test_forbid_work_catches_work` shows the valid calls reach
+  them);
+* no input is modified: every array a row uses is a module-level constant,
+  compared with a saved copy after the row.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from sklearn.exceptions import NotFittedError
+
+import skboot
+from skboot import (
+    ResidualBootstrap,
+    SieveBootstrap,
+    UndefinedStatisticWarning,
+    WildBootstrap,
+    bootstrap,
+    wild_cluster_bootstrap,
+)
+
+# ---------------------------------------------------------------------------
+# data: module-level constants, checked unchanged after every row
+# ---------------------------------------------------------------------------
+_GEN = np.random.default_rng(20261201)
+N = 80
+SERIES = np.cumsum(_GEN.normal(size=N)) * 0.1 + _GEN.normal(size=N)
+SERIES_NAN = SERIES.copy()
+SERIES_NAN[7] = np.nan
+SERIES_INF = SERIES.copy()
+SERIES_INF[3] = np.inf
+CONSTANT = np.full(N, 2.5)
+PERIODIC = np.tile([1.0, -1.0], N // 2)
+X = _GEN.normal(size=(N, 2))
+Y = X @ np.array([1.0, -0.5]) + _GEN.normal(size=N)
+Y_NAN = Y.copy()
+Y_NAN[11] = np.nan
+Y_INF = Y.copy()
+Y_INF[0] = -np.inf
+X_NAN = X.copy()
+X_NAN[5, 1] = np.nan
+X_HUGE = X * 1e200
+X_COLLINEAR = np.column_stack([X[:, 0], 2.0 * X[:, 0]])
+X_3D = np.ones((N, 2, 2))
+GROUPS = np.arange(N) % 8
+GROUPS_ONE = np.zeros(N)
+GROUPS_NAN = np.r_[np.nan, GROUPS[1:].astype(float)]
+WORDS = np.array(["a"] * N)
+SERIES_HUGE = SERIES * 1e300
+SERIES_TINY = SERIES * 1e-300
+X_TINY = X * 1e-300
+
+DATA = {
+    name: value
+    for name, value in dict(globals()).items()
+    if isinstance(value, np.ndarray) and name.isupper()
+}
+SAVED = {name: value.copy() for name, value in DATA.items()}
+
+
+@functools.cache
+def _fitted_residual() -> ResidualBootstrap:
+    return ResidualBootstrap(5, order=1, random_state=0).fit(SERIES)
+
+
+@functools.cache
+def _wcb_result():
+    return wild_cluster_bootstrap(X, Y, GROUPS, n_resamples=99, random_state=0)
+
+
+_WARM: tuple[Callable[[], Any], ...] = (_fitted_residual, _wcb_result)
+
+# ---------------------------------------------------------------------------
+# the catalogue
+# ---------------------------------------------------------------------------
+V = ValueError
+CASES: list[tuple[str, str, Callable[[], Any], type[BaseException], str]] = []
+
+
+def case(entry: str, id_: str, call: Callable[[], Any], exc: type, match: str) -> None:
+    CASES.append((entry, id_, call, exc, match))
+
+
+RB = ResidualBootstrap
+SB = SieveBootstrap
+WB = WildBootstrap
+WCB = wild_cluster_bootstrap
+
+# fmt: off
+# -- ResidualBootstrap -----------------------------------------------------------
+R = "ResidualBootstrap"
+case(R, "n_resamples-0", lambda: RB(0).fit(SERIES), V, r"'n_resamples' parameter of ResidualBootstrap must be an int >= 1. Got 0")
+case(R, "n_resamples-2**32", lambda: RB(2**32).fit(SERIES), V, r"'n_resamples' parameter of ResidualBootstrap must be an int in \[1, 2\*\*32 - 1\]")
+case(R, "n_resamples-float", lambda: RB(5.0).fit(SERIES), V, r"'n_resamples' parameter of ResidualBootstrap must be an int >= 1. Got 5.0")
+case(R, "order-negative", lambda: RB(order=-1).fit(SERIES), V, r"'order' parameter of ResidualBootstrap must be an int >= 0, 'aic' or 'bic'. Got -1")
+case(R, "order-bool", lambda: RB(order=True).fit(SERIES), V, r"'order' parameter of ResidualBootstrap must be an int >= 0, 'aic' or 'bic'. Got True")
+case(R, "order-float", lambda: RB(order=1.0).fit(SERIES), V, r"'order' parameter of ResidualBootstrap .* Got 1.0")
+case(R, "order-criterion", lambda: RB(order="hq").fit(SERIES), V, r"'order' parameter of ResidualBootstrap .* Got 'hq'")
+case(R, "order-too-large", lambda: RB(order=40).fit(SERIES), V, r"'order' parameter of ResidualBootstrap must be at most \(n - 2\) // 2 = 39 .* Got 40")
+case(R, "max_order-negative", lambda: RB(max_order=-1).fit(SERIES), V, r"'max_order' parameter of ResidualBootstrap must be an int >= 0. Got -1")
+case(R, "max_order-too-large", lambda: RB(max_order=1000).fit(SERIES), V, r"'max_order' parameter of ResidualBootstrap must be at most \(n - 2\) // 2 = 39 .* Got 1000")
+case(R, "method", lambda: RB(method="burg").fit(SERIES), V, r"'method' parameter of ResidualBootstrap must be one of \{'ols', 'yule_walker'\}. Got 'burg'")
+case(R, "block_length-0", lambda: RB(block_length=0).fit(SERIES), V, r"'block_length' parameter of ResidualBootstrap must be an int >= 1. Got 0")
+case(R, "block_length-too-long", lambda: RB(order=1, block_length=500).fit(SERIES), V, r"'block_length' parameter of ResidualBootstrap must be at most the number of residuals n - p = 79. Got 500")
+case(R, "burn_in-negative", lambda: RB(burn_in=-1).fit(SERIES), V, r"'burn_in' parameter of ResidualBootstrap must be an int >= 0. Got -1")
+case(R, "burn_in-float", lambda: RB(burn_in=2.5).fit(SERIES), V, r"'burn_in' parameter of ResidualBootstrap must be an int >= 0. Got 2.5")
+case(R, "burn_in-None", lambda: RB(burn_in=None).fit(SERIES), V, r"'burn_in' parameter of ResidualBootstrap must be an int >= 0. Got None")
+case(R, "burn_in-2**40", lambda: RB(order=1, burn_in=2**40).fit(SERIES), V, r"'burn_in' parameter of ResidualBootstrap must be an int in \[0, 2\*\*31\] .*65,536 GiB of memory\). Got 1099511627776")
+case(R, "random_state", lambda: RB(random_state=-1).fit(SERIES), V, r"'random_state' parameter of ResidualBootstrap must be None, a non-negative int")
+case(R, "X-nan", lambda: RB(order=1).fit(SERIES_NAN), V, r"'X' parameter of ResidualBootstrap must hold finite values. Got 1 NaN or infinite")
+case(R, "X-inf", lambda: RB(order=1).fit(SERIES_INF), V, r"'X' parameter of ResidualBootstrap must hold finite values. Got 1 NaN or infinite")
+case(R, "X-constant", lambda: RB(order=1).fit(CONSTANT), V, r"'X' parameter of ResidualBootstrap must not be constant .* Got a series equal to .*2.5")
+case(R, "X-huge", lambda: RB().fit(SERIES_HUGE), V, r"'X' parameter of ResidualBootstrap must have values whose squares and sums of squares are normal float64 numbers .* rescale the series")
+case(R, "X-tiny", lambda: RB(order=1).fit(SERIES_TINY), V, r"'X' parameter of ResidualBootstrap must have values whose squares .* spread of .*e-30\d instead")
+case(R, "X-periodic", lambda: RB(order=2).fit(PERIODIC), V, r"'X' parameter of ResidualBootstrap gives a rank-deficient AR\(2\) design")
+case(R, "X-2d", lambda: RB().fit(X), V, r"'X' parameter of ResidualBootstrap must be a 1-D series .* Got shape \(80, 2\)")
+case(R, "X-strings", lambda: RB().fit(WORDS), V, r"'X' parameter of ResidualBootstrap must be a numeric 1-D series. Got ndarray that is not numeric")
+case(R, "X-one-value", lambda: RB().fit(SERIES[:1]), V, r"'X' parameter of ResidualBootstrap must have at least 2 samples. Got 1")
+case(R, "y-given", lambda: RB(order=1).fit(SERIES, Y), V, r"'y' parameter of ResidualBootstrap must be None: the resampler regenerates the series X .* Got ndarray")
+case(R, "groups-given", lambda: bootstrap(SERIES, "mean", groups=GROUPS, resampler=RB(5, order=1)), V, r"'groups' parameter of ResidualBootstrap must be None")
+case(R, "split", lambda: RB().split(SERIES), V, r"ResidualBootstrap generates synthetic samples .* cannot be a scikit-learn splitter")
+case(R, "sample-unfitted", lambda: RB(5).sample(0), NotFittedError, r"This ResidualBootstrap instance is not fitted yet")
+case(R, "replicate-b-range", lambda: _fitted_residual().replicate(5), V, r"'b' parameter of ResidualBootstrap.replicate must be an int in \[0, 4\]. Got 5")
+case(R, "replicate-b-float", lambda: _fitted_residual().sample(1.0), V, r"'b' parameter of ResidualBootstrap.replicate must be an int in \[0, 4\]. Got 1.0")
+case(R, "iter_samples-chunk", lambda: _fitted_residual().iter_samples(chunk_size=0), V, r"'chunk_size' parameter of ResidualBootstrap.iter_samples must be an int >= 1. Got 0")
+case(R, "statistic-unknown", lambda: bootstrap(SERIES, "mode", resampler=RB(5, order=1)), V, r"'statistic' parameter of bootstrap must be a callable or one of \{'mean'.* with ResidualBootstrap .* Got 'mode'")
+case(R, "statistic-kwargs", lambda: bootstrap(SERIES, "mean", statistic_kwargs={"ddof": 1}, resampler=RB(5, order=1)), V, r"'statistic_kwargs' parameter of bootstrap accepts no keys for statistic 'mean'. Got \['ddof'\]")
+case(R, "quantile-q", lambda: bootstrap(SERIES, "quantile", statistic_kwargs={"q": 2.0}, resampler=RB(5, order=1)), V, r"'q' statistic keyword of bootstrap must be a float or 1-D array of floats in \[0, 1\]. Got 2.0")
+case(R, "ddof-too-large", lambda: bootstrap(SERIES, "var", statistic_kwargs={"ddof": 80}, resampler=RB(5, order=1)), V, r"'ddof' parameter of bootstrap \(statistic_kwargs\) must be an int in \[0, 79\]. Got 80")
+# -- SieveBootstrap ----------------------------------------------------------------
+S = "SieveBootstrap"
+case(S, "criterion", lambda: SB(criterion="hq").fit(SERIES), V, r"'criterion' parameter of SieveBootstrap must be one of \{'aic', 'bic'\}. Got 'hq'")
+case(S, "max_order-negative", lambda: SB(max_order=-1).fit(SERIES), V, r"'max_order' parameter of SieveBootstrap must be an int >= 0. Got -1")
+case(S, "burn_in-negative", lambda: SB(burn_in=-3).fit(SERIES), V, r"'burn_in' parameter of SieveBootstrap must be an int >= 0. Got -3")
+case(S, "burn_in-2**40", lambda: SB(burn_in=2**40).fit(SERIES), V, r"'burn_in' parameter of SieveBootstrap must be an int in \[0, 2\*\*31\]")
+case(S, "block_length-0", lambda: SB(block_length=0).fit(SERIES), V, r"'block_length' parameter of SieveBootstrap must be an int >= 1. Got 0")
+case(S, "X-nan", lambda: SB().fit(SERIES_NAN), V, r"'X' parameter of SieveBootstrap must hold finite values")
+case(S, "X-huge", lambda: SB().fit(SERIES_HUGE), V, r"'X' parameter of SieveBootstrap must have values whose squares")
+case(S, "y-given", lambda: SB().fit(SERIES, Y), V, r"'y' parameter of SieveBootstrap must be None")
+# -- WildBootstrap -------------------------------------------------------------------
+W = "WildBootstrap"
+case(W, "weights", lambda: WB(weights="normal").fit(X, Y), V, r"'weights' parameter of WildBootstrap must be one of \{'rademacher', 'mammen', 'webb'\}. Got 'normal'")
+case(W, "block_length-0", lambda: WB(block_length=0).fit(X, Y), V, r"'block_length' parameter of WildBootstrap must be an int >= 1. Got 0")
+case(W, "fit_intercept", lambda: WB(fit_intercept="yes").fit(X, Y), V, r"'fit_intercept' parameter of WildBootstrap must be True or False. Got 'yes'")
+case(W, "order", lambda: WB(order=-2).fit(SERIES), V, r"'order' parameter of WildBootstrap must be an int >= 0, 'aic' or 'bic'. Got -2")
+case(W, "groups-without-y", lambda: WB().fit(SERIES, None, GROUPS), V, r"'groups' parameter of WildBootstrap is for a regression \(y given\)")
+case(W, "block_length-with-groups", lambda: WB(block_length=2).fit(X, Y, GROUPS), V, r"'block_length' parameter of WildBootstrap must be None when groups are given .* Got 2")
+case(W, "block_length-too-long", lambda: WB(block_length=100).fit(X, Y), V, r"'block_length' parameter of WildBootstrap must be at most the number of rows 80. Got 100")
+case(W, "block_length-series", lambda: WB(order=1, block_length=1000).fit(SERIES), V, r"'block_length' parameter of WildBootstrap must be at most the number of residuals n - p = 79")
+case(W, "y-nan", lambda: WB().fit(X, Y_NAN), V, r"'y' parameter of WildBootstrap must hold finite values. Got 1 NaN or infinite")
+case(W, "y-inf", lambda: WB().fit(X, Y_INF), V, r"'y' parameter of WildBootstrap must hold finite values. Got 1 NaN or infinite")
+case(W, "X-nan", lambda: WB().fit(X_NAN, Y), V, r"'X' parameter of WildBootstrap must hold finite values. Got 1 NaN or infinite")
+case(W, "X-3d", lambda: WB().fit(X_3D, Y), V, r"'X' parameter of WildBootstrap must have 1 or 2 dimension\(s\). Got shape \(80, 2, 2\)")
+case(W, "y-2d", lambda: WB().fit(X, X), V, r"'y' parameter of WildBootstrap must have 1 dimension\(s\). Got shape \(80, 2\)")
+case(W, "y-strings", lambda: WB().fit(X, WORDS), V, r"'y' parameter of WildBootstrap must be numeric. Got ndarray that is not numeric")
+case(W, "y-short", lambda: WB().fit(X, Y[:70]), V, r"'y' parameter of WildBootstrap must have one entry per sample of X \(80\). Got 70")
+case(W, "singular", lambda: WB().fit(X_COLLINEAR, Y), V, r"'X' parameter of WildBootstrap gives a singular design \(rank 2 < 3 columns with the intercept\)")
+case(W, "more-columns-than-rows", lambda: WB().fit(X[:2], Y[:2]), V, r"'X' parameter of WildBootstrap must have more rows than regressors \(3 with the intercept\). Got 2 rows")
+case(W, "one-cluster", lambda: WB().fit(X, Y, GROUPS_ONE), V, r"'groups' parameter of WildBootstrap must have at least 2 clusters .* Got 1 cluster")
+case(W, "groups-nan", lambda: WB().fit(X, Y, GROUPS_NAN), V, r"'groups' parameter of WildBootstrap must not contain NaN. Got 1 NaN label")
+case(W, "series-tiny", lambda: WB().fit(SERIES_TINY), V, r"'X' parameter of WildBootstrap must have values whose squares")
+case(W, "X-huge", lambda: WB().fit(X_HUGE, Y), V, r"'X' parameter of WildBootstrap gives a singular design .* or their scales differ too much for float64")
+case(W, "series-constant", lambda: WB().fit(CONSTANT), V, r"'X' parameter of WildBootstrap must not be constant")
+case(W, "builtin-statistic-regression", lambda: bootstrap(X, "mean", y=Y, resampler=WB(5)), V, r"'statistic' parameter of bootstrap must be a callable statistic\(X, y\) when WildBootstrap resamples a regression")
+case(W, "split", lambda: WB().split(X, Y), V, r"WildBootstrap generates synthetic samples .* cannot be a scikit-learn splitter")
+# -- wild_cluster_bootstrap ---------------------------------------------------------
+C = "wild_cluster_bootstrap"
+case(C, "weights", lambda: WCB(X, Y, GROUPS, weights="normal"), V, r"'weights' parameter of wild_cluster_bootstrap must be one of \{'rademacher', 'mammen', 'webb'\}. Got 'normal'")
+case(C, "alternative", lambda: WCB(X, Y, GROUPS, alternative="both"), V, r"'alternative' parameter of wild_cluster_bootstrap must be one of \{'two-sided', 'equal-tailed', 'greater', 'less'\}. Got 'both'")
+case(C, "n_resamples-0", lambda: WCB(X, Y, GROUPS, n_resamples=0), V, r"'n_resamples' parameter of wild_cluster_bootstrap must be an int in \[1, 4294967295\]. Got 0")
+case(C, "n_resamples-float", lambda: WCB(X, Y, GROUPS, n_resamples=99.0), V, r"'n_resamples' parameter of wild_cluster_bootstrap must be an int .* Got 99.0")
+case(C, "n_resamples-too-few-for-interval", lambda: WCB(X, Y, GROUPS, n_resamples=10), V, r"'n_resamples' parameter of wild_cluster_bootstrap must be at least 19 for a two-sided interval at level 0.95 .* Got 10 instead")
+case(C, "n_resamples-too-few-equal-tailed", lambda: WCB(X, Y, GROUPS, n_resamples=38, alternative="equal-tailed"), V, r"'n_resamples' parameter .* must be at least 39 for a equal-tailed interval")
+case(C, "level-1", lambda: WCB(X, Y, GROUPS, level=1.0), V, r"'level' parameter of wild_cluster_bootstrap must be a float in \(0, 1\). Got 1.0")
+case(C, "level-str", lambda: WCB(X, Y, GROUPS, level="0.9"), V, r"'level' parameter of wild_cluster_bootstrap must be a float in \(0, 1\). Got '0.9'")
+case(C, "null-nan", lambda: WCB(X, Y, GROUPS, null=np.nan), V, r"'null' parameter of wild_cluster_bootstrap must be a finite float. Got nan")
+case(C, "null-str", lambda: WCB(X, Y, GROUPS, null="0"), V, r"'null' parameter of wild_cluster_bootstrap must be a finite float. Got '0'")
+case(C, "impose_null", lambda: WCB(X, Y, GROUPS, impose_null="yes"), V, r"'impose_null' parameter of wild_cluster_bootstrap must be True or False. Got 'yes'")
+case(C, "fit_intercept", lambda: WCB(X, Y, GROUPS, fit_intercept=1), V, r"'fit_intercept' parameter of wild_cluster_bootstrap must be True or False. Got 1")
+case(C, "confidence_interval", lambda: WCB(X, Y, GROUPS, confidence_interval=None), V, r"'confidence_interval' parameter of wild_cluster_bootstrap must be True or False. Got None")
+case(C, "coef-range", lambda: WCB(X, Y, GROUPS, coef=2), V, r"'coef' parameter of wild_cluster_bootstrap must be an int in \[0, 1\]. Got 2")
+case(C, "coef-negative", lambda: WCB(X, Y, GROUPS, coef=-1), V, r"'coef' parameter of wild_cluster_bootstrap must be an int in \[0, 1\]. Got -1")
+case(C, "coef-zero-weights", lambda: WCB(X, Y, GROUPS, coef=[0.0, 0.0]), V, r"'coef' parameter of wild_cluster_bootstrap must be a column index in \[0, 1\] or a non-zero 1-D array of 2 finite weights")
+case(C, "coef-nan-weights", lambda: WCB(X, Y, GROUPS, coef=[np.nan, 1.0]), V, r"'coef' parameter .* Got \[nan, 1.0\]")
+case(C, "coef-float", lambda: WCB(X, Y, GROUPS, coef=1.0), V, r"'coef' parameter .* Got 1.0")
+case(C, "random_state", lambda: WCB(X, Y, GROUPS, random_state="x"), V, r"'random_state' parameter of wild_cluster_bootstrap must be None, a non-negative int")
+case(C, "X-nan", lambda: WCB(X_NAN, Y, GROUPS), V, r"'X' parameter of wild_cluster_bootstrap must hold finite values. Got 1 NaN or infinite")
+case(C, "X-huge", lambda: WCB(X_HUGE, Y, GROUPS), V, r"'X' parameter of wild_cluster_bootstrap must have values whose squares sum to a finite float64 \(X'X overflows\)")
+case(C, "X-tiny", lambda: WCB(X_TINY, Y, GROUPS), V, r"'X' parameter of wild_cluster_bootstrap must have columns whose squares are normal float64 numbers \(X'X underflows\). Got column\(s\) \[0, 1\]")
+case(C, "X-3d", lambda: WCB(X_3D, Y, GROUPS), V, r"'X' parameter of wild_cluster_bootstrap must be 1-D or 2-D. Got shape \(80, 2, 2\)")
+case(C, "X-strings", lambda: WCB(WORDS, Y, GROUPS), V, r"'X' parameter of wild_cluster_bootstrap must be a numeric array .* not numeric")
+case(C, "X-empty", lambda: WCB(X[:0], Y[:0], GROUPS[:0]), V, r"'X' parameter of wild_cluster_bootstrap must have at least one row and one column. Got shape \(0, 2\)")
+case(C, "X-singular", lambda: WCB(X_COLLINEAR, Y, GROUPS), V, r"'X' parameter of wild_cluster_bootstrap gives a singular design \(3 columns with the intercept, numerical rank below 3\)")
+case(C, "X-more-columns-than-rows", lambda: WCB(X[:3], Y[:3], [0, 1, 1]), V, r"'X' parameter of wild_cluster_bootstrap must have more rows than regressors \(3 with the intercept\). Got 3 rows")
+case(C, "y-nan", lambda: WCB(X, Y_NAN, GROUPS), V, r"'y' parameter of wild_cluster_bootstrap must hold finite values. Got 1 NaN or infinite")
+case(C, "y-inf", lambda: WCB(X, Y_INF, GROUPS), V, r"'y' parameter of wild_cluster_bootstrap must hold finite values. Got 1 NaN or infinite")
+case(C, "y-short", lambda: WCB(X, Y[:70], GROUPS), V, r"'y' parameter of wild_cluster_bootstrap must be 1-D with one value per row of X \(80\). Got shape \(70,\)")
+case(C, "y-strings", lambda: WCB(X, WORDS, GROUPS), V, r"'y' parameter of wild_cluster_bootstrap must be a numeric 1-D array")
+case(C, "groups-one-cluster", lambda: WCB(X, Y, GROUPS_ONE), V, r"'groups' parameter of wild_cluster_bootstrap must have at least 2 clusters .* Got 1 cluster")
+case(C, "groups-nan", lambda: WCB(X, Y, GROUPS_NAN), V, r"'groups' parameter of wild_cluster_bootstrap must not contain NaN")
+case(C, "groups-short", lambda: WCB(X, Y, GROUPS[:70]), V, r"'groups' parameter of wild_cluster_bootstrap must have one label per sample \(80\). Got 70")
+case(C, "groups-None", lambda: WCB(X, Y, None), V, r"'groups' parameter of wild_cluster_bootstrap is required")
+# -- WildClusterResult.p_value_at ---------------------------------------------------
+P = "WildClusterResult.p_value_at"
+case(P, "value-nan", lambda: _wcb_result().p_value_at(np.nan), V, r"'value' parameter of WildClusterResult.p_value_at must be a finite float. Got nan")
+case(P, "value-inf", lambda: _wcb_result().p_value_at(-np.inf), V, r"'value' parameter of WildClusterResult.p_value_at must be a finite float. Got -inf")
+case(P, "value-str", lambda: _wcb_result().p_value_at("a"), V, r"'value' parameter of WildClusterResult.p_value_at must be a finite float. Got 'a'")
+case(P, "value-None", lambda: _wcb_result().p_value_at(None), V, r"'value' parameter .* Got None")
+case(P, "value-bool", lambda: _wcb_result().p_value_at(True), V, r"'value' parameter .* Got True")
+case(P, "value-list", lambda: _wcb_result().p_value_at([0.5]), V, r"'value' parameter .* Got \[0.5\]")
+# fmt: on
+
+
+# ---------------------------------------------------------------------------
+# the harness
+# ---------------------------------------------------------------------------
+class _WorkStarted(AssertionError):
+    """Raised when a case reaches resampling work before its error."""
+
+
+def _forbid_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    import skboot._run._run
+    import skboot.model_based._cluster
+    import skboot.model_based._residual
+    import skboot.model_based._wild
+
+    def work(*args: Any, **kwargs: Any) -> Any:
+        raise _WorkStarted("resampling work started before the input was refused")
+
+    for module, name in [
+        (skboot._run._run, "run_bootstrap"),
+        (skboot.model_based._residual, "ar_residual_chunk"),
+        (skboot.model_based._wild, "ar_wild_chunk"),
+        (skboot.model_based._wild, "regression_wild_chunk"),
+        (skboot.model_based._cluster, "_replicate_sums"),
+        (skboot.model_based._cluster, "_t_at"),
+    ]:
+        monkeypatch.setattr(module, name, work)
+
+
+def test_forbid_work_catches_work(monkeypatch):
+    """Valid calls of every entry point reach the patched work."""
+    for make in _WARM:
+        make()
+    _forbid_work(monkeypatch)
+    for valid in (
+        lambda: bootstrap(SERIES, "mean", resampler=RB(5, order=1)),
+        lambda: RB(5, order=1, random_state=0).fit(SERIES).sample(0),
+        lambda: SB(5, random_state=0).fit(SERIES).sample(0),
+        lambda: WB(5, random_state=0).fit(X, Y).sample(0),
+        lambda: WB(5, order=1, random_state=0).fit(SERIES).sample(0),
+        lambda: WCB(X, Y, GROUPS, n_resamples=99),
+        lambda: _wcb_result().p_value_at(0.5),
+    ):
+        with pytest.raises(_WorkStarted):
+            valid()
+
+
+def test_catalogue_size():
+    assert len(CASES) >= 40
+    assert len({(entry, id_) for entry, id_, *_ in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize(
+    ("call", "exc", "match"),
+    [pytest.param(*rest, id=f"{entry}:{id_}") for entry, id_, *rest in CASES],
+)
+def test_bad_input(call, exc, match, monkeypatch):
+    for make in _WARM:
+        make()
+    _forbid_work(monkeypatch)
+    with pytest.raises(exc, match=match) as info:
+        call()
+    assert isinstance(info.value, ValueError)
+    origin = str(info.traceback[-1].path)
+    assert f"{Path(skboot.__file__).parent}" in origin, origin
+    for name, value in DATA.items():
+        np.testing.assert_array_equal(value, SAVED[name], err_msg=name)
+
+
+def test_undefined_result_methods_warn_instead_of_raising():
+    """A valid null value on a result whose t is undefined: NaN with the named
+    warning (the value is fine; the statistic is not)."""
+    with pytest.warns(UndefinedStatisticWarning):
+        res = WCB(X, np.full(N, 4.0), GROUPS, n_resamples=99, random_state=0)
+    with pytest.warns(UndefinedStatisticWarning, match="t is undefined"):
+        assert np.isnan(res.p_value_at(0.0))
+    with pytest.raises(ValueError, match="'value' parameter"):
+        res.p_value_at(np.nan)  # a bad value is still refused first
