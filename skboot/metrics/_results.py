@@ -7,7 +7,7 @@ automatic delete-a-group jackknife of :class:`~skboot.BootstrapResult`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,6 +27,9 @@ from skboot.intervals import (
 from skboot.metrics._inputs import METRIC_INTERVAL_METHODS
 from skboot.metrics._plot import plot_metric_result
 from skboot.statistic import BootstrapResult
+
+if TYPE_CHECKING:  # matplotlib is optional
+    from matplotlib.axes import Axes
 
 __all__ = ["MetricCI", "MetricComparison", "MetricResultMixin", "metric_interval"]
 
@@ -253,7 +256,7 @@ class MetricCI(MetricResultMixin):
     undefined: str
     result: BootstrapResult = field(repr=False)
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+    def plot(self, ax: Axes | None = None, **kwargs: str | float) -> Axes:
         """Histogram of the bootstrap distribution with the estimate and interval.
 
         Drawn as :meth:`skboot.BootstrapResult.plot` draws a run: the defined
@@ -370,9 +373,8 @@ class MetricComparison(MetricResultMixin):
     undefined: str
     result: BootstrapResult = field(repr=False)
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
-        """Histogram of the paired differences with the estimate, the interval
-        and the line of no difference.
+    def plot(self, ax: Axes | None = None, **kwargs: str | float) -> Axes:
+        """Histogram of the paired differences, marking estimate, interval and 0.
 
         Drawn as :meth:`skboot.BootstrapResult.plot` draws a run (the defined
         replicates of ``a - b``, a solid line at :attr:`estimate`, a shaded span
