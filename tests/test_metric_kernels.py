@@ -75,6 +75,10 @@ def make_data(kind, rng, n):
     if kind == "regression":
         y = rng.normal(size=n)
         return y, y + rng.normal(scale=0.7, size=n)
+    if kind.startswith("binary_text_"):  # "no" / "yes" for 0 / 1
+        names = np.array(["no", "yes"])
+        y, pred = make_data(kind.replace("text_", ""), rng, n)
+        return names[y], (names[pred] if kind == "binary_text_labels" else pred)
     raise AssertionError(kind)
 
 
@@ -109,6 +113,40 @@ def _prf_reference(func, average, zero_division):
     def reference(yt, yp, sw, y_full):
         return func(
             yt, yp, sample_weight=sw, average=average, zero_division=zero_division
+        )
+
+    return reference
+
+
+def _positive_reference(func, pos_label, **options):
+    """``func`` with ``pos_label``; NaN where the fused metric is undefined:
+    a replicate of one class for ROC AUC, without positive for average
+    precision."""
+
+    def reference(yt, yp, sw, y_full):
+        if func is skm.roc_auc_score:
+            if np.unique(yt).shape[0] < 2:
+                return math.nan
+            return func(yt == pos_label, yp, sample_weight=sw)
+        if func is skm.average_precision_score and not (yt == pos_label).any():
+            return math.nan
+        if func is skm.log_loss:  # y_pred: the probability of pos_label
+            labels = [False, True]
+            return func(yt == pos_label, yp, sample_weight=sw, labels=labels)
+        return func(yt, yp, sample_weight=sw, pos_label=pos_label, **options)
+
+    return reference
+
+
+def _listed_reference(func, average, zero_division, labels):
+    def reference(yt, yp, sw, y_full):
+        return func(
+            yt,
+            yp,
+            sample_weight=sw,
+            average=average,
+            zero_division=zero_division,
+            labels=labels,
         )
 
     return reference
@@ -184,6 +222,63 @@ for _name, _func in _PRF.items():
                         {"average": _average, **_options},
                         _kind,
                         _prf_reference(_func, _average, _zd),
+                    )
+                )
+
+
+# Text labels and pos_label (scikit-learn's rules), labels= of micro / macro.
+for _pos in ("yes", "no"):
+    for _name, _func in (
+        ("roc_auc", skm.roc_auc_score),
+        ("average_precision", skm.average_precision_score),
+    ):
+        CASES.append(
+            (
+                _name,
+                {"pos_label": _pos},
+                "binary_text_scores",
+                _positive_reference(_func, _pos),
+            )
+        )
+    for _name, _func in (
+        ("log_loss", skm.log_loss),
+        ("brier_score", skm.brier_score_loss),
+    ):
+        CASES.append(
+            (
+                _name,
+                {"pos_label": _pos},
+                "binary_text_proba",
+                _positive_reference(_func, _pos),
+            )
+        )
+    for _name, _func in _PRF.items():
+        for _zd in (np.nan, 0.0):
+            CASES.append(
+                (
+                    _name,
+                    {"pos_label": _pos, "zero_division": _zd},
+                    "binary_text_labels",
+                    _positive_reference(_func, _pos, zero_division=_zd),
+                )
+            )
+CASES.append(("roc_auc", {}, "binary_text_scores", _roc_auc_reference))
+CASES.append(("log_loss", {}, "binary_text_proba", _proba_reference(skm.log_loss)))
+_LISTED = (
+    ("multiclass_labels", [0, 2]),
+    ("multiclass_labels", [0, 1, 2, 3]),  # 3: a class never seen
+    ("string_labels", ["ant", "cat", "dog"]),
+)
+for _name, _func in _PRF.items():
+    for _zd in (np.nan, 1.0):
+        for _average in ("micro", "macro"):
+            for _kind, _labels in _LISTED:
+                CASES.append(
+                    (
+                        _name,
+                        {"average": _average, "zero_division": _zd, "labels": _labels},
+                        _kind,
+                        _listed_reference(_func, _average, _zd, _labels),
                     )
                 )
 
@@ -453,12 +548,12 @@ INVALID = [
     ("accuracy", np.array([0, "a", 1, 2], dtype=object), _B, {}, r"'y_true' parameter of accuracy must be an array of class labels of one type"),
     ("accuracy", np.array(["a", "b", "a", "b"]), _B, {}, r"'y_pred' parameter of accuracy must be an array of labels of the same type as y_true"),
     # binary labels
-    ("roc_auc", np.array([0, 1, 2, 1]), _P, {}, r"'y_true' parameter of roc_auc must be an array of binary labels in \{0, 1\}\. Got labels \[0, 1, 2\]"),
-    ("average_precision", np.array([-1, 1, 1, -1]), _P, {}, r"'y_true' parameter of average_precision must be an array of binary labels in \{0, 1\}\. Got labels \[-1, 1\]"),
-    ("precision", _B, np.array([0, 1, 2, 1]), {}, r"'y_pred' parameter of precision must be an array of binary labels in \{0, 1\}\. Got labels \[0, 1, 2\]"),
-    ("recall", np.array(["n", "y", "y", "n"]), _B, {}, r"'y_true' parameter of recall must be an array of binary labels in \{0, 1\}\. Got labels \['n', 'y'\]"),
-    ("log_loss", np.array([0, 1, 2, 1]), _P, {}, r"'y_true' parameter of log_loss must be an array of binary labels in \{0, 1\}"),
-    ("brier_score", np.array([1, 2, 2, 1]), _P, {}, r"'y_true' parameter of brier_score must be an array of binary labels in \{0, 1\}"),
+    ("roc_auc", np.array([0, 1, 2, 1]), _P, {}, r"'y_true' parameter of roc_auc must be an array of binary labels \(two classes at most\)\. Got 3 classes \[0, 1, 2\]"),
+    ("average_precision", np.array(["n", "y", "y", "n"]), _P, {}, r"'pos_label' parameter of average_precision must be one of the labels of y_true \(\['n', 'y'\]\)\. Got 1 instead"),
+    ("precision", _B, np.array([0, 1, 2, 1]), {}, r"'y_pred' parameter of precision must be an array of binary labels with average='binary' \(two classes in y_true and y_pred together; pass average='micro' or 'macro' for more\)\. Got 3 classes \[0, 1, 2\]"),
+    ("recall", np.array(["n", "y", "y", "n"]), _B, {}, r"'y_pred' parameter of recall must be an array of labels of the same type as y_true \(numbers or strings\)\. Got dtype int64 with y_true of dtype <U1"),
+    ("log_loss", np.array([0, 1, 2, 1]), _P, {}, r"'y_true' parameter of log_loss must be an array of binary labels \(two classes at most\) when y_pred is 1-d; .* Got 3 classes \[0, 1, 2\]"),
+    ("brier_score", np.array(["n", "y", "y", "n"]), _P, {}, r"'pos_label' parameter of brier_score must be given when y_true holds strings \(\['n', 'y'\]\)"),
     # options
     ("f1", _B, _B, {"average": "weighted"}, r"'average' parameter of f1 must be a str among \{'binary', 'macro', 'micro'\}\. Got 'weighted'"),
     ("precision", _B, _B, {"average": None}, r"'average' parameter of precision must be a str among .* Got None"),
@@ -474,7 +569,7 @@ INVALID = [
     ("brier_score", np.array([0, 1, 1, 0]), _PM, {"labels": [0, 1, 2]}, r"'y_pred' parameter of brier_score must be a matrix with one column per label in labels \(3\)\. Got 2 columns"),
     ("log_loss", np.array([0, 1, 3, 0]), _PM, {"labels": [0, 1]}, r"'y_true' parameter of log_loss must be an array of labels listed in labels \(\[0, 1\]\)\. Got labels \[3\]"),
     ("log_loss", _B, _PM, {"labels": [1, 1]}, r"'labels' parameter of log_loss must be an array of at least 2 distinct class labels\. Got \[1, 1\]"),
-    ("log_loss", _B, _P, {"labels": [0, 1]}, r"'labels' parameter of log_loss must be None when y_pred is 1-d"),
+    ("brier_score", _B, _P, {"labels": [0, 1]}, r"'labels' parameter of brier_score must be None when y_pred is 1-d"),
 ]  # fmt: skip
 
 

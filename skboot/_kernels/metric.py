@@ -200,7 +200,12 @@ def prf_kernel(
     """Precision (``which=0``), recall (1) or F1 (2) for one average.
 
     ``average`` 0 is binary with positive class code 1, 1 micro, 2 macro over the
-    classes present in the replicate.
+    classes present in the replicate.  3 (micro) and 4 (macro) average over
+    the listed classes only, codes ``0 .. n_classes - 2`` (scikit-learn's
+    ``labels=``): code ``n_classes - 1`` gathers the classes not listed, whose
+    rows count only as errors of the listed ones, and a listed class absent
+    from the replicate still counts in the macro average (as
+    ``zero_division``, left out when NaN).
     """
     n = codes_true.shape[0]
     if average == 0:
@@ -225,22 +230,31 @@ def prf_kernel(
         counts[2, t] += wi
         if t == p:
             counts[0, t] += wi
-    if average == 1:
+    listed = average >= 3
+    n_counted = n_classes - 1 if listed else n_classes
+    if listed:
+        total = 0.0
+        for c in range(n_classes):
+            total += counts[2, c]
+        if total <= 0.0:
+            return np.nan
+    if average == 1 or average == 3:
         tp = 0.0
         pred_sum = 0.0
         true_sum = 0.0
-        for c in range(n_classes):
+        for c in range(n_counted):
             tp += counts[0, c]
             pred_sum += counts[1, c]
             true_sum += counts[2, c]
-        if pred_sum + true_sum <= 0.0:
+        if not listed and pred_sum + true_sum <= 0.0:
             return np.nan
         return prf_value(tp, pred_sum, true_sum, which, zero_division)
 
     acc = 0.0
     m = 0
-    for c in range(n_classes):
-        if counts[1, c] + counts[2, c] > 0.0:  # class present in the replicate
+    for c in range(n_counted):
+        # a class present in the replicate, or any listed class
+        if listed or counts[1, c] + counts[2, c] > 0.0:
             v = prf_value(
                 counts[0, c], counts[1, c], counts[2, c], which, zero_division
             )

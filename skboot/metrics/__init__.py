@@ -54,7 +54,8 @@ Results
 a frozen :class:`MetricComparison`: the estimate, the interval asked for
 (``.interval``, at ``level`` by ``method``), the undefined-replicate record, and
 the underlying :class:`~skboot.BootstrapResult` of the defined replicates
-(``.result``).  ``.confidence_interval(level=..., method=...)`` computes another
+(``.result``); ``.plot()`` draws the distribution with the estimate and the
+interval.  ``.confidence_interval(level=..., method=...)`` computes another
 interval from the same replicates (nothing is resampled) with the metric's
 jackknife rules above; prefer it to ``.result.confidence_interval``, which knows
 neither the undefined policy nor the stratified acceleration.  For
@@ -67,6 +68,8 @@ Modules
 * :mod:`~skboot.metrics._prepare`, :mod:`~skboot.metrics._checks`: the
   ``prepare_*`` functions (inputs validated, labels encoded, scores argsorted,
   once per dataset) and their checks;
+* :mod:`~skboot.metrics._labels`: class labels as scikit-learn reads them (the
+  positive class of each binary metric, ``pos_label``, ``labels=``);
 * :mod:`~skboot.metrics._registry`: :data:`METRICS`, :class:`MetricSpec`, the
   packed form of the numba drivers (:mod:`skboot._kernels.metric`);
 * :mod:`~skboot.metrics._resolve`: names, scorers and scikit-learn functions to a
@@ -75,7 +78,7 @@ Modules
   :class:`CallableMetricStatistic`;
 * :mod:`~skboot.metrics._inputs`, :mod:`~skboot.metrics._ci`,
   :mod:`~skboot.metrics._results`: :func:`metric_ci`, :func:`compare_metrics`,
-  their checks and results;
+  their checks and results; :mod:`~skboot.metrics._plot`, their ``plot``;
 * :mod:`~skboot.metrics._score`: :func:`bootstrap_score`, :class:`BootstrapScore`;
 * :mod:`~skboot.metrics._guard`: scikit-learn's ``UndefinedMetricWarning`` as an
   error while a metric is evaluated.

@@ -21,16 +21,15 @@ __all__ = [
     "EPS",
     "check_array",
     "check_average",
-    "check_binary",
     "check_bool",
     "check_labels",
+    "check_proba_values",
     "check_real",
     "check_same_length",
     "check_zero_division",
     "encode",
     "invalid",
     "prepare_labels",
-    "prepare_proba",
     "prepare_regression",
     "show",
 ]
@@ -127,20 +126,6 @@ def check_labels(arr: np.ndarray, param: str, metric: str) -> np.ndarray:
     return arr
 
 
-def check_binary(arr: np.ndarray, param: str, metric: str) -> np.ndarray:
-    """Return labels in {0, 1} as int64 codes."""
-    check_labels(arr, param, metric)
-    uniq = np.unique(arr)
-    if arr.dtype.kind not in "biuf" or not np.isin(uniq, [0, 1]).all():
-        raise invalid(
-            param,
-            metric,
-            "an array of binary labels in {0, 1}",
-            f"labels {show(uniq)}",
-        )
-    return np.ascontiguousarray(arr == 1, dtype=np.int64)
-
-
 def _is_string_kind(arr: np.ndarray) -> bool:
     return arr.dtype.kind in "USO" and arr.size > 0 and isinstance(arr.flat[0], str)
 
@@ -199,7 +184,7 @@ def check_bool(value: Any, param: str, metric: str) -> bool:
     return bool(value)
 
 
-def _check_proba_values(p: np.ndarray, metric: str) -> np.ndarray:
+def check_proba_values(p: np.ndarray, metric: str) -> np.ndarray:
     p = check_real(p, "y_pred", metric)
     lo, hi = float(p.min()), float(p.max())
     if lo < 0.0 or hi > 1.0:
@@ -210,82 +195,6 @@ def _check_proba_values(p: np.ndarray, metric: str) -> np.ndarray:
             f"values in [{lo}, {hi}]",
         )
     return p
-
-
-def prepare_proba(
-    y_true: Any, y_pred: Any, labels: Any, metric: str
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Validate probabilistic predictions.
-
-    Returns ``(codes, proba, classes)``: for 1-d ``y_pred`` (probability of class
-    1) ``codes`` is ``y_true`` in {0, 1}, ``proba`` is 1-d and ``classes`` None;
-    for a matrix, ``codes`` indexes its columns (the sorted classes).
-    """
-    yt = check_array(y_true, "y_true", metric)
-    yp = check_array(y_pred, "y_pred", metric, ndims=(1, 2))
-    check_same_length(metric, yt, yp)
-    if yp.ndim == 2 and yp.shape[1] == 1:
-        yp = yp[:, 0]
-    proba = _check_proba_values(yp, metric)
-    if proba.ndim == 1:
-        if labels is not None:
-            raise invalid(
-                "labels",
-                metric,
-                "None when y_pred is 1-d (the probability of class 1, with y_true "
-                "in {0, 1})",
-                repr(labels),
-            )
-        return check_binary(yt, "y_true", metric), proba, None
-
-    check_labels(yt, "y_true", metric)
-    if labels is None:
-        classes = np.unique(yt)
-        if classes.shape[0] != proba.shape[1]:
-            raise invalid(
-                "y_pred",
-                metric,
-                f"a matrix with one column per class of y_true ({show(classes)}; "
-                "pass labels= to list classes absent from y_true)",
-                f"{proba.shape[1]} columns",
-            )
-    else:
-        lab = check_labels(check_array(labels, "labels", metric), "labels", metric)
-        classes = np.unique(lab)
-        if classes.shape[0] != lab.shape[0] or classes.shape[0] < 2:
-            raise invalid(
-                "labels",
-                metric,
-                "an array of at least 2 distinct class labels",
-                show(lab),
-            )
-        missing = np.setdiff1d(np.unique(yt), classes)
-        if missing.size:
-            raise invalid(
-                "y_true",
-                metric,
-                f"an array of labels listed in labels ({show(classes)})",
-                f"labels {show(missing)}",
-            )
-        if classes.shape[0] != proba.shape[1]:
-            raise invalid(
-                "y_pred",
-                metric,
-                f"a matrix with one column per label in labels ({classes.shape[0]})",
-                f"{proba.shape[1]} columns",
-            )
-    sums = proba.sum(axis=1)
-    bad = ~np.isclose(sums, 1.0, rtol=math.sqrt(EPS), atol=1e-8)
-    if bad.any():
-        first = int(np.flatnonzero(bad)[0])
-        raise invalid(
-            "y_pred",
-            metric,
-            "a matrix of probabilities whose rows sum to 1",
-            f"{int(bad.sum())} row(s) that do not (row {first} sums to {float(sums[first])!r})",
-        )
-    codes = np.ascontiguousarray(np.searchsorted(classes, yt), dtype=np.int64)
-    return codes, proba, classes
 
 
 def prepare_regression(

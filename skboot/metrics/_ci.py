@@ -118,9 +118,10 @@ def metric_ci(
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        True labels or targets.
+        True labels (numbers or strings, as in scikit-learn) or targets.
     y_pred : array-like of shape (n_samples,) or (n_samples, n_classes)
-        Predictions, scores or probabilities, as the metric expects.
+        Predictions (labels of the type of ``y_true``), scores or probabilities,
+        as the metric expects.
     metric : str or callable
         A fused metric name ({"accuracy", "balanced_accuracy", "precision",
         "recall", "f1", "roc_auc", "average_precision", "log_loss",
@@ -169,8 +170,11 @@ def metric_ci(
         ``sample_weight``, on an NVIDIA GPU, as :func:`skboot.bootstrap` does;
         "auto" falls back to the CPU when that is not possible.
     **metric_options
-        Options of the metric, e.g. ``average="macro"`` for "f1" or
-        ``labels=[...]`` for "log_loss".
+        Options of the metric, e.g. ``average="macro"`` for "f1",
+        ``labels=[...]`` for "log_loss" or ``pos_label="malignant"`` for any
+        binary metric (the positive class; by default the one scikit-learn
+        picks: ``pos_label=1`` for precision, recall, F1 and average
+        precision, the greater of the two classes for "roc_auc").
 
     Returns
     -------
@@ -182,8 +186,9 @@ def metric_ci(
     Raises
     ------
     ValueError
-        On invalid input (mismatched lengths, an unknown metric name, labels
-        outside {0, 1} for a binary metric, probabilities outside [0, 1], ...),
+        On invalid input (mismatched lengths, an unknown metric name, more
+        than two classes or a ``pos_label`` that is not a label for a binary
+        metric, labels of mixed types, probabilities outside [0, 1], ...),
         or with ``undefined="raise"`` when the metric is undefined on a
         replicate.
 
@@ -207,6 +212,18 @@ def metric_ci(
     >>> res = metric_ci(y, score, "roc_auc", n_resamples=999, random_state=0)
     >>> print(f"{res.estimate:.3f} [{res.interval.low:.3f}, {res.interval.high:.3f}]")
     0.814 [0.759, 0.859]
+
+    Text labels, as in scikit-learn: the same replicates as the 0/1 labels.
+
+    >>> names = np.where(y == 1, "malignant", "benign")
+    >>> text = metric_ci(names, score, "roc_auc", n_resamples=999, random_state=0)
+    >>> bool((text.distribution == res.distribution).all())
+    True
+    >>> pred = np.where(score > 0.5, "malignant", "benign")
+    >>> f1 = metric_ci(names, pred, "f1", pos_label="malignant", n_resamples=999,
+    ...                random_state=0)
+    >>> print(f"{f1.estimate:.3f}")
+    0.755
     """
     owner = "metric_ci"
     setup = setup_metric_run(

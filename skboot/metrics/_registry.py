@@ -130,7 +130,8 @@ def is_undefined(value: float) -> bool:
 
 _ALL_ZERO = "all weights are zero"
 _SCORE = ("decision_function", "predict_proba")
-_PRF_OPTIONS = ("average", "zero_division")
+_PRF_OPTIONS = ("average", "zero_division", "pos_label", "labels")
+_PROBA_OPTIONS = ("labels", "pos_label")
 
 
 def _spec(
@@ -214,6 +215,7 @@ METRICS: dict[str, MetricSpec] = dict(
             response_method=_SCORE,
             undefined_when="the replicate holds one class (no positive or no "
             "negative weight)",
+            options=("pos_label",),
         ),
         _spec(
             "average_precision",
@@ -222,6 +224,7 @@ METRICS: dict[str, MetricSpec] = dict(
             greater_is_better=True,
             response_method=_SCORE,
             undefined_when="the replicate holds no positive",
+            options=("pos_label",),
         ),
         _spec(
             "log_loss",
@@ -230,7 +233,7 @@ METRICS: dict[str, MetricSpec] = dict(
             greater_is_better=False,
             response_method="predict_proba",
             undefined_when=_ALL_ZERO,
-            options=("labels",),
+            options=_PROBA_OPTIONS,
         ),
         _spec(
             "brier_score",
@@ -239,7 +242,7 @@ METRICS: dict[str, MetricSpec] = dict(
             greater_is_better=False,
             response_method="predict_proba",
             undefined_when=_ALL_ZERO,
-            options=("labels",),
+            options=_PROBA_OPTIONS,
         ),
         _spec(
             "mean_squared_error",

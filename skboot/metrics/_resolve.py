@@ -5,6 +5,8 @@ options its kernel takes) or generic (the function, called per replicate)."""
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -98,15 +100,25 @@ def is_scorer(obj: Any) -> bool:
     return all(hasattr(obj, a) for a in ("_score_func", "_sign", "_kwargs"))
 
 
-def _fused_options(registry: str, options: dict[str, Any]) -> dict[str, Any] | None:
+def _parameters(func: Callable[..., Any]) -> set[str] | None:
+    """The keyword parameters of ``func``; None when they cannot be read."""
+    try:
+        return set(inspect.signature(func).parameters)
+    except (TypeError, ValueError):  # pragma: no cover - builtins only
+        return None
+
+
+def _fused_options(
+    registry: str, options: dict[str, Any], func: Callable[..., Any] | None = None
+) -> dict[str, Any] | None:
     """Options of a scikit-learn call translated for the kernel, or None when the
-    kernel cannot honour them (then the generic path is used)."""
+    kernel cannot honour them (then the generic path is used, and scikit-learn
+    itself answers, errors included, for an option ``func`` does not take)."""
+    params = None if func is None else _parameters(func)
     out = {}
     for key, value in options.items():
-        if key == "pos_label" and (
-            value is None or (np.ndim(value) == 0 and value == 1)
-        ):
-            continue  # the kernels' positive class is 1
+        if params is not None and key not in params:
+            return None  # not an option of func: let scikit-learn say so
         if key == "zero_division" and isinstance(value, str) and value == "warn":
             out[key] = np.nan  # scikit-learn warns: an undefined replicate here
             continue
@@ -159,10 +171,11 @@ def resolve_metric(metric: Any, options: dict[str, Any], owner: str) -> Resolved
             spec = METRICS[metric]
             extra = sorted(set(options) - set(spec.options))
             if extra:
+                function = next(f for f, r in SKLEARN_NAMES.items() if r == metric)
                 raise ValueError(
                     f"The metric {metric!r} of {owner} accepts the options "
                     f"{list(spec.options)}. Got {extra} instead. Pass the "
-                    "scikit-learn function (e.g. sklearn.metrics.roc_auc_score) to "
+                    f"scikit-learn function (sklearn.metrics.{function}) to "
                     "evaluate other options by the generic (slower) path."
                 )
             return ResolvedMetric(
@@ -181,6 +194,11 @@ def resolve_metric(metric: Any, options: dict[str, Any], owner: str) -> Resolved
         )
     if is_scorer(metric):
         return _from_scorer(metric, options, None)
+    if _is_keyword_partial(metric):
+        # functools.partial(f1_score, pos_label="yes"): its keywords are options
+        func = metric.func
+        name = getattr(func, "__name__", type(func).__name__)
+        return _from_function(func, {**metric.keywords, **options}, 1.0, name)
     if callable(metric):
         name = getattr(metric, "__name__", type(metric).__name__)
         return _from_function(metric, dict(options), 1.0, name)
@@ -189,6 +207,15 @@ def resolve_metric(metric: Any, options: dict[str, Any], owner: str) -> Resolved
         owner,
         f"a callable, a scikit-learn scorer or one of {sorted(METRICS)}",
         metric,
+    )
+
+
+def _is_keyword_partial(metric: Any) -> bool:
+    """A ``functools.partial`` of a scikit-learn metric with keywords only."""
+    return (
+        isinstance(metric, functools.partial)
+        and not metric.args
+        and metric.func in _sklearn_function_map()
     )
 
 
@@ -212,7 +239,7 @@ def _from_function(
 ) -> ResolvedMetric:
     registry = _sklearn_function_map().get(func)
     if registry is not None:
-        fused = _fused_options(registry, options)
+        fused = _fused_options(registry, options, func)
         if fused is not None:
             gib = METRICS[registry].greater_is_better == (sign > 0)
             return ResolvedMetric(name, registry, None, fused, sign, gib)

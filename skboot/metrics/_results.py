@@ -7,7 +7,7 @@ automatic delete-a-group jackknife of :class:`~skboot.BootstrapResult`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,7 +25,11 @@ from skboot.intervals import (
     interval_by_method,
 )
 from skboot.metrics._inputs import METRIC_INTERVAL_METHODS
+from skboot.metrics._plot import plot_metric_result
 from skboot.statistic import BootstrapResult
+
+if TYPE_CHECKING:  # matplotlib is optional
+    from matplotlib.axes import Axes
 
 __all__ = ["MetricCI", "MetricComparison", "MetricResultMixin", "metric_interval"]
 
@@ -252,6 +256,51 @@ class MetricCI(MetricResultMixin):
     undefined: str
     result: BootstrapResult = field(repr=False)
 
+    def plot(self, ax: Axes | None = None, **kwargs: str | float) -> Axes:
+        """Histogram of the bootstrap distribution with the estimate and interval.
+
+        Drawn as :meth:`skboot.BootstrapResult.plot` draws a run: the defined
+        replicates, a solid line at :attr:`estimate` and a shaded span for the
+        interval, here :attr:`interval` unless ``method`` or ``level`` asks for
+        another one (computed by :meth:`confidence_interval`, nothing is
+        resampled).  Needs matplotlib.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; None makes a new figure.
+        **kwargs : dict
+            ``method`` and ``level`` of the interval drawn (default: those of
+            :attr:`interval`) and ``bins`` of the histogram (as in
+            :func:`numpy.histogram`, default "auto").
+
+        Returns
+        -------
+        ax : matplotlib Axes
+            With one histogram (``ax.patches``), the estimate's line, the
+            interval's span and a legend.
+
+        See Also
+        --------
+        skboot.plotting.plot_distribution : The drawing, shared with
+            :meth:`skboot.BootstrapResult.plot`.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import numpy as np
+        >>> from skboot import metric_ci
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.integers(0, 2, 200)
+        >>> res = metric_ci(y, y + rng.normal(size=200), "roc_auc",
+        ...                 n_resamples=300, random_state=0)
+        >>> ax = res.plot(bins=20)
+        >>> ax.get_xlabel(), len(ax.containers[0].patches)
+        ('roc_auc', 20)
+        """
+        return plot_metric_result(self, ax, kwargs)
+
 
 @dataclass(frozen=True, eq=False)
 class MetricComparison(MetricResultMixin):
@@ -323,6 +372,55 @@ class MetricComparison(MetricResultMixin):
     undefined_replicates: np.ndarray = field(repr=False)
     undefined: str
     result: BootstrapResult = field(repr=False)
+
+    def plot(self, ax: Axes | None = None, **kwargs: str | float) -> Axes:
+        """Histogram of the paired differences, marking estimate, interval and 0.
+
+        Drawn as :meth:`skboot.BootstrapResult.plot` draws a run (the defined
+        replicates of ``a - b``, a solid line at :attr:`estimate`, a shaded span
+        for :attr:`interval` unless ``method`` or ``level`` asks for another
+        one), with a dashed line at 0 labelled with :attr:`p_value`.  Needs
+        matplotlib.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; None makes a new figure.
+        **kwargs : dict
+            ``method`` and ``level`` of the interval drawn (default: those of
+            :attr:`interval`) and ``bins`` of the histogram (as in
+            :func:`numpy.histogram`, default "auto").
+
+        Returns
+        -------
+        ax : matplotlib Axes
+            With one histogram (``ax.patches``), the estimate's line, the line
+            at 0, the interval's span and a legend.
+
+        See Also
+        --------
+        skboot.plotting.plot_distribution : The drawing, shared with
+            :meth:`skboot.BootstrapResult.plot`.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import numpy as np
+        >>> from skboot import compare_metrics
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.integers(0, 2, 200)
+        >>> good, weak = y + rng.normal(size=200), y + rng.normal(0, 2, 200)
+        >>> cmp = compare_metrics(y, good, weak, "roc_auc", n_resamples=300,
+        ...                       random_state=0)
+        >>> ax = cmp.plot()
+        >>> ax.get_xlabel()
+        'roc_auc(a) - roc_auc(b)'
+        >>> [line.get_xdata()[0] for line in ax.get_lines()][-1]
+        0.0
+        """
+        line = (0.0, f"no difference (p = {self.p_value:.3g})")
+        return plot_metric_result(self, ax, kwargs, reference=line)
 
 
 # --------------------------------------------------------------------------- #
