@@ -76,6 +76,9 @@ def main(fast: bool = False) -> None:
         f"{cmp.estimate_b:.4f}), 95% CI [{cmp.interval.low:+.4f}, "
         f"{cmp.interval.high:+.4f}], p-value {cmp.p_value:.4f}"
     )
+    # The paired bootstrap distribution of the AUC difference: the dashed line at
+    # 0 is "no difference", labelled with the p-value.
+    cmp.plot()
 
     t0 = time.perf_counter()
     score = bootstrap_score(

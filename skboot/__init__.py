@@ -24,6 +24,7 @@ from skboot.metrics import (
     metric_ci,
 )
 from skboot.model_based import (
+    FewClustersWarning,
     ResidualBootstrap,
     SieveBootstrap,
     WildBootstrap,
@@ -69,6 +70,7 @@ __all__ = [
     "CircularBlockBootstrap",
     "ConfidenceInterval",
     "DegenerateDistributionWarning",
+    "FewClustersWarning",
     "GroupBootstrap",
     "MetricCI",
     "MetricComparison",
