@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from skboot._kernels.multiple_comparison import mcs_max_int
 from skboot.multiple_comparison._replicates import replicate_means
 from skboot.resamplers import BaseResampler
 
@@ -169,49 +170,14 @@ def above_quantile(t: np.ndarray, sample: np.ndarray, size: float) -> np.ndarray
 def mcs_max_exact(
     S: np.ndarray, c: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int] | None:
-    """The max-statistic MCS from exact sums (see :func:`mcs_max` of the kernels
-    for the statistic), or None when the integers would overflow.
-
-    At a step with ``m`` models, ``u_bi = m c_bi - sum_M c_b`` and ``o_i = m S_i
-    - sum_M S`` are exact (int64), ``ss_i = sum_b u_bi**2`` too; the statistic
-    of model ``i`` is ``o_i r_i`` against ``u_bi r_i`` with ``r_i = 1 /
-    sqrt(ss_i / B)`` (``(Lbar_i - Lbar_.) / sd_i`` up to rounding)."""
+    """The max-statistic MCS from exact sums (:func:`mcs_max_int`), or None when
+    the integers could overflow an int64."""
     B, k = c.shape
     big = float(np.max(np.abs(c))) if c.size else 0.0
-    bigS = float(np.max(np.abs(S)))
-    if B * (2.0 * k * big) ** 2 >= 2.0**62 or 2.0 * k * bigS >= 2.0**62:
+    if (
+        B * (2.0 * k * big) ** 2 >= 2.0**62
+        or 2.0 * k * float(np.max(np.abs(S))) >= 2.0**62
+    ):
         return None
-    W = c.astype(np.int64)
-    Si = S.astype(np.int64)
-    ids = np.arange(k)
-    order: list[int] = []
-    pvals: list[float] = []
-    stats: list[float] = []
-    while ids.shape[0] > 1:
-        m = ids.shape[0]
-        sub = W[:, ids]
-        U = m * sub - sub.sum(axis=1, keepdims=True)
-        ss = (U * U).sum(axis=0)
-        if not np.all(ss > 0):
-            return (
-                np.asarray(order, dtype=np.int64),
-                np.asarray(pvals),
-                np.asarray(stats),
-                int(ids[int(np.flatnonzero(ss <= 0)[0])]),
-            )
-        r = 1.0 / np.sqrt(ss.astype(np.float64) / B)
-        o = m * Si[ids] - Si[ids].sum()
-        tstat = o * r
-        Tobs = float(np.max(tstat))
-        p = float(np.count_nonzero(np.max(U * r, axis=1) > Tobs)) / B
-        gone = tstat == Tobs
-        for i in ids[gone]:
-            order.append(int(i))
-            pvals.append(p)
-            stats.append(Tobs)
-        ids = ids[~gone]
-    for i in ids:
-        order.append(int(i))
-        pvals.append(1.0)
-        stats.append(np.nan)
-    return np.asarray(order, dtype=np.int64), np.asarray(pvals), np.asarray(stats), -1
+    order, pvals, stats, bad = mcs_max_int(S.astype(np.int64), c.astype(np.int64))
+    return order, pvals, stats, int(bad)

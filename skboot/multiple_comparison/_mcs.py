@@ -134,7 +134,9 @@ default=None
     a Series named "pvalue" instead of a DataFrame with a "Pvalue" column).
     Every model has a p-value, the survivor 1 (arch pull request 96).  Two models
     whose losses differ by a constant are refused (their difference cannot be
-    studentized); arch divides by zero.
+    studentized); arch divides by zero.  On integer-valued losses the
+    statistics are formed from exact integer sums (ties decided as exact
+    arithmetic decides them).
 
     References
     ----------

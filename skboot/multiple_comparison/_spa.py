@@ -359,7 +359,11 @@ class SPA(_SPABase):
     whatever its flag; skboot studentizes as Hansen (2005) does.  And, as arch,
     ``T_SPA`` is ``max_k t_k`` without Hansen's floor at 0 (with the floor, the
     lower p-value degenerates to 0 when every model is worse than the
-    benchmark).  p-values count ``T* > T_SPA`` strictly, as arch.
+    benchmark).  p-values count ``T* > T_SPA`` strictly, as arch.  On
+    integer-valued losses (0/1 errors, counts) and metrics that are multiples of
+    ``1 / n`` (accuracy), the statistics are formed from exact integer sums, so
+    a replicate that ties ``T_SPA`` in exact arithmetic is never counted; arch,
+    which recentres in floating point, can count it.
 """
         + _SPA_REFS
         + """
