@@ -348,7 +348,8 @@ def test_circular_scheme_is_exact_too():
     assert res.pvalues.tolist() == p
 
 
-def test_accuracy_metric_equals_the_zero_one_losses():
+@pytest.mark.parametrize("studentize", [False, True])
+def test_accuracy_metric_equals_the_zero_one_losses(studentize):
     """compute_metric with accuracy on iid rows is the loss path on the 0/1
     errors with the same iid replicates: exact on both, so equal."""
     rng = np.random.default_rng(3)
@@ -357,7 +358,7 @@ def test_accuracy_metric_equals_the_zero_one_losses():
         rng.random((400, 5)) < np.linspace(0.2, 0.3, 5), 1 - y[:, None], y[:, None]
     )
     errors = (preds != y[:, None]).astype(float)
-    kw = {"n_resamples": B, "random_state": SEED, "studentize": False}
+    kw = {"n_resamples": B, "random_state": SEED, "studentize": studentize}
     met = SPA(**kw).compute_metric(y, preds[:, 0], preds[:, 1:], "accuracy")
     loss = SPA(resampler=Bootstrap(), variance="bootstrap", **kw).compute(
         errors[:, 0], errors[:, 1:]
@@ -369,8 +370,14 @@ def test_accuracy_metric_equals_the_zero_one_losses():
         [int(v) for v in D.astype(np.int64)[fitted.replicate(b).indices].sum(0)]
         for b in range(B)
     ]
-    p, _, _ = spa_reference(D, loss, False, sums)
+    p, _, _ = spa_reference(D, loss, studentize, sums)
     assert loss.pvalues.tolist() == p
+    step_m = StepM(0.1, **kw).compute_metric(y, preds[:, 0], preds[:, 1:], "accuracy")
+    step_l = StepM(0.1, resampler=Bootstrap(), variance="bootstrap", **kw).compute(
+        errors[:, 0], errors[:, 1:]
+    )
+    assert step_m.superior_models == step_l.superior_models
+    np.testing.assert_array_equal(step_m.pvalues, step_l.pvalues)
     mcs_m = MCS(n_resamples=B, random_state=SEED).compute_metric(y, preds, "accuracy")
     mcs_l = MCS(n_resamples=B, resampler=Bootstrap(), random_state=SEED).compute(errors)
     assert mcs_m.pvalues.tolist() == mcs_l.pvalues.tolist()

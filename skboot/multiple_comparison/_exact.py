@@ -5,8 +5,8 @@ replicate often ties the observed statistic exactly, and a tie counted on the
 wrong side moves a p-value by ``1 / B`` per replicate.  Every statistic of the
 procedures is a monotone function of integer sums: the replicate sums
 ``N*_bk`` of the rows of replicate ``b`` and the full-sample sums ``S_k``.
-When the data allow it (integer values, ``T max|x| <= 2**50``, replicates of
-``T`` rows), those sums are computed exactly in float64 and the statistics are
+When the data allow it (integer values, ``T max|x| <= 2**50``, replicate means
+that are multiples of ``1 / T``), those sums are computed exactly in float64 and the statistics are
 formed from them, the observed value and the replicates through the same
 arithmetic:
 
@@ -17,9 +17,9 @@ arithmetic:
   values and the order of a model's values is the order of its integers.
 
 Values of different models scaled by different standard errors compare as
-floating-point numbers (their ratio is irrational: no exact tie is possible
-unless the standard errors are equal, and equal integer sums of squares give
-equal standard errors here).
+floating-point numbers (the ratio of two standard errors is in general
+irrational, so such values do not tie exactly; equal standard errors, which
+equal integer sums of squares give here, are equal bit for bit).
 """
 
 from __future__ import annotations
