@@ -418,3 +418,60 @@ def test_bad_result_queries():
         plot_pvalues(mcs, pvalue_type="upper")
     with pytest.raises(ValueError, match="'result' parameter of plot_pvalues"):
         plot_pvalues(models)
+
+
+# --------------------------------------------------------------------------- #
+# short reprs, resampler settings in one place                                 #
+# --------------------------------------------------------------------------- #
+
+
+def test_result_reprs_are_short_and_self_describing():
+    """The results print their fields summarized (arrays by shape), not every
+    replicate."""
+    bm, models = losses_frame()
+    kw = {"n_resamples": 300, "block_length": 5, "random_state": 0}
+    spa = SPA(**kw).compute(bm, models)
+    step = StepM(0.1, **kw).compute(bm, models)
+    mcs = MCS(0.1, **kw).compute(models.assign(naive=bm))
+    for res in (spa, step, mcs):
+        text = repr(res)
+        assert len(text) < 700, text
+        assert text.startswith(type(res).__name__ + "(")
+        assert "n_resamples=300" in text
+    assert "simulated=<array of shape (300, 3)>" in repr(spa)
+    assert f"'consistent': {spa.pvalue:.6g}" in repr(spa)
+    assert f"superior_models={step.superior_models!r}" in repr(step)
+    assert f"included={mcs.included!r}" in repr(mcs)
+    # many models: the label list is cut, with its length
+    wide = SPA(**kw).compute(
+        bm, np.column_stack([models.to_numpy()] * 5) + 0.01 * np.arange(30)
+    )
+    assert "(30 in all)" in repr(wide) and len(repr(wide)) < 700
+
+
+def test_resampler_instance_settings_in_one_place():
+    """As bootstrap(): this object's n_resamples / random_state fill an
+    instance's defaults; two different explicit values are refused."""
+    bm, models = losses_frame()
+    inst = StationaryBootstrap(block_length=5)
+    a = SPA(n_resamples=200, resampler=inst, random_state=3).compute(bm, models)
+    b = SPA(
+        n_resamples=200,
+        resampler=StationaryBootstrap(200, block_length=5, random_state=3),
+    ).compute(bm, models)
+    assert a.provenance.n_resamples == 200 and a.provenance.random_state == 3
+    np.testing.assert_array_equal(a.simulated, b.simulated)
+    with pytest.raises(
+        ValueError, match=r"'random_state' parameter of SPA \(2\) conflicts"
+    ):
+        SPA(
+            n_resamples=500,
+            resampler=StationaryBootstrap(500, random_state=1),
+            random_state=2,
+        ).compute(bm, models)
+    with pytest.raises(
+        ValueError, match=r"'n_resamples' parameter of SPA \(1000\) conflicts"
+    ):
+        SPA(resampler=StationaryBootstrap(500, random_state=1), random_state=2).compute(
+            bm, models
+        )

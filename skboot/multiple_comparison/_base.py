@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator
 
 from skboot._exceptions import UndefinedStatisticWarning
+from skboot._run import fit_resampler, resolve_resampler
 from skboot._typing import SeedRecord
 from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
 from skboot.metrics import METRICS
@@ -153,18 +154,20 @@ class Procedure(BaseEstimator):
         return float(size)
 
     # -- resamplers -------------------------------------------------------------
-    def _configured(self, base: BaseResampler) -> BaseResampler:
-        out = clone(base)
-        params: dict[str, Any] = {"n_resamples": int(self.n_resamples)}
-        if self.random_state is not None:
-            params["random_state"] = self.random_state
-        return out.set_params(**params)
+    def _configured(self, base: BaseResampler) -> tuple[BaseResampler, Any]:
+        """A private copy of ``base`` with this object's ``n_resamples`` and
+        ``random_state``, and the object to draw the key from: the rules of
+        :func:`skboot.bootstrap` (a value set on both that differs is refused)."""
+        return resolve_resampler(
+            base, int(self.n_resamples), self.random_state, self._owner
+        )
 
     def _loss_resampler(self, X: np.ndarray) -> BaseResampler:
         """Fitted resampler for a loss series; "auto" block lengths from ``X``."""
         r = self.resampler
+        source = self.random_state
         if isinstance(r, BaseResampler):
-            res = self._configured(r)
+            res, source = self._configured(r)
         else:
             cls = SCHEMES[r if r is not None else "stationary"]
             bl = self.block_length
@@ -178,9 +181,7 @@ class Procedure(BaseEstimator):
                     )
                 bl = int(bl)
             res = cls(int(self.n_resamples), block_length=bl)
-            if self.random_state is not None:
-                res.set_params(random_state=self.random_state)
-        return res.fit(X)
+        return fit_resampler(res, source, X)
 
     def _metric_resampler(
         self, y: np.ndarray, groups: Any, stratify: Any
@@ -235,7 +236,8 @@ class Procedure(BaseEstimator):
             base = GroupBootstrap()
         else:
             base = Bootstrap()
-        return self._configured(base).fit(y, y, groups)
+        res, source = self._configured(base)
+        return fit_resampler(res, source, y, y, groups)
 
     # -- runs -------------------------------------------------------------------
     def _loss_replicates(

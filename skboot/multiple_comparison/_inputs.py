@@ -22,6 +22,7 @@ __all__ = [
     "check_losses",
     "check_predictions",
     "constant_difference_error",
+    "split_models",
 ]
 
 #: Values of a column (or a pairwise difference) that span at most this many
@@ -70,6 +71,16 @@ def _as_2d_float(obj: Any, param: str, owner: str) -> np.ndarray:
             f"The '{param}' parameter of {owner} must contain only finite losses. "
             f"Got {int(bad.sum())} NaN or infinite value(s) instead (first at row "
             f"{t}, column {c}); drop or impute those periods in every series."
+        )
+    big = float(np.max(np.abs(arr)))
+    with np.errstate(over="ignore"):
+        summable = np.isfinite(np.float64(4.0 * big) ** 2 * arr.shape[0])
+    if not summable:
+        raise ValueError(
+            f"The '{param}' parameter of {owner} must hold losses whose sums of "
+            "squares are finite in float64 (|loss| below about 1e153 / sqrt(T)). "
+            f"Got a largest |loss| of {big!r} over {arr.shape[0]} rows instead; "
+            "rescale the losses."
         )
     return np.ascontiguousarray(arr)
 
@@ -224,7 +235,7 @@ class Predictions:
     greater_is_better: bool
 
 
-def _split_models(models: Any, param: str, owner: str) -> list[tuple[Hashable, Any]]:
+def split_models(models: Any, param: str, owner: str) -> list[tuple[Hashable, Any]]:
     if isinstance(models, Mapping):
         return list(models.items())
     if isinstance(models, pd.DataFrame):
@@ -302,7 +313,7 @@ def check_predictions(
         items: list[tuple[Hashable, Any]] = (
             [("benchmark", value)]
             if param == "benchmark"
-            else _split_models(value, param, owner)
+            else split_models(value, param, owner)
         )
         counts.append(len(items))
         for label, pred in items:

@@ -17,7 +17,17 @@ from skboot._random import STREAM_VERSION
 from skboot._typing import ArrayLike, RandomStateLike
 from skboot._validation import check_one_of
 from skboot.multiple_comparison._base import Procedure, Provenance, block_length_of
-from skboot.multiple_comparison._inputs import check_losses, constant_difference_error
+from skboot.multiple_comparison._exact import (
+    ExactSums,
+    exact_metric_sums,
+    exact_replicates,
+    mcs_max_exact,
+)
+from skboot.multiple_comparison._inputs import (
+    check_losses,
+    constant_difference_error,
+    split_models,
+)
 from skboot.multiple_comparison._results import MCSResult
 from skboot.resamplers import BaseResampler
 
@@ -27,25 +37,38 @@ METHODS = ("R", "max")
 
 
 def mcs_steps(
-    est: np.ndarray, C: np.ndarray, method: str
+    est: np.ndarray, C: np.ndarray, method: str, exact: ExactSums | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Elimination order, raw p-value and statistic per model (in elimination
     order; the survivor last with p-value 1, statistic NaN), and the first
-    model whose standard deviation vanished (-1 if none)."""
+    model whose standard deviation vanished (-1 if none).  With ``exact``, the
+    statistics are formed from its integer sums (ties decided exactly)."""
     k = est.shape[0]
     if method == "max":
+        done = None if exact is None else mcs_max_exact(exact.S, exact.c)
+        if done is not None:
+            return done
         order, pvals, stats, bad = mcs_max(est, C)
         return order, pvals, stats, int(bad)
-    V = pair_variances(C)
+    B = C.shape[0]
+    if exact is not None and B * (2.0 * np.max(np.abs(exact.c))) ** 2 > 2.0**53:
+        exact = None  # the sums of squares would round
+    V = pair_variances(C if exact is None else exact.c)
     sd = np.sqrt(V)
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = (est[:, None] - est[None, :]) / sd
+        if exact is None:
+            t = (est[:, None] - est[None, :]) / sd
+        else:  # integer differences times one factor per pair
+            w = (1.0 / sd) / exact.T
+            t = (exact.S[:, None] - exact.S[None, :]) * w
+            C = exact.c
     off = ~np.eye(k, dtype=bool)
     if not (sd[off] > 0).all():
         i = int(np.argwhere(off & ~(sd > 0))[0, 0])
         return np.arange(k), np.ones(k), np.full(k, np.nan), i
     order, stats = mcs_r_order(t)
-    inv = np.ascontiguousarray((1.0 / sd)[np.ix_(order, order)])
+    scale = 1.0 / sd if exact is None else w
+    inv = np.ascontiguousarray(scale[np.ix_(order, order)])
     counts = mcs_r_counts(np.ascontiguousarray(C), order, inv, stats)
     pvals = np.ones(k)
     pvals[: k - 1] = counts / C.shape[0]
@@ -111,7 +134,9 @@ default=None
     a Series named "pvalue" instead of a DataFrame with a "Pvalue" column).
     Every model has a p-value, the survivor 1 (arch pull request 96).  Two models
     whose losses differ by a constant are refused (their difference cannot be
-    studentized); arch divides by zero.
+    studentized); arch divides by zero.  On integer-valued losses the
+    statistics are formed from exact integer sums (ties decided as exact
+    arithmetic decides them).
 
     References
     ----------
@@ -163,9 +188,10 @@ default=None
         labels: list[Hashable],
         prov: Provenance,
         param: str,
+        exact: ExactSums | None = None,
     ) -> MCSResult:
         size = float(self.size)
-        order, raw, stats, bad = mcs_steps(est, C, self.method)
+        order, raw, stats, bad = mcs_steps(est, C, self.method, exact)
         if bad >= 0:
             raise ValueError(
                 f"The '{param}' parameter of {self._owner} gives model "
@@ -212,7 +238,11 @@ default=None
             raise err
         rel = L - L.mean(axis=1, keepdims=True)
         fitted = self._loss_resampler(rel)
-        est, C = self._loss_replicates(L, fitted)
+        exact = exact_replicates(L, fitted, int(self.n_resamples), self.n_jobs)
+        if exact is None:
+            est, C = self._loss_replicates(L, fitted)
+        else:
+            est, C = exact.means, exact.centred
         prov = Provenance(
             int(self.n_resamples),
             repr(fitted),
@@ -220,7 +250,7 @@ default=None
             fitted.seed_entropy_,
             STREAM_VERSION,
         )
-        return self._result(est, C, data.labels, prov, "losses")
+        return self._result(est, C, data.labels, prov, "losses", exact)
 
     def compute_metric(
         self,
@@ -271,6 +301,13 @@ default=None
         """
         self.check_params()
         owner = self._owner
+        if predictions is not None:
+            n_models = len(split_models(predictions, "predictions", owner))
+            if n_models < 2:
+                raise ValueError(
+                    f"The 'predictions' parameter of {owner} must hold at least 2 "
+                    f"models. Got {n_models} instead."
+                )
         run = self._metric_run(
             y_true,
             [("predictions", predictions)],
@@ -282,11 +319,6 @@ default=None
             undefined,
         )
         labels = run.preds.labels
-        if len(labels) < 2:
-            raise ValueError(
-                f"The 'predictions' parameter of {owner} must hold at least 2 "
-                f"models. Got {len(labels)} instead."
-            )
         sign = -1.0 if run.preds.greater_is_better else 1.0
         est = sign * run.estimates
         Lstar = sign * run.replicates
@@ -295,7 +327,11 @@ default=None
         )
         if err is not None:
             raise err
-        C = np.ascontiguousarray(Lstar - est)
+        exact = exact_metric_sums(est, Lstar, run.n_rows)
+        if exact is None:
+            C = np.ascontiguousarray(Lstar - est)
+        else:
+            est, C = exact.means, exact.centred
         fitted = run.resampler
         prov = Provenance(
             int(C.shape[0]),
@@ -305,4 +341,4 @@ default=None
             STREAM_VERSION,
             run.n_undefined,
         )
-        return self._result(est, C, labels, prov, "predictions")
+        return self._result(est, C, labels, prov, "predictions", exact)

@@ -34,7 +34,12 @@ from skboot._kernels.weighted import weighted_moments
 from skboot.metrics import pack_arrays, packed
 from skboot.resamplers import ResamplingPlan
 
-__all__ = ["centred_means", "column_means", "metric_replicates"]
+__all__ = [
+    "centred_means",
+    "column_means",
+    "metric_replicates",
+    "replicate_means",
+]
 
 _NO = np.bool_(False)
 
@@ -147,6 +152,20 @@ def centred_means(
     """
     xbar = column_means(X)
     Xc = np.ascontiguousarray(X - xbar)
+    return xbar, replicate_means(Xc, plan, n_resamples, n_jobs, chunk_size)
+
+
+def replicate_means(
+    X: np.ndarray,
+    plan: ResamplingPlan,
+    n_resamples: int,
+    n_jobs: int | None = None,
+    chunk_size: int | None = None,
+) -> np.ndarray:
+    """``M[b] = mean(X[idx_b])`` (B, k) for ``b < n_resamples`` with the fused
+    kernels, ``X`` as given (:func:`centred_means` centres it first; integer
+    data are summed as they are, exactly)."""
+    Xc = np.ascontiguousarray(X)
     stat: Statistic
     k = Xc.shape[1]
     scheme = plan.stream_scheme()
@@ -158,10 +177,9 @@ def centred_means(
     else:
         stat = _WeightedMeans(Xc)
     work = n_resamples * plan.draws_per_replicate(fused=True) * Xc.shape[1]
-    C = run_bootstrap(
+    return run_bootstrap(
         stat, plan, n_resamples, n_jobs=_jobs(n_jobs, work), chunk_size=chunk_size
     )
-    return xbar, C
 
 
 def _jobs(n_jobs: int | None, work: float) -> int | None:

@@ -12,6 +12,7 @@ import pandas as pd
 
 from skboot._validation import check_one_of, param_error
 from skboot.multiple_comparison._base import Provenance
+from skboot.multiple_comparison._exact import above_quantile
 
 __all__ = ["PVALUE_TYPES", "MCSResult", "SPAResult", "StepMResult"]
 
@@ -26,6 +27,32 @@ def _check_pvalue(value: Any, owner: str, name: str = "pvalue") -> float:
     if not ok or not 0.0 < float(value) < 1.0:
         raise param_error(name, owner, "a real number in (0, 1)", value)
     return float(value)
+
+
+#: Lists, tuples and dicts longer than this are summarized in a result's repr.
+_REPR_ITEMS = 8
+
+
+def _summary(value: Any) -> str:
+    """A short text for a repr: arrays by shape, long containers by length."""
+    if isinstance(value, np.ndarray):
+        return f"<array of shape {value.shape}>"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, dict):
+        items = [f"{k!r}: {_summary(v)}" for k, v in value.items()]
+        if len(items) > _REPR_ITEMS:
+            items = [*items[: _REPR_ITEMS - 1], f"... ({len(items)} in all)"]
+        return "{" + ", ".join(items) + "}"
+    if isinstance(value, list | tuple) and len(value) > _REPR_ITEMS:
+        head = ", ".join(repr(v) for v in value[: _REPR_ITEMS - 1])
+        return f"[{head}, ... ({len(value)} in all)]"
+    return repr(value)
+
+
+def _short_repr(obj: Any, **fields: Any) -> str:
+    body = ", ".join(f"{name}={_summary(v)}" for name, v in fields.items())
+    return f"{type(obj).__name__}({body})"
 
 
 class _PlotPvalues:
@@ -134,6 +161,21 @@ class SPAResult(_PlotPvalues):
     _se: np.ndarray = field(repr=False)
     _relevant: np.ndarray = field(repr=False)
     _model_p: np.ndarray = field(repr=False)
+    _units: float = field(default=1.0, repr=False)
+
+    def __repr__(self) -> str:
+        return _short_repr(
+            self,
+            pvalue_type=self.pvalue_type,
+            pvalues=dict(zip(PVALUE_TYPES, self._pvalues.tolist(), strict=True)),
+            statistic=self.statistic,
+            labels=self.labels,
+            simulated=self.simulated,
+            studentize=self.studentize,
+            variance=self.variance,
+            n_observations=self.n_observations,
+            n_resamples=self.provenance.n_resamples,
+        )
 
     # pandas views, built on first access (compute builds none)
     def _series(self, values: np.ndarray, name: str) -> pd.Series:
@@ -214,8 +256,12 @@ class SPAResult(_PlotPvalues):
         check_one_of(
             pvalue_type, "pvalue_type", "SPAResult.better_models", PVALUE_TYPES
         )
-        crit = float(self.critical_values(pvalue)[pvalue_type])
-        keep = self._t > crit
+        p = _check_pvalue(pvalue, "SPAResult.better_models")
+        j = PVALUE_TYPES.index(pvalue_type)
+        sim, t = self.simulated[:, j], self._t
+        if self._units != 1.0:  # integer sums over units: compare the integers
+            sim, t = np.rint(sim * self._units), np.rint(t * self._units)
+        keep = above_quantile(t, sim, p)
         return [lab for lab, k in zip(self.labels, keep, strict=True) if k]
 
 
@@ -276,6 +322,17 @@ class StepMResult(_PlotPvalues):
     pvalue_type: str
     spa: SPAResult
     _adjusted: np.ndarray = field(repr=False)
+
+    def __repr__(self) -> str:
+        return _short_repr(
+            self,
+            superior_models=self.superior_models,
+            steps=self.steps,
+            critical_values=self.critical_values,
+            size=self.size,
+            pvalue_type=self.pvalue_type,
+            n_resamples=self.spa.provenance.n_resamples,
+        )
 
     @cached_property
     def pvalues(self) -> pd.Series:
@@ -346,6 +403,23 @@ class MCSResult(_PlotPvalues):
     _pvalues: np.ndarray = field(repr=False)
     _stats: np.ndarray = field(repr=False)
     _losses: np.ndarray = field(repr=False)
+
+    def __repr__(self) -> str:
+        return _short_repr(
+            self,
+            included=self.included,
+            excluded=self.excluded,
+            size=self.size,
+            method=self.method,
+            pvalues=dict(
+                zip(
+                    (self.labels[int(i)] for i in self._order),
+                    self._pvalues.tolist(),
+                    strict=True,
+                )
+            ),
+            n_resamples=self.provenance.n_resamples,
+        )
 
     def _eliminated_index(self) -> pd.Index:
         return pd.Index([self.labels[int(i)] for i in self._order])

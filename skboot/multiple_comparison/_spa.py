@@ -3,13 +3,11 @@ StepM of Romano & Wolf, on loss series or on whole-sample metrics."""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Hashable
 from typing import Any, Literal
 
 import numpy as np
 
-from skboot._kernels.multiple_comparison import spa_max, stationary_variance
+from skboot._kernels.multiple_comparison import stationary_variance
 from skboot._random import STREAM_VERSION
 from skboot._typing import ArrayLike, RandomStateLike
 from skboot._validation import check_one_of, param_error
@@ -19,17 +17,21 @@ from skboot.multiple_comparison._base import (
     Provenance,
     block_length_of,
 )
+from skboot.multiple_comparison._exact import (
+    ExactSums,
+    bootstrap_variance,
+    exact_metric_sums,
+    exact_replicates,
+)
 from skboot.multiple_comparison._inputs import (
     check_benchmark_models,
     constant_column_error,
 )
-from skboot.multiple_comparison._results import (
-    PVALUE_TYPES,
-    SPAResult,
-)
+from skboot.multiple_comparison._results import SPAResult
+from skboot.multiple_comparison._statistics import spa_parts
 from skboot.resamplers import BaseResampler
 
-__all__ = ["SPA", "RealityCheck", "labels_at", "stepdown"]
+__all__ = ["SPA", "RealityCheck"]
 
 VARIANCES = ("auto", "asymptotic", "bootstrap")
 
@@ -48,8 +50,11 @@ default=None
         is the stationary bootstrap for loss series (arch's default) and the iid
         bootstrap for :meth:`compute_metric` (stratified with ``stratify=True``,
         by cluster with ``groups``).  A skboot resampler instance (any scheme)
-        is used with its own block length; ``n_resamples`` and a non-None
-        ``random_state`` of this object replace the instance's.
+        is used with its own block length; ``n_resamples`` and ``random_state``
+        follow the rules of :func:`skboot.bootstrap`: this object's values
+        replace the instance's defaults (``n_resamples`` left at the class
+        default, ``random_state=None``), and two different explicit values
+        raise an error.
     studentize : bool, default={studentize}
         Divide every mean loss differential, and its bootstrap replicates, by its
         standard error (Hansen 2005).  See Notes for arch.
@@ -119,10 +124,14 @@ class _SPABase(Procedure):
             if err is not None:
                 raise err
         fitted = self._loss_resampler(D)
-        dbar, C = self._loss_replicates(D, fitted)
+        exact = exact_replicates(D, fitted, int(self.n_resamples), self.n_jobs)
+        if exact is None:
+            dbar, C = self._loss_replicates(D, fitted)
+        else:
+            dbar, C = exact.means, exact.centred
         T = D.shape[0]
         if self.variance == "bootstrap":
-            omega2 = T * C.var(axis=0)
+            omega2 = T * C.var(axis=0) if exact is None else bootstrap_variance(exact)
         else:
             L = block_length_of(fitted)
             p = 1.0 if L is None else 1.0 / L
@@ -143,7 +152,7 @@ class _SPABase(Procedure):
             fitted.seed_entropy_,
             STREAM_VERSION,
         )
-        parts = _spa_parts(dbar, C, omega2, T, bool(self.studentize))
+        parts = spa_parts(dbar, C, omega2, T, bool(self.studentize), exact)
         parts.update(
             labels=losses.labels,
             provenance=prov,
@@ -199,9 +208,16 @@ class _SPABase(Procedure):
             )
             if err is not None:
                 raise err
-        C = np.ascontiguousarray(Dstar - dbar)
         T = run.n_rows
-        omega2 = T * C.var(axis=0)
+        exact = exact_metric_sums(est, M, T)
+        if exact is None:
+            C = np.ascontiguousarray(Dstar - dbar)
+            omega2 = T * C.var(axis=0)
+        else:
+            S, N = sign * exact.S, sign * (exact.c + exact.S)
+            exact = ExactSums(S[1:] - S[0], N[:, 1:] - N[:, :1] - (S[1:] - S[0]), T)
+            dbar, C = exact.means, exact.centred
+            omega2 = bootstrap_variance(exact)
         fitted = run.resampler
         prov = Provenance(
             int(C.shape[0]),
@@ -211,7 +227,7 @@ class _SPABase(Procedure):
             STREAM_VERSION,
             run.n_undefined,
         )
-        parts = _spa_parts(dbar, C, omega2, T, bool(self.studentize))
+        parts = spa_parts(dbar, C, omega2, T, bool(self.studentize), exact)
         parts.update(labels=labels, provenance=prov, T=T, variance="bootstrap")
         return parts, C
 
@@ -232,45 +248,8 @@ class _SPABase(Procedure):
             _se=parts["se"],
             _relevant=parts["relevant"],
             _model_p=parts["model_pvalues"],
+            _units=float(parts["units"]),
         )
-
-
-def _spa_parts(
-    dbar: np.ndarray, C: np.ndarray, omega2: np.ndarray, T: int, studentize: bool
-) -> dict[str, Any]:
-    """The SPA statistics from the mean differentials ``dbar`` (k,), the centred
-    replicates ``C`` (B, k) and ``omega2`` (k,) (Hansen 2005, section 2)."""
-    B, k = C.shape
-    se2 = omega2 / T
-    se = np.sqrt(se2)
-    inv = 1.0 / se if studentize else np.ones(k)
-    loglog = max(math.log(math.log(T)), 0.0)
-    relevant = dbar >= -np.sqrt(se2 * 2.0 * loglog)
-    shift = np.ascontiguousarray(
-        np.vstack([np.minimum(dbar, 0.0), np.where(relevant, 0.0, dbar), np.zeros(k)])
-    )
-    simulated = np.empty((B, 3))
-    spa_max(np.ascontiguousarray(C), shift, np.ascontiguousarray(inv), simulated)
-    t = dbar * inv
-    stat = float(np.max(t))
-    pvalues = (simulated > stat).mean(axis=0)
-    model_p = np.empty((k, 3))
-    for j in range(3):
-        srt = np.sort(simulated[:, j])
-        model_p[:, j] = (B - np.searchsorted(srt, t, side="right")) / B
-    return {
-        "dbar": dbar,
-        "omega2": omega2,
-        "se": se,
-        "inv": inv,
-        "relevant": relevant,
-        "shift": shift,
-        "simulated": simulated,
-        "t": t,
-        "statistic": stat,
-        "pvalues": pvalues,
-        "model_pvalues": model_p,
-    }
 
 
 _SPA_REFS = """
@@ -380,7 +359,11 @@ class SPA(_SPABase):
     whatever its flag; skboot studentizes as Hansen (2005) does.  And, as arch,
     ``T_SPA`` is ``max_k t_k`` without Hansen's floor at 0 (with the floor, the
     lower p-value degenerates to 0 when every model is worse than the
-    benchmark).  p-values count ``T* > T_SPA`` strictly, as arch.
+    benchmark).  p-values count ``T* > T_SPA`` strictly, as arch.  On
+    integer-valued losses (0/1 errors, counts) and metrics that are multiples of
+    ``1 / n`` (accuracy), the statistics are formed from exact integer sums, so
+    a replicate that ties ``T_SPA`` in exact arithmetic is never counted; arch,
+    which recentres in floating point, can count it.
 """
         + _SPA_REFS
         + """
@@ -506,53 +489,3 @@ class RealityCheck(SPA):
             random_state=random_state,
             n_jobs=n_jobs,
         )
-
-
-def stepdown(
-    parts: dict[str, Any], C: np.ndarray, size: float, pvalue_type: str
-) -> tuple[list[np.ndarray], list[float], np.ndarray]:
-    """The StepM of Romano & Wolf (2005) on the SPA statistics.
-
-    At each step the critical value is the ``1 - size`` quantile (numpy's
-    linear interpolation) of ``max_{k active} Z*_bk / se_k`` under the
-    ``pvalue_type`` recentering; the active models with ``t_k`` above it are
-    selected and removed.  Stops when a step selects nothing or no model is
-    left.  Returns the positions selected per step, the critical values, and
-    the stepdown-adjusted p-values.
-    """
-    t = parts["t"]
-    inv = parts["inv"]
-    row = parts["shift"][PVALUE_TYPES.index(pvalue_type)]
-    B, k = C.shape
-    active = np.ones(k, dtype=bool)
-    steps: list[np.ndarray] = []
-    crits: list[float] = []
-    sim = np.empty((B, 1))
-    while active.any():
-        idx = np.flatnonzero(active)
-        spa_max(
-            np.ascontiguousarray(C[:, idx]),
-            np.ascontiguousarray(row[idx][None, :]),
-            np.ascontiguousarray(inv[idx]),
-            sim,
-        )
-        crit = float(np.percentile(sim[:, 0], 100.0 * (1.0 - size)))
-        crits.append(crit)
-        new = idx[t[idx] > crit]
-        if new.size == 0:
-            break
-        steps.append(new)
-        active[new] = False
-    # adjusted p-values: max over the more significant models of the share of
-    # replicates whose maximum over the remaining models exceeds t
-    order = np.argsort(-t, kind="stable")
-    Z = (C[:, order] + row[order]) * inv[order]
-    suffix = np.maximum.accumulate(Z[:, ::-1], axis=1)[:, ::-1]
-    raw = (suffix > t[order]).mean(axis=0)
-    adjusted = np.empty(k)
-    adjusted[order] = np.maximum.accumulate(raw)
-    return steps, crits, adjusted
-
-
-def labels_at(labels: list[Hashable], positions: np.ndarray) -> list[Hashable]:
-    return [labels[int(i)] for i in np.sort(positions)]

@@ -14,9 +14,8 @@ from skboot.multiple_comparison._spa import (
     _COMPUTE_METRIC_DOC,
     _DOC_PARAMS,
     _SPABase,
-    labels_at,
-    stepdown,
 )
+from skboot.multiple_comparison._statistics import labels_at, stepdown
 from skboot.resamplers import BaseResampler
 
 __all__ = ["StepM"]
@@ -115,10 +114,10 @@ class StepM(_SPABase):
         self._size()
         check_one_of(self.pvalue_type, "pvalue_type", self._owner, PVALUE_TYPES)
 
-    def _stepm_result(self, parts: dict[str, Any], C: np.ndarray) -> StepMResult:
+    def _stepm_result(self, parts: dict[str, Any]) -> StepMResult:
         size = float(self.size)
         labels = parts["labels"]
-        steps, crits, adjusted = stepdown(parts, C, size, self.pvalue_type)
+        steps, crits, adjusted = stepdown(parts, size, self.pvalue_type)
         chosen = np.concatenate(steps) if steps else np.empty(0, dtype=np.int64)
         return StepMResult(
             superior_models=labels_at(labels, chosen),
@@ -145,8 +144,8 @@ class StepM(_SPABase):
         StepMResult
             The superior models, the steps and the adjusted p-values.
         """
-        parts, C = self._from_losses(benchmark, models)
-        return self._stepm_result(parts, C)
+        parts, _ = self._from_losses(benchmark, models)
+        return self._stepm_result(parts)
 
     def compute_metric(
         self,
@@ -161,7 +160,7 @@ class StepM(_SPABase):
         undefined: str = "raise",
         **metric_options: Any,
     ) -> StepMResult:
-        parts, C = self._from_metric(
+        parts, _ = self._from_metric(
             y_true,
             benchmark,
             models,
@@ -172,6 +171,6 @@ class StepM(_SPABase):
             undefined,
             metric_options,
         )
-        return self._stepm_result(parts, C)
+        return self._stepm_result(parts)
 
     compute_metric.__doc__ = _COMPUTE_METRIC_DOC.format(result="StepMResult")
