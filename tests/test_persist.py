@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import copy
-import hashlib
 import dataclasses
+import hashlib
 import io
 import json
 import pickle

@@ -79,7 +79,9 @@ def _digests(members: dict) -> dict:
     return out
 
 
-def _write(members: dict, *, rehash: bool = True, raw_record: str | None = None) -> io.BytesIO:
+def _write(
+    members: dict, *, rehash: bool = True, raw_record: str | None = None
+) -> io.BytesIO:
     """An archive of ``members`` (the record and checksum as JSON text);
     ``rehash`` recomputes the checksum, as a careful forger would."""
     members = dict(members)
@@ -176,14 +178,16 @@ def _kinds():
             y=yr,
             resampler=WildBootstrap(32, random_state=7),
         ),
-        "refit": lambda: BootstrapStatistic(
-            lambda e: e.coef_, estimator=LinearRegression(), n_resamples=16
-        )
-        .fit(xr, yr)
-        .result_,
-        "metric": lambda: metric_ci(
-            y01, score, "roc_auc", n_resamples=32, random_state=0
-        ).result,
+        "refit": lambda: (
+            BootstrapStatistic(
+                lambda e: e.coef_, estimator=LinearRegression(), n_resamples=16
+            )
+            .fit(xr, yr)
+            .result_
+        ),
+        "metric": lambda: (
+            metric_ci(y01, score, "roc_auc", n_resamples=32, random_state=0).result
+        ),
     }
 
 
@@ -355,6 +359,7 @@ TAMPERING = [
     ("block-length-str", _edit_record(block_length="auto"), "block_length", r"Got 'auto'"),
     ("outputs-kind", _edit_record(outputs={"kind": "xarray", "labels": None, "name": None}), "outputs", r"must be \{\"kind\": one of"),
     ("outputs-frame-of-scalar", _edit_record(outputs={"kind": "frame", "labels": ["a"], "name": None}), "outputs", r"says 'frame', which needs an estimate of 1 axes"),
+    ("outputs-numpy-with-labels", _edit_record(outputs={"kind": "numpy", "labels": ["a"], "name": None}), "outputs", r"must be"),
     ("outputs-missing-name", _edit_record(outputs={"kind": "numpy", "labels": None}), "outputs", r"must be"),
     ("nan-in-distribution", _nan_at("distribution", 5), "n_undefined", r"is 0, but the distribution holds 1 replicate"),
     ("nan-standard-error", _nan_at("standard_error", ()), "standard_error", r"is NaN where every replicate is finite"),
@@ -395,8 +400,14 @@ def test_record_that_is_not_json_names_the_record(scalar_blob):
     members = _members(scalar_blob)
     for raw, match in (
         ("{not json", r"field 'record' is not valid JSON \(JSONDecodeError"),
-        ("[" * 100_000 + "]" * 100_000, r"field 'record' is not valid JSON \(RecursionError"),
-        ('{"format": 1, "format": 2}', r"field 'format' appears twice in the record JSON"),
+        (
+            "[" * 100_000 + "]" * 100_000,
+            r"field 'record' is not valid JSON \(RecursionError",
+        ),
+        (
+            '{"format": 1, "format": 2}',
+            r"field 'format' appears twice in the record JSON",
+        ),
     ):
         with pytest.raises(ResultFileError, match=match):
             BootstrapResult.load(_write(members, raw_record=raw))
@@ -406,7 +417,12 @@ def test_record_that_is_not_json_names_the_record(scalar_blob):
     ("name", "edit"),
     [
         ("distribution", lambda m: _scale_distribution(m)),
-        ("distribution", lambda m: m["distribution"].__setitem__(3, np.nextafter(m["distribution"][3], 1e9))),
+        (
+            "distribution",
+            lambda m: m["distribution"].__setitem__(
+                3, np.nextafter(m["distribution"][3], 1e9)
+            ),
+        ),
         ("estimate", lambda m: None),  # the record's estimate edited below
         ("record", lambda m: m["record"].update(statistic="median")),
         ("record", lambda m: m["record"].update(n_omitted=1)),
@@ -424,7 +440,9 @@ def test_edits_that_keep_the_schema_fail_the_checksum(scalar_blob, name, edit):
         members["record"]["estimate"] = new
         members["bias"] = members["bias"] - 1.0
         members["record"]["bias"] = float(members["bias"])
-    with pytest.raises(ResultFileError, match="does not match its SHA-256 checksum") as info:
+    with pytest.raises(
+        ResultFileError, match="does not match its SHA-256 checksum"
+    ) as info:
         BootstrapResult.load(_write(members, rehash=False))
     assert info.value.field == name
     # with the checksum recomputed the same edit loads (the schema allows it)
@@ -444,7 +462,7 @@ def test_truncated_file(scalar_blob, tmp_path):
     for keep in (len(scalar_blob) - 1, len(scalar_blob) // 2, 30, 0):
         path = tmp_path / f"cut{keep}.npz"
         path.write_bytes(scalar_blob[:keep])
-        with pytest.raises(ResultFileError, match="is not an .npz archive") as info:
+        with pytest.raises(ResultFileError, match=r"is not an \.npz archive") as info:
             BootstrapResult.load(path)
         assert info.value.field is None
 
@@ -461,7 +479,9 @@ def test_flipped_byte_in_an_array(vector_blob):
     at = start + info.file_size - 17  # inside the float64 data
     blob = bytearray(vector_blob)
     blob[at] ^= 0x10
-    with pytest.raises(ResultFileError, match=r"field 'distribution' cannot be read") as err:
+    with pytest.raises(
+        ResultFileError, match=r"field 'distribution' cannot be read"
+    ) as err:
         BootstrapResult.load(io.BytesIO(bytes(blob)))
     assert err.value.field == "distribution"
 
@@ -470,7 +490,10 @@ def test_vector_result_shapes_are_checked(vector_blob):
     members = _members(vector_blob)
     members["estimate"] = members["estimate"][:2]
     members["record"]["estimate"] = members["estimate"].tolist()
-    with pytest.raises(ResultFileError, match=r"'estimate' must have the shape of one replicate, \(3,\)"):
+    with pytest.raises(
+        ResultFileError,
+        match=r"'estimate' must have the shape of one replicate, \(3,\)",
+    ):
         BootstrapResult.load(_write(members))
 
 
@@ -478,14 +501,18 @@ def test_frame_labels_must_match_the_columns():
     frame = pd.DataFrame(X2, columns=["a", "b", "c"])
     members = _members(_saved(bootstrap(frame, "mean", n_resamples=20, random_state=0)))
     members["record"]["outputs"]["labels"] = ["a", "b"]
-    with pytest.raises(ResultFileError, match=r"'outputs' must hold one label per column \(3\). Got 2"):
+    with pytest.raises(
+        ResultFileError, match=r"'outputs' must hold one label per column \(3\). Got 2"
+    ):
         BootstrapResult.load(_write(members))
 
 
 def test_unknown_stream_version_lists_the_known_ones(scalar_blob):
     members = _members(scalar_blob)
     members["record"]["stream_version"] = max(READ_STREAM_VERSIONS) + 1
-    with pytest.raises(ResultFileError, match=r"knows random-stream version\(s\) 1, so"):
+    with pytest.raises(
+        ResultFileError, match=r"knows random-stream version\(s\) 1, so"
+    ):
         BootstrapResult.load(_write(members))
 
 
@@ -503,4 +530,6 @@ def test_saving_does_not_change_the_result_and_save_load_save_is_stable():
     back = BootstrapResult.load(io.BytesIO(_saved(res)))
     second = _members(_saved(back))
     np.testing.assert_array_equal(res.distribution, dist)
-    assert first["record"] == second["record"] and first["checksum"] == second["checksum"]
+    assert (
+        first["record"] == second["record"] and first["checksum"] == second["checksum"]
+    )

@@ -42,7 +42,8 @@ class BootstrapStatistic(BaseEstimator):
     statistic : str or callable, default="mean"
         As in :func:`bootstrap`.
     resampler : resampler, default=None
-        None means :class:`Bootstrap`.
+        None means :class:`Bootstrap`.  A :class:`~skboot.Permutation` is
+        refused, as in :func:`bootstrap`.
     n_resamples : int or None, default=None
         As in :func:`bootstrap`: None means the resampler's value, else 9999.
     random_state : None, int, SeedSequence or Generator, default=None

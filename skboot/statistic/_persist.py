@@ -215,7 +215,6 @@ def result_to_dict(result: Any, distribution: bool = True) -> dict[str, Any]:
     return out
 
 
-
 # ---------------------------------------------------------------------------
 # checksum
 # ---------------------------------------------------------------------------
@@ -309,11 +308,13 @@ def _open(fh: Any, shown: Any) -> Any:
     try:
         archive = np.load(fh, allow_pickle=False)
     except _READ_ERRORS as exc:
+        # numpy takes any other file for a pickle, which is never read here
+        why = "it does not start as a zip archive" if "pickle" in str(exc) else exc
         raise file_error(
             shown,
             None,
             "it is not an .npz archive written by BootstrapResult.save (truncated, "
-            f"corrupted or another kind of file: {exc}).",
+            f"corrupted or another kind of file: {why}).",
         ) from exc
     if not isinstance(archive, np.lib.npyio.NpzFile):
         raise file_error(
@@ -376,7 +377,9 @@ def _members(archive: Any, version: int, shown: Any) -> None:
     missing = sorted(want - have)
     if missing:
         raise file_error(
-            shown, missing[0], f"is missing from the archive (format version {version})."
+            shown,
+            missing[0],
+            f"is missing from the archive (format version {version}).",
         )
     extra = sorted(have - want)
     if extra:

@@ -37,9 +37,7 @@ def result_pvalue(
 
     if not isinstance(result, BootstrapResult):
         inner = getattr(result, "result", None)
-        hint = (
-            " (pass its .result)" if isinstance(inner, BootstrapResult) else ""
-        )
+        hint = " (pass its .result)" if isinstance(inner, BootstrapResult) else ""
         raise value_error(
             "result",
             owner,

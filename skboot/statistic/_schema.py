@@ -201,7 +201,9 @@ def check_record(record: dict[str, Any], shown: Any) -> None:
     _check_outputs(record["outputs"], shown)
     for name in ("estimate", "standard_error", "bias"):
         if not _is_values(record[name]):
-            raise _must(shown, name, "a number or a (nested) list of numbers", record[name])
+            raise _must(
+                shown, name, "a number or a (nested) list of numbers", record[name]
+            )
 
 
 def _is_values(value: Any) -> bool:
@@ -239,7 +241,9 @@ def _check_outputs(outputs: Any, shown: Any) -> None:
     if kind not in OUTPUT_KINDS or not _is_label(outputs["name"]):
         raise _must(shown, "outputs", allowed, outputs)
     framed = kind in ("frame", "frame-shaped")
-    if framed != isinstance(labels, list) or (framed and not _is_label(labels)):
+    if (framed and not (isinstance(labels, list) and _is_label(labels))) or (
+        not framed and labels is not None
+    ):
         raise _must(shown, "outputs", allowed, outputs)
 
 
