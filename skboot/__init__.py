@@ -8,6 +8,7 @@ from skboot._cache import cache_dir
 from skboot._engine.cuda import cuda_info
 from skboot._exceptions import (
     DegenerateDistributionWarning,
+    ResultFileError,
     StatisticError,
     UndefinedStatisticWarning,
 )
@@ -84,6 +85,7 @@ __all__ = [
     "PoissonBootstrap",
     "RealityCheck",
     "ResidualBootstrap",
+    "ResultFileError",
     "SieveBootstrap",
     "StationaryBootstrap",
     "StatisticError",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "DegenerateDistributionWarning",
+    "ResultFileError",
     "StatisticError",
     "UndefinedStatisticWarning",
 ]
@@ -119,3 +120,58 @@ class UndefinedStatisticWarning(RuntimeWarning):
     >>> res.n_undefined > 0
     True
     """
+
+
+class ResultFileError(ValueError):
+    """A result file is malformed, edited, truncated or of an unknown version.
+
+    :meth:`skboot.BootstrapResult.load` raises it for every file it refuses,
+    before building a result: a file that is not an ``.npz`` archive, a
+    missing or unexpected member or record field, a value of the wrong type,
+    shape or range, fields that contradict each other (the distribution's
+    length and ``n_resamples``), a format or stream version this skboot does
+    not read, or bytes that no longer match the checksum written by
+    :meth:`~skboot.BootstrapResult.save`.  A ``ValueError``, so ``except
+    ValueError`` catches it too.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong, naming the file and the field.
+    field : str or None
+        The field (array or record key) at fault; None when the file as a
+        whole cannot be read.
+
+    Attributes
+    ----------
+    field : str or None
+        The field at fault (``"distribution"``, ``"n_resamples"``, ...), or
+        None for a file that is not a readable archive.
+
+    See Also
+    --------
+    skboot.BootstrapResult.load : Reads and verifies a result file.
+    skboot.BootstrapResult.save : Writes one.
+
+    Examples
+    --------
+    >>> import io
+    >>> import numpy as np
+    >>> from skboot import BootstrapResult, ResultFileError, bootstrap
+    >>> res = bootstrap(np.arange(20.0), "mean", n_resamples=99, random_state=0)
+    >>> buf = io.BytesIO()
+    >>> res.save(buf)
+    >>> damaged = io.BytesIO(buf.getvalue()[:-100])  # a truncated copy
+    >>> try:
+    ...     BootstrapResult.load(damaged)
+    ... except ResultFileError as err:
+    ...     print(type(err).__name__, isinstance(err, ValueError))
+    ResultFileError True
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+    def __reduce__(self):  # keep the field across process boundaries
+        return (type(self), (self.args[0], self.field))

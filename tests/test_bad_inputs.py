@@ -461,7 +461,7 @@ case(R, "plot-column-unknown-label", lambda: _res_dup_columns().plot(column="c")
 case(R, "plot-column-duplicate-label", lambda: _res_dup_columns().plot(column="a"), V, r"'column' parameter of plot is the label 'a', which 2 columns share.*Pass the column's position")
 case(R, "jackknife_groups-None", lambda: _res_median().confidence_interval(jackknife_groups=None), V, r"'jackknife_groups' parameter of confidence_interval must be 'auto', 'full' or an int in \[2, 40\]. Got None")
 case(R, "to_dict-distribution", lambda: _res().to_dict(distribution="no"), V, r"'distribution' parameter of to_dict must be True or False. Got 'no'")
-case(R, "load-not-a-result", lambda: skboot.BootstrapResult.load(io.BytesIO(b"not numpy")), V, r"'path' parameter of BootstrapResult.load must name a file written by BootstrapResult.save")
+case(R, "load-not-a-result", lambda: skboot.BootstrapResult.load(io.BytesIO(b"not numpy")), V, r"The result file .* is not a valid skboot result: it is not an .npz archive written by BootstrapResult.save")
 case(R, "plot-method", lambda: _res().plot(method="x"), V, r"'method' parameter of plot must be one of \{'percentile'.*Got 'x'")
 case(R, "plot-level", lambda: _res().plot(level=2), V, r"'level' parameter.*Got 2")
 
@@ -697,7 +697,7 @@ def test_catalogue_size_and_coverage():
     }  # fmt: skip
     outputs = {
         "ConfidenceInterval", "BootstrapScore", "MetricCI", "MetricComparison",
-        "OptimalBlockLength", "StatisticError", "DegenerateDistributionWarning",
+        "OptimalBlockLength", "StatisticError", "ResultFileError", "DegenerateDistributionWarning",
         "UndefinedStatisticWarning", "STREAM_VERSION", "cache_dir", "cuda_info",
         "WildClusterResult", "PermutationTestResult", "MonteCarloTestResult",
         "MetricPermutationTestResult",

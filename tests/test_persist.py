@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import hashlib
 import io
 import json
 import pickle
@@ -16,6 +17,7 @@ from skboot import (
     BootstrapResult,
     GroupBootstrap,
     MovingBlockBootstrap,
+    ResultFileError,
     StationaryBootstrap,
     __version__,
     bootstrap,
@@ -233,6 +235,7 @@ def test_saved_file_is_npz_with_a_json_record_and_no_pickle():
     with np.load(buf, allow_pickle=False) as npz:
         assert sorted(npz.files) == [
             "bias",
+            "checksum",
             "distribution",
             "estimate",
             "record",
@@ -241,7 +244,18 @@ def test_saved_file_is_npz_with_a_json_record_and_no_pickle():
         assert npz["distribution"].dtype == np.float64
         np.testing.assert_array_equal(npz["distribution"], res.distribution)
         record = json.loads(str(npz["record"][()]))
+        checksum = json.loads(str(npz["checksum"][()]))
+        arrays = {k: npz[k] for k in ("estimate", "distribution", "standard_error", "bias")}
     assert record == res.to_dict(distribution=False)
+    assert record["format_version"] == FORMAT_VERSION == 2
+    # the documented checksum, computed here from its description
+    want = {}
+    for name, a in arrays.items():
+        head = f"{name}\n{a.dtype.str}\n{json.dumps(list(a.shape))}\n".encode()
+        want[name] = hashlib.sha256(head + a.tobytes()).hexdigest()
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    want["record"] = hashlib.sha256(text.encode("ascii")).hexdigest()
+    assert checksum == {"algorithm": "sha256", "members": want}
 
 
 def test_block_length_is_saved():
@@ -257,23 +271,24 @@ def test_block_length_is_saved():
 def test_load_refuses_other_files(tmp_path):
     npy = tmp_path / "a.npy"
     np.save(npy, np.arange(3.0))
-    with pytest.raises(ValueError, match=r"a single .npy array"):
+    with pytest.raises(ResultFileError, match=r"a single .npy array"):
         BootstrapResult.load(npy)
     other = tmp_path / "b.npz"
     np.savez(other, distribution=np.arange(3.0))
-    with pytest.raises(ValueError, match=r"which lacks \['bias', 'estimate', 'record'"):
+    with pytest.raises(ResultFileError, match=r"field 'record' is missing"):
         BootstrapResult.load(other)
     for content in ("not numpy", "", "PK\x03\x04broken zip"):
         text = tmp_path / "c.npz"
         text.write_text(content)
-        with pytest.raises(ValueError, match=r"which numpy cannot read without pickle"):
+        with pytest.raises(ResultFileError, match=r"it is not an .npz archive"):
             BootstrapResult.load(text)
     res = bootstrap(X, "mean", n_resamples=8, random_state=0)
     for change, match in (
-        ({"format": "other"}, r"whose record is not a 'skboot.BootstrapResult'"),
+        ({"format": "other"}, r"field 'format' must be 'skboot.BootstrapResult'"),
         (
             {"format_version": FORMAT_VERSION + 1},
-            r"has format version 2 \(written by skboot .*\); this skboot reads versions 1 to 1",
+            r"field 'format_version' is 3 \(written by skboot .*\); this skboot "
+            r"reads format versions 1, 2",
         ),
     ):
         record = {**res.to_dict(distribution=False), **change}
@@ -283,5 +298,5 @@ def test_load_refuses_other_files(tmp_path):
             for k in ("estimate", "distribution", "standard_error", "bias")
         }
         np.savez(path, record=np.array(json.dumps(record)), **arrays)
-        with pytest.raises(ValueError, match=match):
+        with pytest.raises(ResultFileError, match=match):
             BootstrapResult.load(path)

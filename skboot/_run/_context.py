@@ -4,6 +4,7 @@ fitted once; and the context a finished run keeps for later intervals."""
 from __future__ import annotations
 
 import inspect
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,7 @@ from skboot._validation import (
     Interval,
     Options,
     Predicate,
+    is_int,
     param_error,
     validate_params,
 )
@@ -32,6 +34,9 @@ __all__ = [
     "DEVICES",
     "RUN_CONSTRAINTS",
     "RunContext",
+    "available_memory",
+    "check_bootstrap_plan",
+    "check_distribution_memory",
     "check_run_params",
     "fit_resampler",
     "resolve_resampler",
@@ -84,6 +89,8 @@ def resolve_resampler(
     so a Generator passed by the user advances once per call."""
     if resampler is None:
         B = default if n_resamples is None else n_resamples
+        if is_int(B) and 1 <= B < 2**32:
+            check_distribution_memory(int(B), 1, owner, at_least=True)
         return Bootstrap(B, random_state=random_state), random_state
     if not isinstance(resampler, BaseResampler):
         raise param_error(
@@ -116,6 +123,9 @@ def resolve_resampler(
     out = clone(resampler)
     if params:
         out.set_params(**params)
+    if is_int(out.n_resamples) and 1 <= out.n_resamples < 2**32:
+        # at least one value per replicate: refused before any work
+        check_distribution_memory(int(out.n_resamples), 1, owner, at_least=True)
     source = random_state if random_state is not None else resampler.random_state
     return out, source
 
@@ -129,6 +139,82 @@ def fit_resampler(
     resampler.check_params()
     key = check_random_state(source, owner=type(resampler).__name__)
     return resampler.fit_with_key(key, X, y, groups)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory a new array can take now, or None when unknown.
+
+    ``psutil.virtual_memory().available`` when psutil is installed; else the
+    ``MemAvailable`` line of ``/proc/meminfo`` (Linux); else the physical memory
+    (``os.sysconf``), an upper bound, so that a size is refused only when it
+    certainly cannot be held.
+    """
+    try:
+        import psutil
+    except ImportError:
+        pass
+    else:
+        return int(psutil.virtual_memory().available)
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+#: Distributions this small are never refused (and the system is not asked).
+_ALWAYS_HELD = 2**28
+
+
+def _gib(n_bytes: float) -> str:
+    return f"{n_bytes / 2**30:.1f} GiB"
+
+
+def check_distribution_memory(
+    n_resamples: int, n_outputs: int, owner: str, *, at_least: bool = False
+) -> None:
+    """Refuse a distribution (``n_resamples`` x ``n_outputs`` float64) larger
+    than the memory available, before any work: numpy would refuse the
+    allocation only after the data are prepared, or the machine would swap.
+    ``at_least``: ``n_outputs`` is a lower bound (the statistic is not built
+    yet)."""
+    need = 8 * n_resamples * max(1, n_outputs)
+    if need <= _ALWAYS_HELD:  # no need to ask the system
+        return
+    have = available_memory()
+    if have is None or need <= have:
+        return
+    outputs = "at least 1 output" if at_least else f"{n_outputs} output(s)"
+    raise ValueError(
+        f"The 'n_resamples' parameter of {owner} is {n_resamples}: the bootstrap "
+        f"distribution would need {'at least ' if at_least else ''}{_gib(need)} "
+        f"({n_resamples} replicates x {outputs} x 8 bytes), more than the "
+        f"{_gib(have)} of memory available. Use fewer replicates (a few thousand "
+        "are enough for most intervals)."
+    )
+
+
+def check_bootstrap_plan(plan: ResamplingPlan, resampler: Any, owner: str) -> None:
+    """Refuse a plan whose replicates are permutations of the rows (it declares
+    ``permutes_rows``): a statistic that ignores row order is then the same on
+    every replicate, so the "bootstrap" distribution is a single value and its
+    standard error 0, whatever the data."""
+    if plan.permutes_rows:
+        raise ValueError(
+            f"The 'resampler' parameter of {owner} must be a bootstrap resampler "
+            "(rows drawn with replacement, weights or blocks). Got "
+            f"{resampler!r} instead, whose every replicate holds each row exactly "
+            "once: a statistic that ignores row order would be the same on every "
+            "replicate (standard error 0). To test a hypothesis by permuting "
+            "labels or samples, use skboot.permutation_test (or "
+            "metric_permutation_test)."
+        )
 
 
 #: The constraint table of the run parameters every entry point shares

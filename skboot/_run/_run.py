@@ -13,7 +13,13 @@ import numpy as np
 from skboot._engine import Statistic, make_statistic, run_bootstrap
 from skboot._engine.cuda import check_device, device_runner
 from skboot._exceptions import UndefinedStatisticWarning
-from skboot._run._context import RunContext, check_run_params, fit_resampler
+from skboot._run._context import (
+    RunContext,
+    check_bootstrap_plan,
+    check_distribution_memory,
+    check_run_params,
+    fit_resampler,
+)
 from skboot._run._data import Data, apply_nan_policy
 from skboot._run._undefined import Undefined, apply_undefined_policy
 from skboot.resamplers import BaseResampler, Bootstrap, independent_plan
@@ -70,6 +76,7 @@ def run(
     check_device(device, owner)
     resampler = fit_resampler(resampler, random_state, data.arrays[0], y, groups)
     plan = resampler.plan_
+    check_bootstrap_plan(plan, resampler, owner)
     if not paired and len(data.arrays) > 1:
         _check_independent(resampler, statistic, owner)
         plan = independent_plan(plan.key, tuple(a.shape[0] for a in data.arrays))
@@ -87,6 +94,7 @@ def run(
             allow_nonfinite=nan_policy == "propagate",
         )
     B = int(resampler.n_resamples)
+    check_distribution_memory(B, int(stat.k), owner)
     dist = (runner or run_bootstrap)(
         stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size, progress=bool(progress)
     )

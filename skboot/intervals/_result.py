@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
+from skboot._validation import param_error, value_error
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -111,6 +113,22 @@ class ConfidenceInterval(_Endpoints):
         jackknife_groups: int | None = None,
         name: Hashable | None = None,
     ) -> ConfidenceInterval:
+        for key, value in (("low", low), ("high", high)):
+            if not _real_values(value):
+                raise param_error(
+                    key,
+                    "ConfidenceInterval",
+                    "a real number or an array-like (ndarray, Series, DataFrame) "
+                    "of real numbers",
+                    value,
+                )
+        if np.shape(high) != np.shape(low):
+            raise value_error(
+                "high",
+                "ConfidenceInterval",
+                f"must have the shape of 'low', {np.shape(low)}. Got shape "
+                f"{np.shape(high)} instead.",
+            )
         self = super().__new__(cls, low, high)
         extra = {
             "estimate": estimate,
@@ -130,7 +148,10 @@ class ConfidenceInterval(_Endpoints):
 
         Rows are labelled as the result's outputs (the data's column labels,
         duplicates kept; positions ``0 .. k-1`` for an unlabelled vector; the
-        Series or statistic name for a scalar).  Columns: ``estimate`` and
+        Series or statistic name for a scalar).  Endpoints of two or more axes
+        (a statistic that keeps its shape, such as a multiclass ``coef_``) give
+        one row per element, in C order, labelled by its position (a
+        MultiIndex; the row position and the column label for a DataFrame).  Columns: ``estimate`` and
         ``standard_error`` when known, then ``low`` and ``high``.  ``method``,
         ``level`` and ``alternative`` are in ``DataFrame.attrs``.
 
@@ -151,10 +172,15 @@ class ConfidenceInterval(_Endpoints):
         import pandas as pd
 
         low = self.low
-        if np.ndim(low) == 0:
+        shape = np.shape(low)
+        if len(shape) == 0:
             index: Any = pd.Index([self.name if self.name is not None else 0])
         elif isinstance(low, pd.Series):
             index = low.index
+        elif isinstance(low, pd.DataFrame):  # a statistic of two axes
+            index = pd.MultiIndex.from_product([range(shape[0]), low.columns])
+        elif len(shape) >= 2:  # one row per element, labelled by its position
+            index = pd.MultiIndex.from_tuples(list(np.ndindex(shape)))
         else:
             index = pd.RangeIndex(np.size(low))
         columns: dict[str, Any] = {}
@@ -164,9 +190,21 @@ class ConfidenceInterval(_Endpoints):
             ("low", self.low),
             ("high", self.high),
         ):
-            if value is not None:
-                # positional values: duplicate labels must not trigger alignment
-                columns[key] = np.atleast_1d(np.asarray(value, dtype=float))
+            if value is None:
+                continue
+            # positional values: duplicate labels must not trigger alignment
+            try:
+                values = np.asarray(value, dtype=float).reshape(-1)
+            except (TypeError, ValueError):
+                values = None
+            if values is None or values.shape[0] != len(index):
+                raise value_error(
+                    key,
+                    "ConfidenceInterval",
+                    f"must hold one real number per endpoint ({len(index)}, shape "
+                    f"{shape}) to be tabulated by to_frame. Got {value!r} instead.",
+                )
+            columns[key] = values
         frame = pd.DataFrame(columns, index=index)
         frame.attrs.update(
             {
@@ -198,6 +236,19 @@ class ConfidenceInterval(_Endpoints):
         return f"{head}\n{self.to_frame().to_string()}"
 
     __str__ = __repr__
+
+
+def _real_values(value: Any) -> bool:
+    """A real number, or an array-like of them (bools and text refused)."""
+    if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
+        return False
+    try:
+        kinds = {np.asarray(value).dtype.kind}
+    except Exception:  # numpy cannot even look at it: not numbers
+        return False
+    if hasattr(value, "columns") and hasattr(value, "dtypes"):  # a DataFrame
+        kinds = {getattr(d, "kind", "O") for d in value.dtypes}
+    return kinds <= set("iuf")
 
 
 @dataclass(frozen=True, eq=False)

@@ -85,8 +85,10 @@ class ResamplingPlan(metaclass=ABCMeta):
     chunk of replicates in one kernel call), :attr:`jackknife_groups` (its own
     delete-a-group jackknife units), :attr:`strata_codes` (strata held fixed),
     :attr:`sample_plans` (independent samples, one plan each),
-    :meth:`draws_per_replicate`, and :attr:`builds_statistic` (replicates that are
-    synthetic samples, evaluated by a statistic the plan builds).
+    :meth:`draws_per_replicate`, :attr:`builds_statistic` (replicates that are
+    synthetic samples, evaluated by a statistic the plan builds) and
+    :attr:`permutes_rows` (replicates that are permutations, for tests, not
+    bootstrap samples).
 
     Attributes
     ----------
@@ -108,6 +110,10 @@ class ResamplingPlan(metaclass=ABCMeta):
     #: Whether the plan builds the statistic evaluated on its replicates
     #: (:meth:`make_statistic`), for synthetic samples.
     builds_statistic: ClassVar[bool] = False
+    #: Whether every replicate holds each row exactly once (a permutation): a
+    #: statistic that ignores row order is then constant over the replicates,
+    #: so such a plan drives permutation tests and is refused by bootstrap runs.
+    permutes_rows: ClassVar[bool] = False
 
     # -- capabilities (declared here, overridden by the plans that have them) ----
     def stream_scheme(self) -> StreamScheme | None:

@@ -31,6 +31,8 @@ class PermutationPlan(ResamplingPlan):
     (one group: all rows), read from purpose slot "permutation"; see
     :mod:`skboot._kernels.permutation`."""
 
+    permutes_rows: ClassVar[bool] = True
+
     pools: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     offsets: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     sizes: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))

@@ -74,12 +74,17 @@ def bootstrap(
         or a callable.  A callable with an ``axis`` parameter is called
         vectorized (see ``vectorized``).
     resampler : resampler, default=None
-        The scheme; None means :class:`Bootstrap`.
+        The scheme; None means :class:`Bootstrap`.  A
+        :class:`~skboot.Permutation` is refused: its replicates hold every row
+        once, so the distribution of a statistic that ignores row order is
+        constant (use :func:`~skboot.permutation_test`).
     n_resamples : int or None, default=None
         Number of replicates.  None: the resampler's ``n_resamples`` when a
         resampler is given, else 9999.  An int replaces the ``n_resamples`` of a
         resampler left at its default (9999); a resampler set to another value
-        raises a ValueError (set it in one place).
+        raises a ValueError (set it in one place).  A distribution larger than
+        the memory available (``n_resamples`` x outputs x 8 bytes) is refused
+        before any work.
     random_state : None, int, SeedSequence or Generator, default=None
         Root of the random streams; the entropy used is recorded on the result.
     vectorized : bool or None, default=None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
 from skboot._engine import EstimatorStatistic
@@ -15,6 +15,7 @@ from skboot._run import (
     RUN_CONSTRAINTS,
     Data,
     apply_nan_policy,
+    check_bootstrap_plan,
     check_run_params,
     prepare_data,
     resolve_resampler,
@@ -41,7 +42,8 @@ class BootstrapStatistic(BaseEstimator):
     statistic : str or callable, default="mean"
         As in :func:`bootstrap`.
     resampler : resampler, default=None
-        None means :class:`Bootstrap`.
+        None means :class:`Bootstrap`.  A :class:`~skboot.Permutation` is
+        refused, as in :func:`bootstrap`.
     n_resamples : int or None, default=None
         As in :func:`bootstrap`: None means the resampler's value, else 9999.
     random_state : None, int, SeedSequence or Generator, default=None
@@ -235,6 +237,12 @@ class BootstrapStatistic(BaseEstimator):
             owner,
         )
         res.check_params()
+        # the plan's capabilities, from a copy fitted with a fixed key (the
+        # caller's random_state is not drawn from)
+        probe = clone(res).fit_with_key(
+            check_random_state(0, owner=owner), d.arrays[0], y, groups
+        )
+        check_bootstrap_plan(probe.plan_, res, owner)
         if check_device(self.device, owner) == "cuda":
             raise no_kernel_error("estimator refits", owner)
         if not isinstance(source, (np.random.Generator, np.random.RandomState)):

@@ -1,39 +1,57 @@
 """A bootstrap result as a record: equality key, dict and ``.npz`` file.
 
-The file format (version 1) is a NumPy ``.npz`` archive that loads with
+The file format (version 2) is a NumPy ``.npz`` archive that loads with
 ``allow_pickle=False``:
 
-* ``estimate``, ``standard_error``, ``bias``: float64, shape () or (k,);
-* ``distribution``: float64, shape (B,) or (B, k), in replicate order;
+* ``estimate``, ``standard_error``, ``bias``: float64, the shape of one
+  replicate (``()``, ``(k,)`` or the statistic's own shape);
+* ``distribution``: float64, shape ``(B, ...)``, in replicate order;
 * ``record``: a 0-d unicode array holding a JSON object, the keys of
-  :meth:`skboot.BootstrapResult.to_dict` without ``distribution``.
+  :meth:`skboot.BootstrapResult.to_dict` without ``distribution``;
+* ``checksum``: a 0-d unicode array holding ``{"algorithm": "sha256",
+  "members": {name: hex digest}}``, one SHA-256 digest per other member: of
+  ``name``, the dtype string and the shape (JSON list) on three lines and the
+  array's C-order bytes for an array, of the canonical JSON text of the record
+  (sorted keys, no spaces, ASCII) for ``record``.
 
-A reader of a later ``format_version`` refuses older ones only if it must; this
-one refuses versions above :data:`FORMAT_VERSION`.
+Version 1 is version 2 without ``checksum``; it is read, with every schema check
+(:mod:`skboot.statistic._schema`) but no checksum to verify.  Any other version
+is refused.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import zipfile
+import zlib
 from typing import Any
 
 import numpy as np
+
+from skboot._validation import param_error
+from skboot.statistic._schema import (
+    ARRAYS,
+    FORMAT,
+    FORMAT_VERSION,
+    MEMBERS,
+    check_arrays,
+    check_header,
+    check_record,
+    file_error,
+)
 
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "json_params",
     "load_result",
+    "member_digests",
     "record_key",
     "result_to_dict",
     "save_result",
 ]
-
-FORMAT = "skboot.BootstrapResult"
-FORMAT_VERSION = 1
-_ARRAYS = ("estimate", "distribution", "standard_error", "bias")
 
 
 # ---------------------------------------------------------------------------
@@ -104,6 +122,9 @@ def _outputs(result: Any) -> tuple[str, Any, Any]:
     import pandas as pd
 
     dist = result.distribution
+    if isinstance(result.estimate, pd.DataFrame):  # a statistic of two axes
+        columns = result.estimate.columns
+        return "frame-shaped", tuple(columns), columns.name
     if isinstance(dist, pd.DataFrame):
         return "frame", tuple(dist.columns), dist.columns.name
     if isinstance(dist, pd.Series):
@@ -134,7 +155,7 @@ def record_key(result: Any) -> tuple[Any, ...]:
             tuple(sorted((k, v) for k, v in params.items() if k != "random_state")),
         )
     values = []
-    for name in _ARRAYS:
+    for name in ARRAYS:
         a = np.ascontiguousarray(np.asarray(getattr(result, name), dtype=np.float64))
         values.append((a.shape, a.tobytes()))
     return (
@@ -194,101 +215,264 @@ def result_to_dict(result: Any, distribution: bool = True) -> dict[str, Any]:
     return out
 
 
+# ---------------------------------------------------------------------------
+# checksum
+# ---------------------------------------------------------------------------
+def _canonical(record: dict[str, Any]) -> bytes:
+    """The record's canonical JSON text: sorted keys, no spaces, ASCII."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return text.encode("ascii")
+
+
+def member_digests(
+    arrays: dict[str, np.ndarray], record: dict[str, Any]
+) -> dict[str, str]:
+    """The SHA-256 hex digest of every member but ``checksum``: an array's name,
+    dtype string and shape (one line each) then its C-order bytes; the record's
+    canonical JSON text."""
+    out = {}
+    for name in ARRAYS:
+        a = arrays[name]
+        h = hashlib.sha256()
+        h.update(f"{name}\n{a.dtype.str}\n{json.dumps(list(a.shape))}\n".encode())
+        h.update(np.ascontiguousarray(a).tobytes())
+        out[name] = h.hexdigest()
+    out["record"] = hashlib.sha256(_canonical(record)).hexdigest()
+    return out
+
+
+# ---------------------------------------------------------------------------
+# save
+# ---------------------------------------------------------------------------
+def _check_path(path: Any, owner: str, method: str) -> None:
+    """A path (str or os.PathLike) or a binary file object with ``method``; an
+    int would be taken for a file descriptor by ``open``."""
+    if isinstance(path, (str, os.PathLike)) or hasattr(path, method):
+        return
+    raise param_error(
+        "path",
+        owner,
+        f"a str, an os.PathLike or a binary file object (with .{method})",
+        path,
+    )
+
+
 def save_result(result: Any, path: Any) -> None:
     """See :meth:`skboot.BootstrapResult.save`."""
+    _check_path(path, "BootstrapResult.save", "write")
     record = result_to_dict(result, distribution=False)
     arrays = {
-        name: np.asarray(getattr(result, name), dtype=np.float64) for name in _ARRAYS
+        name: np.asarray(getattr(result, name), dtype=np.float64, order="C")
+        for name in ARRAYS
     }
-    arrays["record"] = np.array(json.dumps(record))
+    checksum = {"algorithm": "sha256", "members": member_digests(arrays, record)}
+    members: dict[str, Any] = {
+        **arrays,
+        "record": np.array(json.dumps(record)),
+        "checksum": np.array(json.dumps(checksum)),
+    }
     # (numpy's stubs type savez's keywords as its allow_pickle flag)
     savez: Any = np.savez
     if hasattr(path, "write"):
-        savez(path, **arrays)
+        savez(path, **members)
         return
     with open(path, "wb") as fh:  # as given: np.savez would append ".npz"
-        savez(fh, **arrays)
+        savez(fh, **members)
 
 
+# ---------------------------------------------------------------------------
+# load: read every member (no pickle), check the schema, verify the checksum
+# ---------------------------------------------------------------------------
 def load_result(cls: Any, path: Any) -> Any:
     """See :meth:`skboot.BootstrapResult.load`."""
+    _check_path(path, "BootstrapResult.load", "read")
     if hasattr(path, "read"):
-        return _load(cls, path, getattr(path, "name", path))
+        return _load(cls, path, getattr(path, "name", "<file object>"))
     # opened here, so that the file is closed whatever numpy makes of it
     with open(path, "rb") as fh:
         return _load(cls, fh, os.fspath(path))
 
 
-def _load(cls: Any, fh: Any, shown: Any) -> Any:
-    import pandas as pd
+#: What reading a damaged archive or member raises (numpy, zipfile, zlib).
+_READ_ERRORS = (
+    ValueError,
+    OSError,
+    EOFError,
+    MemoryError,
+    zipfile.BadZipFile,
+    zlib.error,
+)
 
+
+def _open(fh: Any, shown: Any) -> Any:
     try:
         archive = np.load(fh, allow_pickle=False)
-    except (ValueError, EOFError, zipfile.BadZipFile) as exc:  # not numpy's
-        raise ValueError(
-            f"The 'path' parameter of BootstrapResult.load must name a file written "
-            f"by BootstrapResult.save. Got {shown!r}, which numpy cannot read "
-            f"without pickle ({exc})."
+    except _READ_ERRORS as exc:
+        # numpy takes any other file for a pickle, which is never read here
+        why = "it does not start as a zip archive" if "pickle" in str(exc) else exc
+        raise file_error(
+            shown,
+            None,
+            "it is not an .npz archive written by BootstrapResult.save (truncated, "
+            f"corrupted or another kind of file: {why}).",
         ) from exc
     if not isinstance(archive, np.lib.npyio.NpzFile):
-        raise ValueError(
-            "The 'path' parameter of BootstrapResult.load must name a file written "
-            f"by BootstrapResult.save. Got {shown!r}, a single .npy array."
+        raise file_error(
+            shown,
+            None,
+            "it is a single .npy array, not an .npz archive written by "
+            "BootstrapResult.save.",
         )
-    with archive:
-        missing = sorted({*_ARRAYS, "record"} - set(archive.files))
-        if missing:
-            raise ValueError(
-                "The 'path' parameter of BootstrapResult.load must name a file "
-                f"written by BootstrapResult.save. Got {shown!r}, which lacks "
-                f"{missing}."
+    return archive
+
+
+def _member(archive: Any, name: str, shown: Any) -> np.ndarray:
+    try:
+        value = archive[name]
+    except ValueError as exc:
+        if "allow_pickle" in str(exc):
+            raise file_error(
+                shown,
+                name,
+                "holds Python objects, which only pickle can read; result files "
+                "hold float64 arrays and JSON text, and are read without pickle.",
+            ) from exc
+        raise _damaged(shown, name, exc) from exc
+    except _READ_ERRORS as exc:
+        raise _damaged(shown, name, exc) from exc
+    return value
+
+
+def _damaged(shown: Any, name: str, exc: BaseException) -> Exception:
+    return file_error(
+        shown, name, f"cannot be read: the file is truncated or corrupted ({exc})."
+    )
+
+
+def _json_member(archive: Any, name: str, shown: Any) -> Any:
+    value = _member(archive, name, shown)
+    if value.ndim != 0 or value.dtype.kind != "U":
+        raise file_error(
+            shown,
+            name,
+            f"must be a 0-d unicode array holding JSON text. Got dtype {value.dtype} "
+            f"and shape {value.shape} instead.",
+        )
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [k for k, _ in pairs]
+        twice = sorted({k for k in keys if keys.count(k) > 1})
+        if twice:
+            raise file_error(shown, twice[0], f"appears twice in the {name} JSON.")
+        return dict(pairs)
+
+    try:
+        return json.loads(str(value[()]), object_pairs_hook=unique)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise file_error(shown, name, f"is not valid JSON ({exc!r}).") from exc
+
+
+def _members(archive: Any, version: int, shown: Any) -> None:
+    want, have = MEMBERS[version], set(archive.files)
+    missing = sorted(want - have)
+    if missing:
+        raise file_error(
+            shown,
+            missing[0],
+            f"is missing from the archive (format version {version}).",
+        )
+    extra = sorted(have - want)
+    if extra:
+        raise file_error(
+            shown,
+            extra[0],
+            f"is not a member of a result file of format version {version} (it "
+            f"holds {', '.join(sorted(want))}).",
+        )
+
+
+def _verify(
+    archive: Any, arrays: dict[str, np.ndarray], record: dict[str, Any], shown: Any
+) -> None:
+    """The checksum member is well formed and matches every other member."""
+    checksum = _json_member(archive, "checksum", shown)
+    names = {*ARRAYS, "record"}
+    ok = (
+        isinstance(checksum, dict)
+        and set(checksum) == {"algorithm", "members"}
+        and checksum["algorithm"] == "sha256"
+        and isinstance(checksum["members"], dict)
+        and set(checksum["members"]) == names
+        and all(isinstance(v, str) for v in checksum["members"].values())
+    )
+    if not ok:
+        raise file_error(
+            shown,
+            "checksum",
+            'must be {"algorithm": "sha256", "members": {name: hex digest}} with a '
+            f"digest for each of {sorted(names)}. Got {checksum!r} instead.",
+        )
+    digests = member_digests(arrays, record)
+    for name in (*ARRAYS, "record"):
+        if digests[name] != checksum["members"][name]:
+            raise file_error(
+                shown,
+                name,
+                "does not match its SHA-256 checksum: the file was edited or "
+                "corrupted after BootstrapResult.save wrote it.",
             )
-        record = json.loads(str(archive["record"][()]))
-        values = {name: archive[name] for name in _ARRAYS}
-    if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise ValueError(
-            "The 'path' parameter of BootstrapResult.load must name a file written "
-            f"by BootstrapResult.save. Got {shown!r}, whose record is not a "
-            f"{FORMAT!r} record."
-        )
-    version = record.get("format_version")
-    if not isinstance(version, int) or not 1 <= version <= FORMAT_VERSION:
-        raise ValueError(
-            f"The file {shown!r} has format version {version!r} (written by skboot "
-            f"{record.get('skboot_version', '?')}); this skboot reads versions 1 to "
-            f"{FORMAT_VERSION}. Upgrade skboot to read it."
-        )
-    est, dist = values["estimate"], values["distribution"]
-    se, bias = values["standard_error"], values["bias"]
+
+
+def _load(cls: Any, fh: Any, shown: Any) -> Any:
+    with _open(fh, shown) as archive:
+        if "record" not in archive.files:
+            raise file_error(shown, "record", "is missing from the archive.")
+        record = _json_member(archive, "record", shown)
+        version = check_header(record, shown)
+        _members(archive, version, shown)
+        arrays = {name: _member(archive, name, shown) for name in ARRAYS}
+        check_record(record, shown)
+        check_arrays(arrays, record, shown)
+        if version >= 2:
+            _verify(archive, arrays, record, shown)
+    return _build(cls, record, arrays)
+
+
+def _build(cls: Any, record: dict[str, Any], arrays: dict[str, np.ndarray]) -> Any:
+    """The result of a checked record and its arrays (native float64)."""
+    import pandas as pd
+
+    est, dist, se, bias = (
+        np.asarray(arrays[name], dtype=np.float64, order="C") for name in ARRAYS
+    )
     outputs = record["outputs"]
     kind = outputs["kind"]
     name = _label_from_json(outputs["name"])
-    estimate: Any = float(est) if est.ndim == 0 else est
-    standard_error: Any = float(se) if se.ndim == 0 else se
-    bias_out: Any = float(bias) if bias.ndim == 0 else bias
+    values: list[Any] = [float(v) if v.ndim == 0 else v for v in (est, se, bias)]
     distribution: Any = dist
-    if kind == "frame":
+    if kind in ("frame", "frame-shaped"):
         labels = [_label_from_json(v) for v in outputs["labels"]]
         index = pd.Index(labels, tupleize_cols=True, name=name)
-        distribution = pd.DataFrame(dist, columns=index)
-        estimate = pd.Series(est, index=index)
-        standard_error = pd.Series(se, index=index)
-        bias_out = pd.Series(bias, index=index)
+        if kind == "frame":
+            distribution = pd.DataFrame(dist, columns=index)
+            values = [pd.Series(v, index=index) for v in (est, se, bias)]
+        else:
+            values = [pd.DataFrame(v, columns=index) for v in (est, se, bias)]
     elif kind == "series":
         distribution = pd.Series(dist, name=name)
     length = record["block_length"]
     return cls(
-        estimate=estimate,
+        estimate=values[0],
         distribution=distribution,
-        standard_error=standard_error,
-        bias=bias_out,
-        n_resamples=int(record["n_resamples"]),
-        statistic=str(record["statistic"]),
-        resampler=str(record["resampler"]),
+        standard_error=values[1],
+        bias=values[2],
+        n_resamples=record["n_resamples"],
+        statistic=record["statistic"],
+        resampler=record["resampler"],
         random_state=_seed_from_record(record["random_state"]),
-        stream_version=int(record["stream_version"]),
-        n_undefined=int(record["n_undefined"]),
-        n_omitted=int(record["n_omitted"]),
+        stream_version=record["stream_version"],
+        n_undefined=record["n_undefined"],
+        n_omitted=record["n_omitted"],
         block_length=None if length is None else float(length),
         resampler_params=dict(record["resampler_params"]),
     )

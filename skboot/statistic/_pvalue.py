@@ -9,7 +9,7 @@ import numpy as np
 
 from skboot._run import labelled
 from skboot._typing import ArrayLike, PValues, StandardErrorFunc
-from skboot._validation import check_one_of
+from skboot._validation import check_one_of, value_error
 from skboot.intervals import check_method, pvalue_by_method
 
 if TYPE_CHECKING:
@@ -33,6 +33,18 @@ def result_pvalue(
 ) -> PValues:
     """:meth:`BootstrapResult.pvalue`, with errors naming ``owner`` (the public
     entry point: the method, or :func:`skboot.bootstrap_pvalue`)."""
+    from skboot.statistic._result import BootstrapResult
+
+    if not isinstance(result, BootstrapResult):
+        inner = getattr(result, "result", None)
+        hint = " (pass its .result)" if isinstance(inner, BootstrapResult) else ""
+        raise value_error(
+            "result",
+            owner,
+            "must be a BootstrapResult (what skboot.bootstrap returns); the "
+            "p-value inverts the intervals of its distribution. Got "
+            f"{type(result).__name__}{hint} instead.",
+        )
     method = check_method(method, owner)
     check_one_of(alternative, "alternative", owner, ALTERNATIVES)
     groups = result._jackknife_groups(jackknife_groups, owner)

@@ -273,11 +273,10 @@ class BootstrapResult:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the result to a ``.npz`` file that loads without pickle.
 
-        The file holds the float64 arrays ``estimate``, ``distribution``,
-        ``standard_error`` and ``bias`` (bit for bit) and ``record``, a JSON text
-        with :meth:`to_dict`'s keys but the distribution (format version 1; see
-        the reproducibility guide).  The data and the statistic are not saved:
-        on a loaded result, BCa and studentized intervals need a re-run.
+        The float64 arrays ``estimate``, ``distribution``, ``standard_error``
+        and ``bias`` (bit for bit), ``record`` (JSON: :meth:`to_dict` but the
+        distribution) and ``checksum`` (their SHA-256 digests); format version
+        2, see the reproducibility guide.  Data and statistic are not saved.
 
         Parameters
         ----------
@@ -300,7 +299,10 @@ class BootstrapResult:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> BootstrapResult:
-        """Read a result written by :meth:`save` (``allow_pickle=False``).
+        """Read a result written by :meth:`save`, verified, without pickle.
+
+        Fields, versions and checksum are checked first; a bad file raises
+        :class:`ResultFileError` naming the field (reproducibility guide).
 
         Parameters
         ----------
