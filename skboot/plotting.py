@@ -24,7 +24,7 @@ def plot_distribution(
     *,
     ax: Any = None,
     column: int | str | tuple[int, ...] | None = None,
-    method: str = "bca",
+    method: str | None = None,
     level: float = 0.95,
     bins: int | str = "auto",
 ) -> Any:
@@ -47,9 +47,10 @@ def plot_distribution(
         four a row).  For a statistic that keeps a shape of two or more axes (a
         refit's multiclass ``coef_``), the element's index tuple
         (``(class, feature)``) or its flat position (C order).
-    method : str, default="bca"
+    method : str, optional
         Interval method drawn (any of :meth:`BootstrapResult.confidence_interval`,
-        any letter case); the default is that of ``confidence_interval``.
+        any letter case); None draws the result's default interval (BCa where it
+        is available, else percentile).
     level : float, default=0.95
         Confidence level of the drawn interval.
     bins : int or str, default="auto"
@@ -80,7 +81,8 @@ def plot_distribution(
     """
     from skboot import intervals as _iv
 
-    method = _iv.check_method(method, "plot")
+    if method is not None:
+        method = _iv.check_method(method, "plot")
     level = _iv.check_level(level, "plot")
     plt = _pyplot()
     dist = np.asarray(result.distribution, dtype=float)
@@ -116,6 +118,12 @@ def plot_distribution(
                     f"The 'column' parameter of plot must be one of {labels}. "
                     f"Got {column!r} instead."
                 )
+            if labels.count(column) > 1:
+                raise ValueError(
+                    f"The 'column' parameter of plot is the label {column!r}, which "
+                    f"{labels.count(column)} columns share (duplicate column names "
+                    "are kept as given). Pass the column's position instead."
+                )
             picked = [labels.index(column)]
         names = [_component_name(name, labels, j) for j in picked]
     else:
@@ -124,7 +132,11 @@ def plot_distribution(
         picked = [0]
         names = [name if series_name is None else f"{name} of {series_name}"]
     axes = _target_axes(plt, ax, len(picked))
-    ci = result.confidence_interval(level=level, method=method)
+    if method is None:  # the result's own default
+        ci = result.confidence_interval(level=level)
+        method = ci.method
+    else:
+        ci = result.confidence_interval(level=level, method=method)
     est = np.asarray(result.estimate, dtype=float).reshape(-1)
     low = np.asarray(ci.low, dtype=float).reshape(-1)
     high = np.asarray(ci.high, dtype=float).reshape(-1)

@@ -245,7 +245,9 @@ def test_saved_file_is_npz_with_a_json_record_and_no_pickle():
         np.testing.assert_array_equal(npz["distribution"], res.distribution)
         record = json.loads(str(npz["record"][()]))
         checksum = json.loads(str(npz["checksum"][()]))
-        arrays = {k: npz[k] for k in ("estimate", "distribution", "standard_error", "bias")}
+        arrays = {
+            k: npz[k] for k in ("estimate", "distribution", "standard_error", "bias")
+        }
     assert record == res.to_dict(distribution=False)
     assert record["format_version"] == FORMAT_VERSION == 2
     # the documented checksum, computed here from its description

@@ -31,6 +31,10 @@ class Statistic:
     #: the tuple of arrays shipped to every task (top-level joblib arguments)
     arrays: tuple[np.ndarray, ...] = ()
     name: str = ""
+    #: False when no jackknife estimates the statistic's acceleration (replicates
+    #: generated from a fitted model): BCa is then unavailable and a result's
+    #: default interval is the percentile one
+    has_jackknife: ClassVar[bool] = True
     #: True when :meth:`jackknife` is a closed form (O(n) or O(n log n)) rather
     #: than one evaluation of the statistic per left-out row
     closed_form_jackknife: ClassVar[bool] = False

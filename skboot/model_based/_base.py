@@ -176,6 +176,8 @@ class SyntheticStatistic(Statistic):
     ``(X, y)`` for a regression.  Replicates replace the last array.
     """
 
+    has_jackknife: ClassVar[bool] = False
+
     builtin: str = ""
     func: Callable[..., Any] | None = None
     vectorized: bool = False

@@ -15,7 +15,7 @@ def bootstrap_pvalue(
     null: ArrayLike,
     *,
     alternative: str = "two-sided",
-    method: str = "bca",
+    method: str | None = None,
     standard_error: StandardErrorFunc = None,
     n_inner: int | None = None,
     jackknife_groups: int | str = "auto",
@@ -41,8 +41,9 @@ def bootstrap_pvalue(
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         "greater": ``H1: theta > null`` (the interval ``(low, inf)``); "less":
         ``H1: theta < null``.
-    method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, default="bca"
-        The interval method that is inverted.
+    method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, optional
+        The interval method that is inverted; None: the result's default
+        interval (see :meth:`BootstrapResult.confidence_interval`).
     standard_error : callable, optional
         For "studentized": the standard-error function, as in
         :meth:`~skboot.BootstrapResult.confidence_interval`.

@@ -252,7 +252,7 @@ class BootstrapStatistic(BaseEstimator):
     def confidence_interval(
         self,
         level: float = 0.95,
-        method: str = "bca",
+        method: str | None = None,
         alternative: str = "two-sided",
         **kwargs: Any,
     ) -> ConfidenceInterval:
@@ -262,8 +262,9 @@ class BootstrapStatistic(BaseEstimator):
         ----------
         level : float, default=0.95
             Confidence level in (0, 1).
-        method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, default="bca"
-            The interval method (any letter case).
+        method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, optional
+            The interval method (any letter case); None: the result's default
+            (see :meth:`BootstrapResult.confidence_interval`).
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
             Two-sided or one-sided interval.
         **kwargs : dict

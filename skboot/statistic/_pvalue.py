@@ -10,7 +10,7 @@ import numpy as np
 from skboot._run import labelled
 from skboot._typing import ArrayLike, PValues, StandardErrorFunc
 from skboot._validation import check_one_of, value_error
-from skboot.intervals import check_method, pvalue_by_method
+from skboot.intervals import pvalue_by_method
 
 if TYPE_CHECKING:
     from skboot.statistic._result import BootstrapResult
@@ -25,7 +25,7 @@ def result_pvalue(
     null: ArrayLike,
     *,
     alternative: str = "two-sided",
-    method: str = "bca",
+    method: str | None = None,
     standard_error: StandardErrorFunc = None,
     n_inner: int | None = None,
     jackknife_groups: int | str = "auto",
@@ -45,7 +45,7 @@ def result_pvalue(
             "p-value inverts the intervals of its distribution. Got "
             f"{type(result).__name__}{hint} instead.",
         )
-    method = check_method(method, owner)
+    method = result._method(method, owner)
     check_one_of(alternative, "alternative", owner, ALTERNATIVES)
     groups = result._jackknife_groups(jackknife_groups, owner)
     est, dist = result._arrays()

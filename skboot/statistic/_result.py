@@ -373,7 +373,7 @@ class BootstrapResult:
     def confidence_interval(
         self,
         level: float = 0.95,
-        method: str = "bca",
+        method: str | None = None,
         alternative: str = "two-sided",
         *,
         standard_error: StandardErrorFunc = None,
@@ -386,9 +386,13 @@ class BootstrapResult:
         ----------
         level : float, default=0.95
             Confidence level in (0, 1).
-        method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, default="bca"
+        method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, optional
             See :mod:`skboot.intervals` for the equations.  Any letter case
-            ("BCa", as scipy spells it, is "bca").  "normal" is
+            ("BCa", as scipy spells it, is "bca").  None, the default: the best
+            method valid for this run, "bca" where a jackknife estimates its
+            acceleration (the result holds its data and its replicates resample
+            units that can be deleted), "percentile" otherwise (model-based
+            resamplers, a loaded or unpickled result).  "normal" is
             ``estimate -/+ z * standard_error``, with the same ``ddof=1``
             standard error as :attr:`standard_error`.
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
@@ -426,7 +430,7 @@ class BootstrapResult:
             (:meth:`ConfidenceInterval.to_frame` tabulates them).
         """
         owner = "confidence_interval"
-        method = check_method(method, owner)
+        method = self._method(method, owner)
         check_one_of(alternative, "alternative", owner, ALTERNATIVES)
         level = check_level(level, owner)  # before the jackknife / nested bootstrap
         groups = self._jackknife_groups(jackknife_groups, owner)
@@ -458,6 +462,14 @@ class BootstrapResult:
             jackknife_groups=groups if method == "bca" else None,
             name=self.statistic if name is None else name,
         )
+
+    def _method(self, method: str | None, owner: str) -> str:
+        """``method`` checked; None: "bca" where a jackknife exists, else
+        "percentile" (the default interval works for every result)."""
+        if method is not None:
+            return check_method(method, owner)
+        ctx = self._context
+        return "bca" if ctx is not None and ctx.stat.has_jackknife else "percentile"
 
     def _jackknife_groups(self, jackknife_groups: Any, owner: str) -> int | None:
         """The delete-a-group count of ``jackknife_groups`` (None: the full
@@ -504,7 +516,7 @@ class BootstrapResult:
         self,
         null: ArrayLike,
         alternative: str = "two-sided",
-        method: str = "bca",
+        method: str | None = None,
         *,
         standard_error: StandardErrorFunc = None,
         n_inner: int | None = None,
@@ -527,8 +539,8 @@ class BootstrapResult:
             vector statistic, or one for all).
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
             "greater": ``H1: theta > null`` (the interval ``(low, inf)``).
-        method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, default="bca"
-            Any letter case.
+        method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, optional
+            Any letter case; None: :meth:`confidence_interval`'s default.
         standard_error : callable, optional
             As in :meth:`confidence_interval`.
         n_inner : int, optional
@@ -567,8 +579,8 @@ class BootstrapResult:
         """Histogram of the distribution with the estimate and an interval marked.
 
         A statistic with several outputs is drawn as a grid, one Axes per output,
-        unless ``column=`` picks one.  The interval is ``confidence_interval``'s
-        default, "bca", unless ``method=`` says otherwise.  Needs matplotlib.
+        unless ``column=`` picks one.  The interval is :meth:`confidence_interval`'s
+        default unless ``method=`` says otherwise.  Needs matplotlib.
 
         Parameters
         ----------
@@ -585,16 +597,4 @@ class BootstrapResult:
         """
         from skboot.plotting import plot_distribution
 
-        column = kwargs.get("column")
-        labels = list(getattr(self.distribution, "columns", []))
-        by_label = column is not None and (
-            isinstance(column, (bool, np.bool_))
-            or not isinstance(column, (int, np.integer))
-        )
-        if by_label and labels.count(column) > 1:
-            raise ValueError(
-                f"The 'column' parameter of plot is the label {column!r}, which "
-                f"{labels.count(column)} columns share (duplicate column names are "
-                "kept as given). Pass the column's position instead."
-            )
         return plot_distribution(self, ax=ax, **kwargs)

@@ -1,0 +1,81 @@
+"""The default interval works for every result: BCa where a jackknife exists,
+percentile otherwise (model-based runs, loaded results)."""
+
+from __future__ import annotations
+
+import matplotlib
+import numpy as np
+import pytest
+
+from skboot import (
+    BootstrapResult,
+    BootstrapStatistic,
+    ResidualBootstrap,
+    WildBootstrap,
+    bootstrap,
+    bootstrap_pvalue,
+)
+
+matplotlib.use("Agg")
+
+
+@pytest.fixture(scope="module")
+def series():
+    rng = np.random.default_rng(4)
+    x = np.empty(200)
+    x[0] = rng.normal()
+    for t in range(1, 200):
+        x[t] = 0.5 * x[t - 1] + rng.normal()
+    return x
+
+
+def test_index_resamplers_default_to_bca():
+    x = np.random.default_rng(0).lognormal(size=80)
+    res = bootstrap(x, "mean", n_resamples=499, random_state=0)
+    ci = res.confidence_interval()
+    assert ci.method == "bca"
+    assert (ci.low, ci.high) == tuple(res.confidence_interval(method="bca"))
+    assert res.pvalue(1.0) == res.pvalue(1.0, method="bca")
+
+
+def test_model_based_result_defaults_to_percentile(series):
+    res = bootstrap(
+        series,
+        "mean",
+        resampler=ResidualBootstrap(order=1, n_resamples=199, random_state=0),
+    )
+    with pytest.raises(ValueError, match="'bca' interval needs the acceleration"):
+        res.confidence_interval(method="bca")
+    ci = res.confidence_interval()
+    assert ci.method == "percentile"
+    assert tuple(ci) == tuple(res.confidence_interval(method="percentile"))
+    assert np.isfinite(res.pvalue(0.0))
+    assert np.isfinite(bootstrap_pvalue(res, 0.0))
+    ax = res.plot()
+    assert "percentile" in " ".join(t.get_text() for t in ax.get_legend().get_texts())
+
+
+def test_wild_bootstrap_estimator_defaults_to_percentile():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(120, 2))
+    y = X @ np.array([1.0, -0.5]) + rng.normal(size=120)
+
+    def slope(X, y):
+        return np.linalg.lstsq(X, y, rcond=None)[0][0]
+
+    est = BootstrapStatistic(
+        slope, resampler=WildBootstrap(n_resamples=199, random_state=0)
+    ).fit(X, y)
+    assert est.confidence_interval().method == "percentile"
+
+
+def test_loaded_result_defaults_to_percentile(tmp_path):
+    x = np.random.default_rng(2).normal(size=60)
+    res = bootstrap(x, "mean", n_resamples=299, random_state=0)
+    path = tmp_path / "run.npz"
+    res.save(path)
+    loaded = BootstrapResult.load(path)
+    ci = loaded.confidence_interval()
+    assert ci.method == "percentile"
+    assert tuple(ci) == tuple(res.confidence_interval(method="percentile"))
+    assert loaded.plot() is not None
