@@ -14,6 +14,7 @@ __all__ = [
     "NAN_POLICIES",
     "Data",
     "apply_nan_policy",
+    "check_numeric_columns",
     "nan_rows",
     "prepare_data",
     "to_array",
@@ -143,3 +144,24 @@ def apply_nan_policy(
         )
     labels = d.labels
     return Data(arrays, arrays[0].shape[0], labels, d.kind), y, groups, omitted
+
+
+def check_numeric_columns(data: Data, statistic: str, owner: str) -> None:
+    """Name the DataFrame columns a built-in statistic cannot read as numbers."""
+    if data.kind != "frame" or data.arrays[0].dtype.kind != "O":
+        return
+    table = data.arrays[0]
+    bad = []
+    for j, label in enumerate(data.labels):
+        try:
+            table[:, j].astype(np.float64)
+        except (TypeError, ValueError):
+            bad.append((label, table[0, j] if table.shape[0] else None))
+    if bad:
+        names = ", ".join(repr(label) for label, _ in bad)
+        raise ValueError(
+            f"The 'data' parameter of {owner} must be numeric for the built-in "
+            f"statistic {statistic!r}. Column(s) {names} are not (first value "
+            f"{bad[0][1]!r}); select the numeric columns, for example "
+            "data.select_dtypes('number'), or pass a callable statistic."
+        )

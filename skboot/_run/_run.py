@@ -20,7 +20,7 @@ from skboot._run._context import (
     check_run_params,
     fit_resampler,
 )
-from skboot._run._data import Data, apply_nan_policy
+from skboot._run._data import Data, apply_nan_policy, check_numeric_columns
 from skboot._run._undefined import Undefined, apply_undefined_policy
 from skboot.resamplers import BaseResampler, Bootstrap, independent_plan
 
@@ -84,6 +84,8 @@ def run(
     if isinstance(statistic, Statistic):
         stat = statistic
     else:
+        if isinstance(statistic, str):
+            check_numeric_columns(data, statistic, owner)
         stat = make_statistic(
             statistic,
             data.arrays,

@@ -1,5 +1,6 @@
-"""The default interval works for every result: BCa where a jackknife exists,
-percentile otherwise (model-based runs, loaded results)."""
+"""Conventions users bring: a default interval that works for every result (BCa
+where a jackknife exists, percentile otherwise: model-based runs, loaded results),
+and DataFrame columns named in errors."""
 
 from __future__ import annotations
 
@@ -79,3 +80,15 @@ def test_loaded_result_defaults_to_percentile(tmp_path):
     assert ci.method == "percentile"
     assert tuple(ci) == tuple(res.confidence_interval(method="percentile"))
     assert loaded.plot() is not None
+
+
+def test_text_column_is_named_before_any_work():
+    import pandas as pd
+
+    frame = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "grade": ["A", "B", "C", "A"]})
+    for call in (
+        lambda: bootstrap(frame, "mean", n_resamples=9),
+        lambda: BootstrapStatistic("mean", n_resamples=9).fit(frame),
+    ):
+        with pytest.raises(ValueError, match=r"Column\(s\) 'grade' are not"):
+            call()
