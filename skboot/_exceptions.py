@@ -7,6 +7,7 @@ __all__ = [
     "ResultFileError",
     "StatisticError",
     "UndefinedStatisticWarning",
+    "warn",
 ]
 
 
@@ -175,3 +176,25 @@ class ResultFileError(ValueError):
 
     def __reduce__(self):  # keep the field across process boundaries
         return (type(self), (self.args[0], self.field))
+
+
+def warn(message: str, category: type[Warning]) -> None:
+    """Issue a warning attributed to the user's line: the first frame outside skboot.
+
+    Every skboot warning goes through here, so it names the caller's file and line
+    however deep in the package it was raised (a fixed ``stacklevel`` would name
+    an internal module whenever the call path changes).
+    """
+    import os
+    import sys
+    import warnings
+
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    level = 2  # 1 is this function's own frame
+    frame = sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        package
+    ):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)

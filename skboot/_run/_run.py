@@ -4,7 +4,6 @@ the undefined-replicate policy."""
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,7 +11,7 @@ import numpy as np
 
 from skboot._engine import Statistic, make_statistic, run_bootstrap
 from skboot._engine.cuda import check_device, device_runner
-from skboot._exceptions import UndefinedStatisticWarning
+from skboot._exceptions import UndefinedStatisticWarning, warn
 from skboot._run._context import (
     RunContext,
     check_bootstrap_plan,
@@ -110,14 +109,12 @@ def run(
         remedy="Intervals refuse such a distribution; see "
         "BootstrapResult.n_undefined."
         + (" It is not finite on the original data either." if bad_estimate else ""),
-        stacklevel=4,
     )
     if bad_estimate and not undefined.count:
-        warnings.warn(
+        warn(
             f"The statistic was not finite on the original data (estimate {est!r}), "
             "though it is on every replicate.",
             UndefinedStatisticWarning,
-            stacklevel=3,
         )
     ctx = RunContext(stat, data, plan, resampler, n_jobs, bool(progress))
     return Run(ctx, dist, est, undefined, n_omitted)

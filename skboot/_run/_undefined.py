@@ -4,12 +4,11 @@ replicate of a moment statistic, an out-of-bag score without out-of-bag rows).""
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
-from skboot._exceptions import UndefinedStatisticWarning
+from skboot._exceptions import UndefinedStatisticWarning, warn
 
 __all__ = ["UNDEFINED_POLICIES", "Undefined", "apply_undefined_policy"]
 
@@ -44,7 +43,6 @@ def apply_undefined_policy(
     item: str = "replicate",
     minimum: int = 1,
     too_few: str = "",
-    stacklevel: int = 3,
 ) -> tuple[np.ndarray, Undefined]:
     """Apply ``policy`` to the rows of ``dist`` (B, k) holding a non-finite value.
 
@@ -66,17 +64,9 @@ def apply_undefined_policy(
     if policy == "raise":
         raise ValueError(f"{head} ({first}{why}). {remedy}".rstrip())
     if policy == "keep":
-        warnings.warn(
-            f"{head} ({first}). {remedy}".rstrip(),
-            UndefinedStatisticWarning,
-            stacklevel=stacklevel,
-        )
+        warn(f"{head} ({first}). {remedy}".rstrip(), UndefinedStatisticWarning)
         return dist, record
-    warnings.warn(
-        f"{head} ({first}); {omitted}.",
-        UndefinedStatisticWarning,
-        stacklevel=stacklevel,
-    )
+    warn(f"{head} ({first}); {omitted}.", UndefinedStatisticWarning)
     kept = dist[finite]
     if kept.shape[0] < minimum:
         raise ValueError(too_few.format(kept=kept.shape[0], B=B, minimum=minimum))

@@ -87,14 +87,12 @@ def _bc_family(
             "jackknife_values",
             "all jackknife values are equal, so the acceleration is 0/0; "
             "a_hat = 0 is used (the BC interval).",
-            depth=1,
         )
     warn_zero_spread(
         owner,
         theta,
         vector,
         "the interval is that value if the estimate equals it, NaN otherwise",
-        depth=1,
     )
     z0 = mid_rank_z0(theta, est)
     for sign, side in ((-1.0, "below"), (1.0, "above")):
@@ -105,7 +103,6 @@ def _bc_family(
             "distribution",
             f"the estimate lies {side} every bootstrap replicate, so the bias "
             f"correction z0 is {'+' if sign > 0 else '-'}inf; the endpoints are NaN.",
-            depth=1,
         )
     level_low, level_high = _adjusted_levels(z0, a_hat, tail_alpha(level, alternative))
     ordered = np.sort(theta, axis=0)

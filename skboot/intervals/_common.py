@@ -4,14 +4,13 @@ warnings, and the shaping of the output."""
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 from scipy.special import ndtri
 
-from skboot._exceptions import DegenerateDistributionWarning
+from skboot._exceptions import DegenerateDistributionWarning, warn
 from skboot.intervals._result import FloatArray, FloatOrArray, IntervalEndpoints
 
 __all__ = [
@@ -37,13 +36,9 @@ def warn_columns(
     vector: bool,
     what: str,
     reason: str,
-    depth: int = 0,
 ) -> None:
-    """Emit one DegenerateDistributionWarning for the columns flagged in mask.
-
-    ``depth`` is the number of private frames between the public function and
-    this one, so that the warning points at the caller of the public function.
-    """
+    """Emit one DegenerateDistributionWarning for the columns flagged in mask
+    (attributed to the user's line, see :func:`skboot._exceptions.warn`)."""
     cols = np.flatnonzero(mask)
     if cols.size == 0:
         return
@@ -53,15 +48,11 @@ def warn_columns(
         where = f"column {int(cols[0])} of '{what}'"
     else:
         where = f"columns {cols.tolist()} of '{what}'"
-    warnings.warn(
-        f"{method}: {where}: {reason}",
-        DegenerateDistributionWarning,
-        stacklevel=3 + depth,
-    )
+    warn(f"{method}: {where}: {reason}", DegenerateDistributionWarning)
 
 
 def warn_zero_spread(
-    method: str, theta: FloatArray, vector: bool, consequence: str, depth: int = 0
+    method: str, theta: FloatArray, vector: bool, consequence: str
 ) -> None:
     """Warn for the columns whose replicates are all equal."""
     flat = theta.max(axis=0) == theta.min(axis=0)
@@ -71,7 +62,6 @@ def warn_zero_spread(
         vector,
         "distribution",
         f"zero spread (all replicates are equal); {consequence}.",
-        depth + 1,
     )
 
 

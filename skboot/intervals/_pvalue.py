@@ -62,7 +62,6 @@ References
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -70,7 +69,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import ndtr, ndtri
 
-from skboot._exceptions import DegenerateDistributionWarning
+from skboot._exceptions import DegenerateDistributionWarning, warn
 from skboot._validation import Constraint, Options, param_error, validate_params
 from skboot.intervals._bc import bias_correction, jackknife_acceleration
 from skboot.intervals._checks import ALTERNATIVE, METHODS, OPTIONAL_CALLABLE
@@ -226,12 +225,11 @@ def pvalue_by_method(
     nulls = _check_null(null, k, owner)
     flat = np.flatnonzero(dist2.max(axis=0) == dist2.min(axis=0))
     if flat.size:
-        warnings.warn(
+        warn(
             f"column(s) {flat.tolist()} of the distribution have zero spread (all "
             "replicates equal), so the interval is a single point and the p-value "
             "is 0 for any other null value.",
             DegenerateDistributionWarning,
-            stacklevel=2,
         )
     extra = _method_inputs(method, dist2, est, jackknife, studentized)
     out = np.empty(k)

@@ -76,7 +76,6 @@ def _warn_standard_errors(
             "replicate_standard_errors",
             f"{counts} of {n_rep} replicate standard errors are zero or non-finite; "
             "those replicates are left out of the bootstrap-t distribution.",
-            depth=1,
         )
     warn_columns(
         owner,
@@ -85,7 +84,6 @@ def _warn_standard_errors(
         "replicate_standard_errors",
         "every replicate standard error is zero or non-finite, so there is no "
         "bootstrap-t distribution; the endpoints are NaN.",
-        depth=1,
     )
     warn_columns(
         owner,
@@ -93,7 +91,6 @@ def _warn_standard_errors(
         vector,
         "standard_error",
         "the standard error is 0; the interval is the single value estimate.",
-        depth=1,
     )
     warn_columns(
         owner,
@@ -101,7 +98,6 @@ def _warn_standard_errors(
         vector,
         "standard_error",
         "the standard error is non-finite; the endpoints are NaN.",
-        depth=1,
     )
 
 

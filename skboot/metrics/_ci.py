@@ -66,7 +66,6 @@ def run_metric(
         minimum=2,
         too_few=f"The metric {name} is defined on {{kept}} of {{B}} bootstrap "
         "replicates; at least {minimum} are needed for an interval.",
-        stacklevel=5,
     )
     context = RunContext(stat, setup.data, plan, resampler, n_jobs)
     run = Run(context, dist, est, undefined, 0)
@@ -249,7 +248,7 @@ def metric_ci(
         setup, setup.metric, undefined, n_jobs, owner, device
     )
     interval = metric_interval(
-        result, setup.method, setup.level, "two-sided", undefined, name, stacklevel=7
+        result, setup.method, setup.level, "two-sided", undefined, name
     )
     return MetricCI(
         metric=name,
@@ -396,7 +395,6 @@ def compare_metrics(
         "two-sided",
         undefined,
         diff.name,
-        stacklevel=7,
     )
     return MetricComparison(
         metric=resolved.name,

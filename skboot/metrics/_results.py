@@ -43,14 +43,12 @@ def metric_interval(
     name: str,
     jackknife_groups: Any = "auto",
     owner: str = "confidence_interval",
-    stacklevel: int = 6,
 ) -> ConfidenceInterval:
     """The interval of ``method`` from the defined replicates of ``result``.
 
     For BCa, the jackknife is chosen as :class:`~skboot.BootstrapResult` chooses
     it (``jackknife_groups``); jackknife samples on which the metric is undefined
     follow ``policy``, and strata give the multi-sample acceleration.
-    ``stacklevel`` makes their warning point at the caller's caller.
     """
     ctx = result._context
     groups = check_jackknife_groups(ctx, jackknife_groups, owner, words=True)
@@ -77,7 +75,6 @@ def metric_interval(
             minimum=2,
             too_few=f"The metric {esc} is defined on {{kept}} of {{B}} jackknife "
             "samples; the BCa acceleration needs at least {minimum}.",
-            stacklevel=stacklevel,
         )
         codes = None if ctx is None or groups is not None else ctx.plan.strata_codes
         if codes is None:

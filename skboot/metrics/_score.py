@@ -459,7 +459,6 @@ def bootstrap_score(
         omitted="they are omitted (no out-of-bag row, or the metric undefined on them)",
         too_few="The out-of-bag score is undefined on all {B} replicates (no "
         "out-of-bag row, or the metric undefined on them); none is left.",
-        stacklevel=4,
     )
     oob = float(scores.mean())
     estimate, w, gamma, R = _combine(

@@ -35,14 +35,13 @@ on ``r`` without re-running the bootstrap.
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from scipy.special import ndtri
 
-from skboot._exceptions import UndefinedStatisticWarning
+from skboot._exceptions import UndefinedStatisticWarning, warn
 from skboot._kernels.model_based import (
     WEBB,
     WEIGHT_CODES,
@@ -181,12 +180,11 @@ class WildClusterResult:
         if not is_real(value) or not math.isfinite(float(value)):
             raise param_error("value", owner, "a finite float", value)
         if not self.standard_error > 0.0:
-            warnings.warn(
+            warn(
                 f"{owner}: the run's standard error is zero (y is fitted exactly "
                 "up to rounding), so t is undefined at every null value; the "
                 "p-value is NaN.",
                 UndefinedStatisticWarning,
-                stacklevel=2,
             )
             return math.nan
         t, tstar = _t_at(self, float(value))
@@ -481,7 +479,7 @@ def wild_cluster_bootstrap(
     if weights == "rademacher":
         message = few_clusters_message(G, 1.0 - float(level), alternative)
         if message is not None:
-            warnings.warn(message, FewClustersWarning, stacklevel=2)
+            warn(message, FewClustersWarning)
 
     # -- the replicates: O(G k) each ----------------------------------------------
     sums = _replicate_sums(key, B, weights, enumerate_all, su @ A, F @ A, F, wu, wf)
@@ -508,14 +506,13 @@ def _undefined(
     """The result when ``t`` is undefined: the standard error is zero up to
     rounding (see ``skboot.model_based._cluster_checks``).  No replicate is
     computed; ``t``, the p-value, the distribution and the interval are NaN."""
-    warnings.warn(
+    warn(
         "wild_cluster_bootstrap: the cluster-robust standard error "
         f"({se:.3g}) is zero up to rounding (at most {zero_se:.3g}, the error that "
         "rounding in the residuals can produce): y is fitted exactly by X, so t is "
         "undefined. The standard error is reported as 0 and the statistic, p-value, "
         "distribution and interval are NaN.",
         UndefinedStatisticWarning,
-        stacklevel=3,
     )
     B = int(base["n_resamples"])
     return WildClusterResult(

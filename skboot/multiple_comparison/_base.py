@@ -4,14 +4,13 @@ multiple-comparison procedures."""
 from __future__ import annotations
 
 import numbers
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from skboot._exceptions import UndefinedStatisticWarning
+from skboot._exceptions import UndefinedStatisticWarning, warn
 from skboot._run import fit_resampler, resolve_resampler
 from skboot._typing import SeedRecord
 from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
@@ -286,12 +285,11 @@ class Procedure(BaseEstimator):
                     "those replicates, stratify=True to keep the class counts of "
                     "every replicate, or more data."
                 )
-            warnings.warn(
+            warn(
                 f"The metric {metric} is undefined on {n_bad} of {B} bootstrap "
                 f"replicates (first: replicate {first}); they are omitted from "
                 "every model's distribution (n_undefined on the result).",
                 UndefinedStatisticWarning,
-                stacklevel=3,
             )
             M = M[~bad]
             if M.shape[0] < 2:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from skboot._exceptions import StatisticError, UndefinedStatisticWarning
+from skboot._exceptions import StatisticError, UndefinedStatisticWarning, warn
 from skboot._validation import param_error
 
 __all__ = [
@@ -195,12 +194,11 @@ def warn_undefined(null: np.ndarray, owner: str) -> int:
     bad = ~np.isfinite(null.reshape(null.shape[0], -1)).all(axis=1)
     n_bad = int(bad.sum())
     if n_bad:
-        warnings.warn(
+        warn(
             f"{owner}: the statistic was not finite on {n_bad} of {null.shape[0]} "
             f"replicates (first: replicate {int(np.flatnonzero(bad)[0])}); they "
             "never count as extreme in the p-value (see result.n_undefined).",
             UndefinedStatisticWarning,
-            stacklevel=3,
         )
     return n_bad
 
