@@ -47,9 +47,11 @@ __all__ = [
     "check_n_samples",
     "check_one_of",
     "check_sample_weight",
+    "integral_count",
     "is_int",
     "is_real",
     "param_error",
+    "seed_from_rng",
     "validate_params",
     "value_error",
 ]
@@ -71,6 +73,29 @@ def is_int(value: Any) -> bool:
     return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(
         value, (bool, np.bool_)
     )
+
+
+def integral_count(value: Any) -> Any:
+    """An integral float (``1e4``, as scipy accepts it) as an int; any other value
+    unchanged, for the parameter's own check to judge."""
+    if (
+        isinstance(value, (float, np.floating))
+        and np.isfinite(value)
+        and float(value).is_integer()
+    ):
+        return int(value)
+    return value
+
+
+def seed_from_rng(rng: Any, random_state: Any, owner: str) -> Any:
+    """scipy's ``rng=`` (SPEC 7) beside ``random_state=``: the one given."""
+    if rng is not None and random_state is not None:
+        raise ValueError(
+            f"The 'rng' and 'random_state' parameters of {owner} name the same "
+            "seed (rng is scipy's spelling): pass one of them. Got "
+            f"rng={rng!r} and random_state={random_state!r}."
+        )
+    return random_state if rng is None else rng
 
 
 def is_real(value: Any) -> bool:

@@ -92,3 +92,15 @@ def test_text_column_is_named_before_any_work():
     ):
         with pytest.raises(ValueError, match=r"Column\(s\) 'grade' are not"):
             call()
+
+
+def test_bootstrap_takes_scipys_spellings():
+    x = np.random.default_rng(5).normal(size=50)
+    ref = bootstrap(x, "mean", n_resamples=999, random_state=3)
+    same = bootstrap(x, "mean", n_resamples=999.0, rng=3)
+    assert same == ref
+    assert bootstrap(x, "mean", n_resamples=1e3, random_state=3).n_resamples == 1000
+    with pytest.raises(ValueError, match="'rng' and 'random_state' parameters"):
+        bootstrap(x, "mean", rng=1, random_state=1)
+    with pytest.raises(ValueError, match="'n_resamples' parameter of bootstrap"):
+        bootstrap(x, "mean", n_resamples=99.5)

@@ -12,7 +12,7 @@ from skboot._run import (
     statistic_name,
 )
 from skboot._typing import ArrayLike, RandomStateLike, StatisticLike
-from skboot._validation import validate_params
+from skboot._validation import integral_count, seed_from_rng, validate_params
 from skboot.resamplers import BaseResampler
 from skboot.statistic._result import BootstrapResult
 
@@ -26,6 +26,7 @@ def bootstrap(
     resampler: BaseResampler | None = None,
     n_resamples: int | None = None,
     random_state: RandomStateLike = None,
+    rng: RandomStateLike = None,
     vectorized: bool | None = None,
     statistic_kwargs: dict[str, Any] | None = None,
     y: ArrayLike | None = None,
@@ -79,7 +80,8 @@ def bootstrap(
         once, so the distribution of a statistic that ignores row order is
         constant (use :func:`~skboot.permutation_test`).
     n_resamples : int or None, default=None
-        Number of replicates.  None: the resampler's ``n_resamples`` when a
+        Number of replicates (an integral float such as ``1e4`` is accepted, as
+        scipy accepts it).  None: the resampler's ``n_resamples`` when a
         resampler is given, else 9999.  An int replaces the ``n_resamples`` of a
         resampler left at its default (9999); a resampler set to another value
         raises a ValueError (set it in one place).  A distribution larger than
@@ -87,6 +89,9 @@ def bootstrap(
         before any work.
     random_state : None, int, SeedSequence or Generator, default=None
         Root of the random streams; the entropy used is recorded on the result.
+    rng : None, int, SeedSequence or Generator, default=None
+        The name scipy gives ``random_state`` (SPEC 7): the same seed, the same
+        replicates: give one of the two.
     vectorized : bool or None, default=None
         Whether the callable takes ``axis=-1`` over a batch of replicates (arrays
         given with observations last and a leading batch axis).  None: True when
@@ -162,6 +167,8 @@ def bootstrap(
     (-0.4034, 0.099)
     """
     owner = "bootstrap"
+    random_state = seed_from_rng(rng, random_state, owner)
+    n_resamples = integral_count(n_resamples)
     validate_params(
         owner,
         RUN_CONSTRAINTS,
