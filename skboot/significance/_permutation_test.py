@@ -20,10 +20,13 @@ from skboot.significance._common import (
     check_alternative,
     check_n_resamples,
     check_vectorized,
+    float_dtype,
+    non_finite_note,
     prepare_samples,
     pvalues,
     scalar_or_array,
     warn_undefined,
+    warn_undefined_observed,
 )
 from skboot.significance._plans import (
     PERMUTATION_TYPES,
@@ -285,42 +288,95 @@ def permutation_test(
     key = check_random_state(random_state, owner=_OWNER)
     B = int(count) if exact else int(B_req)
     plan = PermutationTestPlan.build(key, kind, sizes, exact)
-    stat: Any
+    data_dtype = float_dtype(samples)
     if fused is not None:
-        stat = FusedTestStatistic.build(fused, samples)
-        observed = stat.observed(plan).reshape(())
-        out_shape: tuple[int, ...] = ()
-    else:
-        if vec is None:
-            try:
-                vec = callable(statistic) and (
-                    "axis" in inspect.signature(statistic).parameters
-                )
-            except (TypeError, ValueError):
-                vec = False
-        stat = CallableTestStatistic(
-            func=statistic,
-            vectorized=vec,
-            kind=kind,
-            n_given=len(samples),
-            batch=batch,
-            arrays=tuple(samples),
+        return _fused_test(
+            fused, samples, plan, B, alternative, key, n_jobs, chunk_size
         )
-        observed = stat.estimate()
-        out_shape = observed.shape
-        stat.out_shape = out_shape
-        stat.k = max(1, math.prod(out_shape))
+    if vec is None:
+        try:
+            vec = "axis" in inspect.signature(statistic).parameters
+        except (TypeError, ValueError):
+            vec = False
+    stat = CallableTestStatistic(
+        func=statistic,
+        vectorized=vec,
+        kind=kind,
+        n_given=len(samples),
+        batch=batch,
+        arrays=tuple(samples),
+    )
+    observed = stat.estimate()
+    out_shape = observed.shape
+    stat.out_shape = out_shape
+    stat.k = max(1, math.prod(out_shape))
+    dtype = stat.out_dtype
+    undefined = warn_undefined_observed(
+        observed,
+        _OWNER,
+        non_finite_note(samples) or "the statistic returned NaN on the original data",
+    )
     null = run_bootstrap(stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size)
-    n_bad = warn_undefined(null, _OWNER)
-    p = pvalues(observed.reshape(-1), null, alternative, 0 if exact else 1)
+    n_bad = warn_undefined(null, _OWNER, warn=not undefined)
+    # scipy's rule in the statistic's own dtype
+    p = pvalues(
+        observed.reshape(-1).astype(dtype), null, alternative, 0 if exact else 1
+    )
     return PermutationTestResult(
-        statistic=scalar_or_array(observed, out_shape),
-        pvalue=scalar_or_array(p, out_shape),
-        null_distribution=null.reshape((B, *out_shape)),
+        statistic=scalar_or_array(observed, out_shape, dtype),
+        pvalue=scalar_or_array(p, out_shape, data_dtype),
+        null_distribution=null.reshape((B, *out_shape)).astype(dtype, copy=False),
         n_resamples=B,
         exact=bool(exact),
         permutation_type=kind,
         alternative=alternative,
         random_state=None if exact else key.reproducer(),
+        n_undefined=n_bad,
+    )
+
+
+def _fused_test(
+    name: str,
+    samples: list[np.ndarray],
+    plan: PermutationTestPlan,
+    B: int,
+    alternative: str,
+    key: Any,
+    n_jobs: int | None,
+    chunk_size: int | None,
+) -> PermutationTestResult:
+    """A fused statistic's test: computed in float64 (ties exact on
+    integer-valued data), the tolerance scaled to the data; the statistic,
+    null distribution and p-value returned in the data's floating dtype."""
+    dtype = float_dtype(samples)
+    note = non_finite_note(samples)
+    if note:
+        # NaN or inf in the data: the statistic and every permutation's value
+        # are undefined (a callable may handle them); nothing is resampled
+        observed = np.array(np.nan)
+        warn_undefined_observed(observed, _OWNER, note)
+        null = np.full((B, 1), np.nan)
+        n_bad = B
+        scale = 0.0
+    else:
+        stat = FusedTestStatistic.build(name, samples)
+        observed = stat.observed(plan).reshape(())
+        undefined = warn_undefined_observed(
+            observed, _OWNER, stat.undefined_reason(samples)
+        )
+        null = run_bootstrap(stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size)
+        n_bad = warn_undefined(null, _OWNER, warn=not undefined)
+        scale = stat.tie_scale
+    adjustment = 0 if plan.exact else 1
+    p = pvalues(observed.reshape(-1), null, alternative, adjustment, scale)
+    return PermutationTestResult(
+        statistic=scalar_or_array(observed, (), dtype),
+        pvalue=scalar_or_array(p, (), dtype),
+        null_distribution=null.reshape(B).astype(dtype, copy=False),
+        n_resamples=B,
+        exact=bool(plan.exact),
+        permutation_type=plan.kind,
+        alternative=alternative,
+        random_state=None if plan.exact else key.reproducer(),
         n_undefined=n_bad,
     )
