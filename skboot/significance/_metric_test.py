@@ -265,7 +265,15 @@ def metric_permutation_test(
        y_pred)``: for a fused metric by its numba kernel, the permutation drawn
        and the label-dependent arrays rebuilt in one pass of O(n), no sort.
     3. ``pvalue = (r + 1) / (n_resamples + 1)``, ``r`` the permutations scoring
-       at least as well (within 100 machine epsilons).
+       at least as well (within 100 machine epsilons of the metric's scale: 1
+       for bounded metrics, the data's for the errors; on integer labels and
+       predictions the fused metrics tie exactly).
+
+    A fused metric undefined on the data (ROC AUC with one class, R^2 of
+    constant targets) and continuous values given to a metric of class labels
+    are refused, as :func:`skboot.metric_ci` refuses them; a callable metric
+    that returns NaN on the original labels gives a NaN p-value and an
+    :class:`~skboot.UndefinedStatisticWarning`.
 
     Differences from ``sklearn.model_selection.permutation_test_score``: the
     model is not refitted per permutation (the null is "these predictions carry

@@ -277,8 +277,12 @@ def monte_carlo_test(
        ``chunk_size``, ``n_jobs`` or joblib backend.
     3. ``pvalue = (r + 1) / (n_resamples + 1)`` with ``r`` the null values at
        least as extreme as the observed one (relative tolerance 100 machine
-       epsilons; twice the smaller one-sided p-value for "two-sided", clipped
-       to 1), as in scipy and Phipson & Smyth (2010).
+       epsilons of the statistic's dtype; twice the smaller one-sided p-value
+       for "two-sided", clipped to 1), as in scipy and Phipson & Smyth (2010).
+       A NaN statistic on the data gives a NaN p-value and an
+       :class:`~skboot.UndefinedStatisticWarning`; NaN null values never count,
+       +-inf count as values.  The statistic keeps its floating dtype and the
+       p-value the data's, as in scipy.
 
     Memory: one chunk of drawn samples per worker plus O(n_resamples).  Time:
     one Generator and one call of each sampler per replicate (about 10 µs of

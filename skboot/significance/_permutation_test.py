@@ -128,7 +128,7 @@ def _check_statistic(statistic: Any, kind: str) -> str | None:
 
 
 def _check_fused_data(
-    name: str, samples: list[np.ndarray], batch: tuple[int, ...]
+    name: str, samples: list[np.ndarray], batch: tuple[int, ...], shapes: list[Any]
 ) -> None:
     kind = FUSED_STATISTICS[name]
     allowed = {"independent": (2,), "pairings": (2,), "samples": (1, 2)}[kind]
@@ -138,7 +138,7 @@ def _check_fused_data(
             f"The 'data' parameter of {_OWNER} must hold {want} one-dimensional "
             f"sample(s) for the fused statistic {name!r} (use a callable for other "
             f"data). Got {len(samples)} sample(s) of shapes "
-            f"{[s.shape for s in samples]} instead."
+            f"{shapes} instead."
         )
 
 
@@ -176,11 +176,19 @@ def permutation_test(
        rank, so either kind is produced chunk by chunk, and the result is
        bit-identical for any ``chunk_size``, ``n_jobs`` or joblib backend.
     3. ``pvalue``: the fraction of the null distribution at least as extreme as
-       the observed statistic ("greater": ``>=``, "less": ``<=``, within a
-       relative tolerance of 100 machine epsilons), twice the smaller one for
+       the observed statistic ("greater": ``>=``, "less": ``<=``, within 100
+       machine epsilons of ``max(|t|, s)``, ``s`` the data's scale for a fused
+       statistic and 0 for a callable, as in scipy), twice the smaller one for
        "two-sided" (clipped to 1).  A randomized test counts the observed
        statistic as one more permutation, ``(r + 1) / (B + 1)`` (Phipson &
-       Smyth 2010); an exact test uses ``r / B``.
+       Smyth 2010); an exact test uses ``r / B``.  NaN null values never
+       count; a NaN observed statistic gives a NaN p-value and an
+       :class:`~skboot.UndefinedStatisticWarning` that says why.
+
+    On integer-valued or 0/1 data the fused statistics tie exactly where exact
+    arithmetic ties (integer centring, exact sums), so their p-values equal
+    those of exact rational arithmetic on the same permutations.  The result
+    keeps the data's floating dtype (a callable's: its own), as scipy does.
 
     Fused statistics (by name) run in numba kernels that read the data through
     the permutation and never write a permuted copy larger than the pool:
@@ -276,7 +284,7 @@ def permutation_test(
             f"{list(sizes)} instead."
         )
     if fused is not None:
-        _check_fused_data(fused, samples, batch)
+        _check_fused_data(fused, samples, batch, [np.shape(d) for d in data])
     count = distinct_permutations(kind, sizes)
     exact = B_req >= count
     if exact and count > MAX_REPLICATES:
