@@ -109,6 +109,10 @@ def _permuted(kind, x, y, idx):
     return xs, ys
 
 
+def _fractions(x, y):
+    return [Fraction(int(v)) for v in x], [Fraction(int(v)) for v in y]
+
+
 def exact_pvalue(observed, null, alternative, adjustment):
     """scipy's rule without any tolerance, on exact values (None never counts)."""
     B = len(null)
@@ -139,13 +143,39 @@ def exact_reference(name, x, y, B, exact, seed, alternative):
     return exact_pvalue(observed, null, alternative, 0 if exact else 1)
 
 
-def _integer_data(name, rng, n1, n2, low=-2, high=3):
-    if KIND[name] == "independent":
-        return rng.integers(low, high, n1).astype(float), rng.integers(
-            low, high, n2
-        ).astype(float)
+def _integer_data(name, rng, n1, n2, low=-2, high=3, null=False):
+    """Integer data; with ``null=True`` the observed statistic is exactly 0
+    (equal means, zero correlation, differences summing to 0), where a
+    tolerance relative to ``|t|`` is 0 and only exact arithmetic ties."""
+    kind = KIND[name]
+    if not null:
+        x = rng.integers(low, high, n1).astype(float)
+        if kind == "independent":
+            return x, rng.integers(low, high, n2).astype(float)
+        return x, x + rng.integers(low, high, n1)
+    if kind == "independent":  # equal sizes: the common mean is a fraction
+        y = rng.integers(low, high, n1)
+        z = rng.integers(low, high, n1)
+        z[-1] -= z.sum()
+        return (rng.permutation(y) + z).astype(float), y.astype(float)
+    if kind == "pairings":  # n * sum(x * y) == sum(x) * sum(y), fractional means
+        # (an odd prime dividing n must divide sum(x) or sum(y): n = 9 leaves
+        # means of thirds)
+        n1 = 9
+        while True:
+            x, y = rng.integers(0, 4, (2, n1))
+            if (
+                n1 * (x * y).sum() == x.sum() * y.sum()
+                and (x.sum() << 20) % n1  # means that are not binary fractions
+                and (y.sum() << 20) % n1
+                and np.ptp(x)
+                and np.ptp(y)
+            ):
+                return x.astype(float), y.astype(float)
+    d = rng.integers(low, high, n1)
+    d[-1] -= d.sum()
     x = rng.integers(low, high, n1).astype(float)
-    return x, x + rng.integers(low, high, n1)
+    return x, x - d
 
 
 # ---------------------------------------------------------------------------
@@ -193,12 +223,28 @@ def test_discrete_samples_tie_exactly(name):
 EXACT_SIZES = {"independent": (6, 5), "pairings": (4, 4), "samples": (8, 8)}
 
 
+# zero correlation with means that are not binary fractions needs n = 9 (an
+# odd prime dividing n divides sum(x) or sum(y)): 9!**2 pairings, so the
+# randomized test has that case
+EXACT_CASES = [
+    (name, null)
+    for name in KIND
+    for null in (False, True)
+    if not (null and KIND[name] == "pairings")
+]
+
+
 @pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
-@pytest.mark.parametrize("name", list(KIND))
-def test_exact_enumeration_equals_rational_arithmetic(name, alternative):
+@pytest.mark.parametrize(
+    ("name", "null"),
+    EXACT_CASES,
+    ids=[f"{n}-{'t=0' if z else 'any'}" for n, z in EXACT_CASES],
+)
+def test_exact_enumeration_equals_rational_arithmetic(name, alternative, null):
     rng = np.random.default_rng(zlib.crc32(f"{name} exact".encode()))
     n1, n2 = EXACT_SIZES[KIND[name]]
-    x, y = _integer_data(name, rng, n1, n2)
+    x, y = _integer_data(name, rng, n1, n2, null=null)
+    n2 = y.shape[0]
     with warnings.catch_warnings():  # 0 / 0 on a few permutations
         warnings.simplefilter("ignore", UndefinedStatisticWarning)
         res = permutation_test(
@@ -213,14 +259,15 @@ def test_exact_enumeration_equals_rational_arithmetic(name, alternative):
     assert res.pvalue == exact_reference(name, x, y, M, True, None, alternative)
 
 
+@pytest.mark.parametrize("null", [False, True], ids=["any", "t=0"])
 @pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
 @pytest.mark.parametrize("name", list(KIND))
-def test_randomized_equals_rational_arithmetic(name, alternative):
+def test_randomized_equals_rational_arithmetic(name, alternative, null):
     """Random permutations (the plan's replicates b < B, the Permutation
     splitter's for independent samples) of 0/1 and small-integer data."""
     rng = np.random.default_rng(zlib.crc32(f"{name} random".encode()))
     for low, high in ((0, 2), (-3, 4)):
-        x, y = _integer_data(name, rng, 14, 12, low, high)
+        x, y = _integer_data(name, rng, 14, 12, low, high, null=null)
         with warnings.catch_warnings():  # 0 / 0 on a few permutations
             warnings.simplefilter("ignore", UndefinedStatisticWarning)
             res = permutation_test(

@@ -62,7 +62,8 @@ class MonteCarloTestResult:
     stream_version : int
         Version of the random-stream definition.
     n_undefined : int
-        Replicates on which the statistic was not finite.
+        Replicates on which the statistic was NaN (undefined; +-inf are
+        values and count in the p-value).
 
     See Also
     --------

@@ -75,7 +75,8 @@ class PermutationTestResult:
     stream_version : int
         Version of the random-stream definition.
     n_undefined : int
-        Permutations on which the statistic was not finite.
+        Permutations on which the statistic was NaN (undefined; +-inf are
+        values and count in the p-value).
 
     See Also
     --------
