@@ -102,6 +102,7 @@ def MP(*args: Any, **kwargs: Any) -> Callable[[], Any]:
 
 XY = (X, Y)
 P = "permutation_test"
+# fmt: off
 # --- permutation_test ------------------------------------------------------
 case(P, "type", PT(XY, "mean_diff", permutation_type="paired"), V, r"'permutation_type' parameter of permutation_test must be one of")
 case(P, "type-int", PT(XY, "mean_diff", permutation_type=1), V, r"'permutation_type' parameter")
@@ -163,15 +164,15 @@ case(R, "metric-name", MP(Y01, SCORE, "auc"), V, r"'metric' parameter of metric_
 case(R, "metric-int", MP(Y01, SCORE, 3), V, r"'metric' parameter .* a fused metric name or a callable. Got 3")
 case(R, "option", MP(Y01, SCORE, "roc_auc", foo=1), V, r"The metric 'roc_auc' of metric_permutation_test accepts the options \[\]. Got \['foo'\]")
 case(R, "option-prf", MP(Y01, Y01, "f1", normalize=True), V, r"'f1' .* accepts the options \['average', 'zero_division'\]. Got \['normalize'\]")
-case(R, "option-value", MP(Y01, Y01, "f1", average="weird"), V, r"average")
+case(R, "option-value", MP(Y01, Y01, "f1", average="weird"), V, r"'average' parameter of f1 must be a str among \{'binary', 'macro', 'micro'\}. Got 'weird'")
 case(R, "proba-accuracy", MP(Y01, SCORE, "accuracy"), V, r"'y_pred' parameter of metric_permutation_test must hold class labels for the metric 'accuracy'")
 case(R, "proba-true", MP(SCORE, Y01, "recall"), V, r"'y_true' parameter of metric_permutation_test must hold class labels for the metric 'recall'")
 case(R, "one-class", MP(np.zeros(30, int), SCORE, "roc_auc"), V, r"roc_auc is undefined on the original data of metric_permutation_test \(it is undefined when the replicate holds one class")
 case(R, "r2-constant", MP(np.ones(30), SCORE, "r2"), V, r"r2 is undefined on the original data")
-case(R, "lengths", MP(Y01, SCORE[:20], "roc_auc"), V, r"same length|rows|length")
+case(R, "lengths", MP(Y01, SCORE[:20], "roc_auc"), V, r"'y_pred' parameter of roc_auc must be an array with as many rows as y_true \(30\). Got 20 rows")
 case(R, "lengths-callable", MP(Y01, SCORE[:20], lambda a, b: 0.0), V, r"'y_pred' parameter of metric_permutation_test must have one row per label")
-case(R, "nan-labels", MP(np.r_[Y01[:-1], np.nan], SCORE, "roc_auc"), V, r"y_true")
-case(R, "nan-scores", MP(Y01, np.r_[SCORE[:-1], np.nan], "roc_auc"), V, r"y_pred")
+case(R, "nan-labels", MP(np.r_[Y01[:-1], np.nan], SCORE, "roc_auc"), V, r"'y_true' parameter of roc_auc must be an array of class labels without NaN or infinity. Got 1 NaN")
+case(R, "nan-scores", MP(Y01, np.r_[SCORE[:-1], np.nan], "roc_auc"), V, r"'y_pred' parameter of roc_auc must be an array of finite values. Got 1 NaN")
 case(R, "alternative", MP(Y01, SCORE, "roc_auc", alternative="better"), V, r"'alternative' parameter of metric_permutation_test")
 case(R, "n-zero", MP(Y01, SCORE, "roc_auc", n_resamples=0), V, r"'n_resamples' parameter .* Got 0")
 case(R, "n-inf", MP(Y01, SCORE, "roc_auc", n_resamples=np.inf), V, r"'n_resamples' parameter .* Got inf")
@@ -202,6 +203,7 @@ case(C, "n-resamples", lambda: _cli(_csv(GOOD_CSV, "g6.csv"), "--columns", "a", 
 case(C, "paired-missing", lambda: _cli(_csv("a,b\n1,2\n,3\n3,1\n", "g7.csv"), "--columns", "a", "b", "--statistic", "paired-t"), CLIError, r"paired columns must have no missing values")
 case(C, "short", lambda: _cli(_csv("a,b\n1,2\n,3\n", "g8.csv"), "--columns", "a", "b"), CLIError, r"at least 2 observations")
 case(C, "empty", lambda: _cli(_csv("", "g9.csv"), "--columns", "a", "b"), CLIError, r"cannot read .* as CSV")
+# fmt: on
 
 
 # --- the runner --------------------------------------------------------------
