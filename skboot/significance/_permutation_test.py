@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -285,7 +285,8 @@ def permutation_test(
             f"{list(sizes)} instead."
         )
     if fused is not None:
-        _check_fused_data(fused, samples, batch, [np.shape(d) for d in data])
+        given = [np.shape(d) for d in cast(Sequence[Any], data)]
+        _check_fused_data(fused, samples, batch, given)
     count = distinct_permutations(kind, sizes)
     exact = B_req >= count
     if exact and count > MAX_REPLICATES:
@@ -304,7 +305,8 @@ def permutation_test(
         )
     if vec is None:
         try:
-            vec = "axis" in inspect.signature(statistic).parameters
+            func = cast(Callable[..., Any], statistic)
+            vec = "axis" in inspect.signature(func).parameters
         except (TypeError, ValueError):
             vec = False
     stat = CallableTestStatistic(
