@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+import warnings
 from typing import Any
 
 __all__ = ["CLI_STATISTICS", "add_test_parser"]
@@ -81,7 +83,7 @@ def _run(args: argparse.Namespace) -> int:
     import numpy as np
     import pandas as pd
 
-    from skboot.significance import FUSED_STATISTICS, permutation_test
+    from skboot.significance import FUSED_STATISTICS
 
     name = CLI_STATISTICS[args.statistic]
     kind = FUSED_STATISTICS[name]
@@ -117,17 +119,9 @@ def _run(args: argparse.Namespace) -> int:
             "paired columns must have no missing values (rows are pairs); "
             "remove those rows first"
         )
-    try:
-        res = permutation_test(
-            tuple(samples),
-            name,
-            permutation_type=kind,
-            n_resamples=args.n_resamples,
-            alternative=args.alternative,
-            random_state=args.seed,
-        )
-    except ValueError as exc:
-        return _fail(str(exc))
+    res = _test(args, samples, name, kind)
+    if isinstance(res, int):
+        return res
     out = {
         "columns": list(args.columns),
         "n": [int(s.shape[0]) for s in samples],
@@ -150,3 +144,38 @@ def _run(args: argparse.Namespace) -> int:
             f"test, {how}, n={out['n']}, seed={args.seed})"
         )
     return 0
+
+
+def _test(args: argparse.Namespace, samples: list[Any], name: str, kind: str) -> Any:
+    """The test's result, or the exit status: 2 for an input the test refuses,
+    1 for a statistic undefined on these columns (a message, no p-value)."""
+    from skboot import UndefinedStatisticWarning
+    from skboot.significance import permutation_test
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UndefinedStatisticWarning)
+            res = permutation_test(
+                tuple(samples),
+                name,
+                permutation_type=kind,
+                n_resamples=args.n_resamples,
+                alternative=args.alternative,
+                random_state=args.seed,
+            )
+    except ValueError as exc:
+        return _fail(str(exc))
+    if math.isnan(float(res.statistic)):
+        why = next(
+            (str(w.message) for w in caught if "on the data:" in str(w.message)), ""
+        )
+        why = why.split("on the data: ", 1)[-1].split(". Its p-value", 1)[0]
+        print(
+            f"skboot test: {args.statistic}({', '.join(args.columns)}) is undefined "
+            f"on these columns ({why or 'NaN'}); no p-value.",
+            file=sys.stderr,
+        )
+        return 1
+    for w in caught:  # permutations on which the statistic was undefined
+        print(f"skboot test: warning: {w.message}", file=sys.stderr)
+    return res

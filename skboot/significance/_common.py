@@ -19,10 +19,14 @@ __all__ = [
     "check_alternative",
     "check_n_resamples",
     "check_vectorized",
+    "float_dtype",
+    "non_finite_note",
     "prepare_samples",
     "pvalues",
+    "result_dtype",
     "scalar_or_array",
     "warn_undefined",
+    "warn_undefined_observed",
 ]
 
 ALTERNATIVES = ("two-sided", "less", "greater")
@@ -157,27 +161,41 @@ def pvalues(
     null: np.ndarray,
     alternative: str,
     adjustment: int,
+    scale: float = 0.0,
 ) -> np.ndarray:
-    """scipy's p-value rule, per column of ``null`` (B, k).
+    """scipy's p-value rule, per column of ``null`` (B, k), in the floating
+    dtype of ``observed``.
 
     A null value counts as at least as extreme as the observed ``t`` when it is
-    ``>= t - gamma`` ("greater") or ``<= t + gamma`` ("less"), with the relative
-    tolerance ``gamma = 100 * eps * |t|`` (values that differ from ``t`` only by
-    rounding count as ties).  ``p = (count + adjustment) / (B + adjustment)``:
-    ``adjustment`` is 1 for randomized tests (Phipson & Smyth 2010) and 0 for
-    exact enumeration; "two-sided" is twice the smaller one-sided p-value,
-    clipped to 1.  NaN null values never count.
+    ``>= t - gamma`` ("greater") or ``<= t + gamma`` ("less"), with the
+    tolerance ``gamma = 100 * eps * max(|t|, scale)`` (``eps`` of ``t``'s
+    dtype): values that differ from ``t`` only by rounding count as ties.
+    ``scale`` is the magnitude of the data as the statistic sees them (0 for
+    callables: scipy's relative tolerance); it keeps the tolerance away from 0
+    where ``t`` is 0.  An infinite ``t`` has ``gamma = 0`` (equal infinities
+    tie).  ``p = (count + adjustment) / (B + adjustment)``: ``adjustment`` is 1
+    for randomized tests (Phipson & Smyth 2010) and 0 for exact enumeration;
+    "two-sided" is twice the smaller one-sided p-value, clipped to 1.  NaN null
+    values never count; +-inf count as the extreme values they are.  A NaN
+    ``t`` (undefined) gives a NaN p-value.
     """
+    obs = np.asarray(observed)
+    dtype = obs.dtype if obs.dtype.kind == "f" else np.dtype(np.float64)
+    obs = obs.astype(dtype, copy=False)
+    null = np.asarray(null).astype(dtype, copy=False)
     B = null.shape[0]
-    gamma = np.abs(100.0 * np.finfo(np.float64).eps * observed)
-    with np.errstate(invalid="ignore"):
+    eps = np.finfo(dtype).eps
+    with np.errstate(invalid="ignore", over="ignore"):
+        finite = np.isfinite(obs)
+        mag = np.where(finite, np.maximum(np.abs(obs), dtype.type(scale)), 0)
+        gamma = (100 * eps * mag).astype(dtype)
 
         def less() -> np.ndarray:
-            count = np.count_nonzero(null <= observed + gamma, axis=0)
+            count = np.count_nonzero(null <= obs + gamma, axis=0)
             return (count + adjustment) / (B + adjustment)
 
         def greater() -> np.ndarray:
-            count = np.count_nonzero(null >= observed - gamma, axis=0)
+            count = np.count_nonzero(null >= obs - gamma, axis=0)
             return (count + adjustment) / (B + adjustment)
 
         if alternative == "less":
@@ -186,24 +204,80 @@ def pvalues(
             p = greater()
         else:
             p = 2.0 * np.minimum(less(), greater())
-    return np.clip(np.asarray(p, dtype=np.float64), 0.0, 1.0)
+    p = np.clip(np.asarray(p, dtype=np.float64), 0.0, 1.0)
+    return np.where(np.isnan(obs), np.nan, p)
 
 
-def warn_undefined(null: np.ndarray, owner: str) -> int:
-    """Count the replicates with a non-finite value and warn about them."""
-    bad = ~np.isfinite(null.reshape(null.shape[0], -1)).all(axis=1)
+def warn_undefined(null: np.ndarray, owner: str, announce: bool = True) -> int:
+    """Count the replicates with a NaN value and warn about them (+-inf are
+    values: they count in the p-value); ``announce=False`` when the observed
+    statistic is undefined already (one warning says it)."""
+    bad = np.isnan(null.reshape(null.shape[0], -1)).any(axis=1)
     n_bad = int(bad.sum())
-    if n_bad:
+    if n_bad and announce:
         warn(
-            f"{owner}: the statistic was not finite on {n_bad} of {null.shape[0]} "
-            f"replicates (first: replicate {int(np.flatnonzero(bad)[0])}); they "
-            "never count as extreme in the p-value (see result.n_undefined).",
+            f"{owner}: the statistic was NaN (undefined) on {n_bad} of "
+            f"{null.shape[0]} replicates (first: replicate "
+            f"{int(np.flatnonzero(bad)[0])}); they never count as extreme in the "
+            "p-value (see result.n_undefined).",
             UndefinedStatisticWarning,
         )
     return n_bad
 
 
-def scalar_or_array(values: np.ndarray, shape: tuple[int, ...]) -> Any:
-    """A float for a scalar statistic, else an array of ``shape``."""
-    arr = np.asarray(values, dtype=np.float64).reshape(shape)
-    return float(arr) if arr.ndim == 0 else arr
+def warn_undefined_observed(observed: np.ndarray, owner: str, why: str) -> bool:
+    """Warn when the observed statistic is NaN (its p-value is then NaN);
+    ``why`` says what made it undefined.  Returns whether it warned."""
+    nan = np.isnan(np.asarray(observed, dtype=np.float64))
+    if not nan.any():
+        return False
+    where = (
+        ""
+        if nan.ndim == 0 or nan.size == 1
+        else (f" (at {int(nan.sum())} of {nan.size} positions)")
+    )
+    warn(
+        f"{owner}: the statistic is undefined (NaN) on the data{where}: {why}. "
+        "Its p-value is NaN; a NaN statistic is never evidence against the null.",
+        UndefinedStatisticWarning,
+    )
+    return True
+
+
+def result_dtype(value: Any) -> np.dtype:
+    """The floating dtype of a statistic's value (float64 when it is not
+    floating, e.g. an int or a Python float)."""
+    dt = getattr(value, "dtype", None)
+    if dt is None or not isinstance(dt, np.dtype) or dt.kind != "f":
+        return np.dtype(np.float64)
+    return dt
+
+
+def float_dtype(samples: Sequence[np.ndarray]) -> np.dtype:
+    """The floating dtype of the data, as scipy takes it for p-values:
+    ``numpy.result_type`` of the samples, float64 when that is not floating."""
+    dt = np.result_type(*[np.asarray(s).dtype for s in samples])
+    return dt if dt.kind == "f" else np.dtype(np.float64)
+
+
+def non_finite_note(samples: Sequence[np.ndarray]) -> str:
+    """The note "sample j holds k NaN or infinite value(s)" for the first such
+    sample, or an empty string."""
+    for j, s in enumerate(samples):
+        arr = np.asarray(s)
+        if arr.dtype.kind == "f":
+            bad = int(np.count_nonzero(~np.isfinite(arr)))
+            if bad:
+                return f"sample {j} holds {bad} NaN or infinite value(s)"
+    return ""
+
+
+def scalar_or_array(
+    values: np.ndarray, shape: tuple[int, ...], dtype: Any = np.float64
+) -> Any:
+    """A scalar for a scalar statistic (a Python float for float64, a numpy
+    scalar of ``dtype`` otherwise), else an array of ``shape`` and ``dtype``."""
+    arr = np.asarray(values).astype(dtype).reshape(shape)
+    if arr.ndim:
+        return arr
+    return float(arr) if arr.dtype == np.float64 else arr[()]

@@ -7,6 +7,7 @@ re-evaluated by skboot's fused metric kernels: the meaning of scikit-learn's
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,14 +28,27 @@ from skboot._kernels.significance import (
 )
 from skboot._random import PURPOSE, STREAM_VERSION
 from skboot._typing import ArrayLike, MetricLike, RandomStateLike, SeedRecord
-from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
-from skboot.metrics import METRICS, pack_arrays, packed, prepare_precision
+from skboot._validation import (
+    check_int,
+    check_n_jobs,
+    check_one_of,
+    param_error,
+    value_error,
+)
+from skboot.metrics import (
+    METRICS,
+    pack_arrays,
+    packed,
+    prepare_precision,
+    resolve_metric,
+)
 from skboot.resamplers import Permutation
 from skboot.significance._common import (
     check_alternative,
     check_n_resamples,
     pvalues,
     warn_undefined,
+    warn_undefined_observed,
 )
 
 __all__ = ["MetricPermutationTestResult", "metric_permutation_test"]
@@ -251,7 +265,15 @@ def metric_permutation_test(
        y_pred)``: for a fused metric by its numba kernel, the permutation drawn
        and the label-dependent arrays rebuilt in one pass of O(n), no sort.
     3. ``pvalue = (r + 1) / (n_resamples + 1)``, ``r`` the permutations scoring
-       at least as well (within 100 machine epsilons).
+       at least as well (within 100 machine epsilons of the metric's scale: 1
+       for bounded metrics, the data's for the errors; on integer labels and
+       predictions the fused metrics tie exactly).
+
+    A fused metric undefined on the data (ROC AUC with one class, R^2 of
+    constant targets) and continuous values given to a metric of class labels
+    are refused, as :func:`skboot.metric_ci` refuses them; a callable metric
+    that returns NaN on the original labels gives a NaN p-value and an
+    :class:`~skboot.UndefinedStatisticWarning`.
 
     Differences from ``sklearn.model_selection.permutation_test_score``: the
     model is not refitted per permutation (the null is "these predictions carry
@@ -336,7 +358,10 @@ def metric_permutation_test(
     if chunk_size is not None:
         check_int(chunk_size, "chunk_size", _OWNER, min_value=1)
     stat: Statistic
+    scale = 0.0
     if isinstance(metric, str):
+        resolve_metric(metric, metric_options, _OWNER)  # the options it accepts
+        _check_label_predictions(metric, y_true, y_pred)
         prepared = METRICS[metric].prepare(y_true, y_pred, **metric_options)
         n = prepared.n_samples
         arrays, scalars = pack_arrays(prepared)
@@ -348,7 +373,14 @@ def metric_permutation_test(
             name=metric,
         )
         observed = float(eval_packed(packed(arrays, scalars), np.ones(n)))
+        if not math.isfinite(observed):
+            raise ValueError(
+                f"The metric {metric} is undefined on the original data of {_OWNER} "
+                f"(it is undefined when {METRICS[metric].undefined_when}); no "
+                "p-value can be computed."
+            )
         name = metric
+        scale = _tie_scale(metric, y_true, y_pred)
     else:
         yt, yp = np.asarray(y_true), np.asarray(y_pred)
         if yt.ndim != 1 or yp.shape[0] != yt.shape[0]:
@@ -362,11 +394,14 @@ def metric_permutation_test(
         )
         observed = stat.value(yt, yp, -1)
         name = getattr(metric, "__name__", type(metric).__name__)
+    undefined = warn_undefined_observed(
+        np.array(observed), _OWNER, "the metric returned NaN on the original labels"
+    )
     resampler = Permutation(B, random_state=random_state)
     resampler.fit(np.empty((n, 0)), groups=groups)
     null = run_bootstrap(stat, resampler.plan_, B, n_jobs=n_jobs, chunk_size=chunk_size)
-    n_bad = warn_undefined(null, _OWNER)
-    p = pvalues(np.array([observed]), null, alternative, 1)
+    n_bad = warn_undefined(null, _OWNER, announce=not undefined)
+    p = pvalues(np.array([observed]), null, alternative, 1, scale)
     return MetricPermutationTestResult(
         statistic=observed,
         pvalue=float(p[0]),
@@ -377,3 +412,49 @@ def metric_permutation_test(
         random_state=resampler.seed_entropy_,
         n_undefined=n_bad,
     )
+
+
+#: Metrics of predicted class labels (scikit-learn refuses scores for them).
+_LABEL_METRICS = ("accuracy", "balanced_accuracy", "precision", "recall", "f1")
+
+
+def _check_label_predictions(metric: str, y_true: Any, y_pred: Any) -> None:
+    """scikit-learn's target types (``type_of_target``): a label metric refuses
+    continuous predictions or targets (probabilities or scores given as labels),
+    as scikit-learn's classification metrics do."""
+    if metric not in _LABEL_METRICS:
+        return
+    from sklearn.utils.multiclass import type_of_target
+
+    for param, value in (("y_true", y_true), ("y_pred", y_pred)):
+        arr = np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value)
+        if arr.dtype.kind != "f" or arr.ndim != 1 or not np.isfinite(arr).all():
+            continue  # labels of other kinds: the metric's own checks
+        kind = type_of_target(arr)
+        if kind.startswith("continuous"):
+            raise value_error(
+                param,
+                _OWNER,
+                f"must hold class labels for the metric {metric!r} (scikit-learn's "
+                "classification metrics refuse a mix of labels and continuous "
+                f"values). Got continuous values such as {float(arr[arr != np.round(arr)][0])!r} "
+                "instead: pass predicted labels (e.g. predict, or probabilities "
+                "thresholded), or use a metric of scores such as 'roc_auc' or "
+                "'log_loss'.",
+            )
+
+
+def _tie_scale(metric: str, y_true: Any, y_pred: Any) -> float:
+    """The magnitude of a metric's values for the tie tolerance: 1 for
+    bounded and unit-free metrics, the data's scale for the errors."""
+    if metric not in (
+        "mean_squared_error",
+        "root_mean_squared_error",
+        "mean_absolute_error",
+    ):
+        return 1.0
+    big = 0.0
+    for value in (y_true, y_pred):
+        arr = np.abs(np.asarray(value, dtype=np.float64))
+        big += float(arr.max()) if arr.size else 0.0
+    return big * big if metric == "mean_squared_error" else big

@@ -22,10 +22,14 @@ from skboot.significance._common import (
     check_alternative,
     check_n_resamples,
     check_vectorized,
+    float_dtype,
+    non_finite_note,
     prepare_samples,
     pvalues,
+    result_dtype,
     scalar_or_array,
     warn_undefined,
+    warn_undefined_observed,
 )
 from skboot.significance._plans import KeyPlan
 
@@ -58,7 +62,8 @@ class MonteCarloTestResult:
     stream_version : int
         Version of the random-stream definition.
     n_undefined : int
-        Replicates on which the statistic was not finite.
+        Replicates on which the statistic was NaN (undefined; +-inf are
+        values and count in the p-value).
 
     See Also
     --------
@@ -197,17 +202,19 @@ class MonteCarloStatistic(Statistic):
             out.append(sample)
         return out
 
-    def _value(self, samples: list[np.ndarray], where: str, b: int) -> np.ndarray:
+    def call_raw(self, samples: list[np.ndarray], where: str, b: int) -> Any:
+        """The statistic's value as it returned it."""
         try:
             if self.vectorized:
-                value = self.func(*samples, axis=-1)
-            else:
-                value = self.func(*samples)
+                return self.func(*samples, axis=-1)
+            return self.func(*samples)
         except Exception as exc:
             raise StatisticError(
                 f"The statistic raised on {where}: {exc!r}", b
             ) from exc
-        return as_output(value, None, where, b)
+
+    def _value(self, samples: list[np.ndarray], where: str, b: int) -> np.ndarray:
+        return as_output(self.call_raw(samples, where, b), None, where, b)
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         nb = out.shape[0]
@@ -271,8 +278,12 @@ def monte_carlo_test(
        ``chunk_size``, ``n_jobs`` or joblib backend.
     3. ``pvalue = (r + 1) / (n_resamples + 1)`` with ``r`` the null values at
        least as extreme as the observed one (relative tolerance 100 machine
-       epsilons; twice the smaller one-sided p-value for "two-sided", clipped
-       to 1), as in scipy and Phipson & Smyth (2010).
+       epsilons of the statistic's dtype; twice the smaller one-sided p-value
+       for "two-sided", clipped to 1), as in scipy and Phipson & Smyth (2010).
+       A NaN statistic on the data gives a NaN p-value and an
+       :class:`~skboot.UndefinedStatisticWarning`; NaN null values never count,
+       +-inf count as values.  The statistic keeps its floating dtype and the
+       p-value the data's, as in scipy.
 
     Memory: one chunk of drawn samples per worker plus O(n_resamples).  Time:
     one Generator and one call of each sampler per replicate (about 10 µs of
@@ -376,14 +387,20 @@ def monte_carlo_test(
         keywords=keywords,
         sizes=tuple(s.shape[-1] for s in samples),
     )
-    observed = _observed(stat, samples, batch)
+    observed, dtype = _observed(stat, samples, batch)
+    undefined = warn_undefined_observed(
+        observed,
+        _OWNER,
+        non_finite_note(samples) or "the statistic returned NaN on the data",
+    )
     plan = KeyPlan(key, sum(stat.sizes))
     null = run_bootstrap(stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size)
-    n_bad = warn_undefined(null, _OWNER)
-    p = pvalues(observed.reshape(-1), null[:, :1], alternative, 1)
+    n_bad = warn_undefined(null, _OWNER, announce=not undefined)
+    # scipy's rule, in the statistic's dtype; the p-value in the data's
+    p = pvalues(observed.reshape(-1).astype(dtype), null[:, :1], alternative, 1)
     return MonteCarloTestResult(
-        statistic=scalar_or_array(observed, observed.shape),
-        pvalue=scalar_or_array(p, observed.shape),
+        statistic=scalar_or_array(observed, observed.shape, dtype),
+        pvalue=scalar_or_array(p, observed.shape, float_dtype(samples)),
         null_distribution=null[:, 0],
         n_resamples=B,
         alternative=alternative,
@@ -394,11 +411,15 @@ def monte_carlo_test(
 
 def _observed(
     stat: MonteCarloStatistic, samples: list[np.ndarray], batch: tuple[int, ...]
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.dtype]:
+    """The statistic on the data (float64) and the floating dtype it returned."""
     if stat.vectorized or not batch:
-        return stat._value(samples, "the original data", -1)
+        raw = stat.call_raw(samples, "the original data", -1)
+        return as_output(raw, None, "the original data", -1), result_dtype(raw)
     out = np.empty(batch)
+    dtype = np.dtype(np.float64)
     for idx in np.ndindex(*batch):
-        one = stat._value([s[idx] for s in samples], "the original data", -1)
-        out[idx] = float(one)
-    return out
+        raw = stat.call_raw([s[idx] for s in samples], "the original data", -1)
+        dtype = result_dtype(raw)
+        out[idx] = float(as_output(raw, None, "the original data", -1))
+    return out, dtype

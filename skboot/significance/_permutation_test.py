@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -20,10 +20,13 @@ from skboot.significance._common import (
     check_alternative,
     check_n_resamples,
     check_vectorized,
+    float_dtype,
+    non_finite_note,
     prepare_samples,
     pvalues,
     scalar_or_array,
     warn_undefined,
+    warn_undefined_observed,
 )
 from skboot.significance._plans import (
     PERMUTATION_TYPES,
@@ -72,7 +75,8 @@ class PermutationTestResult:
     stream_version : int
         Version of the random-stream definition.
     n_undefined : int
-        Permutations on which the statistic was not finite.
+        Permutations on which the statistic was NaN (undefined; +-inf are
+        values and count in the p-value).
 
     See Also
     --------
@@ -125,7 +129,7 @@ def _check_statistic(statistic: Any, kind: str) -> str | None:
 
 
 def _check_fused_data(
-    name: str, samples: list[np.ndarray], batch: tuple[int, ...]
+    name: str, samples: list[np.ndarray], batch: tuple[int, ...], shapes: list[Any]
 ) -> None:
     kind = FUSED_STATISTICS[name]
     allowed = {"independent": (2,), "pairings": (2,), "samples": (1, 2)}[kind]
@@ -135,7 +139,7 @@ def _check_fused_data(
             f"The 'data' parameter of {_OWNER} must hold {want} one-dimensional "
             f"sample(s) for the fused statistic {name!r} (use a callable for other "
             f"data). Got {len(samples)} sample(s) of shapes "
-            f"{[s.shape for s in samples]} instead."
+            f"{shapes} instead."
         )
 
 
@@ -173,11 +177,19 @@ def permutation_test(
        rank, so either kind is produced chunk by chunk, and the result is
        bit-identical for any ``chunk_size``, ``n_jobs`` or joblib backend.
     3. ``pvalue``: the fraction of the null distribution at least as extreme as
-       the observed statistic ("greater": ``>=``, "less": ``<=``, within a
-       relative tolerance of 100 machine epsilons), twice the smaller one for
+       the observed statistic ("greater": ``>=``, "less": ``<=``, within 100
+       machine epsilons of ``max(|t|, s)``, ``s`` the data's scale for a fused
+       statistic and 0 for a callable, as in scipy), twice the smaller one for
        "two-sided" (clipped to 1).  A randomized test counts the observed
        statistic as one more permutation, ``(r + 1) / (B + 1)`` (Phipson &
-       Smyth 2010); an exact test uses ``r / B``.
+       Smyth 2010); an exact test uses ``r / B``.  NaN null values never
+       count; a NaN observed statistic gives a NaN p-value and an
+       :class:`~skboot.UndefinedStatisticWarning` that says why.
+
+    On integer-valued or 0/1 data the fused statistics tie exactly where exact
+    arithmetic ties (integer centring, exact sums), so their p-values equal
+    those of exact rational arithmetic on the same permutations.  The result
+    keeps the data's floating dtype (a callable's: its own), as scipy does.
 
     Fused statistics (by name) run in numba kernels that read the data through
     the permutation and never write a permuted copy larger than the pool:
@@ -273,7 +285,8 @@ def permutation_test(
             f"{list(sizes)} instead."
         )
     if fused is not None:
-        _check_fused_data(fused, samples, batch)
+        given = [np.shape(d) for d in cast(Sequence[Any], data)]
+        _check_fused_data(fused, samples, batch, given)
     count = distinct_permutations(kind, sizes)
     exact = B_req >= count
     if exact and count > MAX_REPLICATES:
@@ -285,42 +298,96 @@ def permutation_test(
     key = check_random_state(random_state, owner=_OWNER)
     B = int(count) if exact else int(B_req)
     plan = PermutationTestPlan.build(key, kind, sizes, exact)
-    stat: Any
+    data_dtype = float_dtype(samples)
     if fused is not None:
-        stat = FusedTestStatistic.build(fused, samples)
-        observed = stat.observed(plan).reshape(())
-        out_shape: tuple[int, ...] = ()
-    else:
-        if vec is None:
-            try:
-                vec = callable(statistic) and (
-                    "axis" in inspect.signature(statistic).parameters
-                )
-            except (TypeError, ValueError):
-                vec = False
-        stat = CallableTestStatistic(
-            func=statistic,
-            vectorized=vec,
-            kind=kind,
-            n_given=len(samples),
-            batch=batch,
-            arrays=tuple(samples),
+        return _fused_test(
+            fused, samples, plan, B, alternative, key, n_jobs, chunk_size
         )
-        observed = stat.estimate()
-        out_shape = observed.shape
-        stat.out_shape = out_shape
-        stat.k = max(1, math.prod(out_shape))
+    if vec is None:
+        try:
+            func = cast(Callable[..., Any], statistic)
+            vec = "axis" in inspect.signature(func).parameters
+        except (TypeError, ValueError):
+            vec = False
+    stat = CallableTestStatistic(
+        func=statistic,
+        vectorized=vec,
+        kind=kind,
+        n_given=len(samples),
+        batch=batch,
+        arrays=tuple(samples),
+    )
+    observed = stat.estimate()
+    out_shape = observed.shape
+    stat.out_shape = out_shape
+    stat.k = max(1, math.prod(out_shape))
+    dtype = stat.out_dtype
+    undefined = warn_undefined_observed(
+        observed,
+        _OWNER,
+        non_finite_note(samples) or "the statistic returned NaN on the original data",
+    )
     null = run_bootstrap(stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size)
-    n_bad = warn_undefined(null, _OWNER)
-    p = pvalues(observed.reshape(-1), null, alternative, 0 if exact else 1)
+    n_bad = warn_undefined(null, _OWNER, announce=not undefined)
+    # scipy's rule in the statistic's own dtype
+    p = pvalues(
+        observed.reshape(-1).astype(dtype), null, alternative, 0 if exact else 1
+    )
     return PermutationTestResult(
-        statistic=scalar_or_array(observed, out_shape),
-        pvalue=scalar_or_array(p, out_shape),
-        null_distribution=null.reshape((B, *out_shape)),
+        statistic=scalar_or_array(observed, out_shape, dtype),
+        pvalue=scalar_or_array(p, out_shape, data_dtype),
+        null_distribution=null.reshape((B, *out_shape)).astype(dtype, copy=False),
         n_resamples=B,
         exact=bool(exact),
         permutation_type=kind,
         alternative=alternative,
         random_state=None if exact else key.reproducer(),
+        n_undefined=n_bad,
+    )
+
+
+def _fused_test(
+    name: str,
+    samples: list[np.ndarray],
+    plan: PermutationTestPlan,
+    B: int,
+    alternative: str,
+    key: Any,
+    n_jobs: int | None,
+    chunk_size: int | None,
+) -> PermutationTestResult:
+    """A fused statistic's test: computed in float64 (ties exact on
+    integer-valued data), the tolerance scaled to the data; the statistic,
+    null distribution and p-value returned in the data's floating dtype."""
+    dtype = float_dtype(samples)
+    note = non_finite_note(samples)
+    if note:
+        # NaN or inf in the data: the statistic and every permutation's value
+        # are undefined (a callable may handle them); nothing is resampled
+        observed = np.array(np.nan)
+        warn_undefined_observed(observed, _OWNER, note)
+        null = np.full((B, 1), np.nan)
+        n_bad = B
+        scale = 0.0
+    else:
+        stat = FusedTestStatistic.build(name, samples)
+        observed = stat.observed(plan).reshape(())
+        undefined = warn_undefined_observed(
+            observed, _OWNER, stat.undefined_reason(samples)
+        )
+        null = run_bootstrap(stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size)
+        n_bad = warn_undefined(null, _OWNER, announce=not undefined)
+        scale = stat.tie_scale
+    adjustment = 0 if plan.exact else 1
+    p = pvalues(observed.reshape(-1), null, alternative, adjustment, scale)
+    return PermutationTestResult(
+        statistic=scalar_or_array(observed, (), dtype),
+        pvalue=scalar_or_array(p, (), dtype),
+        null_distribution=null.reshape(B).astype(dtype, copy=False),
+        n_resamples=B,
+        exact=bool(plan.exact),
+        permutation_type=plan.kind,
+        alternative=alternative,
+        random_state=None if plan.exact else key.reproducer(),
         n_undefined=n_bad,
     )

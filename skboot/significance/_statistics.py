@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -24,10 +24,16 @@ from skboot._kernels.significance import (
     signs_perms,
 )
 from skboot._random import PURPOSE
-from skboot.significance._common import as_output
+from skboot.significance._common import as_output, result_dtype
 from skboot.significance._plans import PermutationTestPlan
 
-__all__ = ["FUSED_STATISTICS", "CallableTestStatistic", "FusedTestStatistic"]
+__all__ = [
+    "FUSED_STATISTICS",
+    "CallableTestStatistic",
+    "FusedTestStatistic",
+    "exact_centre",
+    "magnitude",
+]
 
 #: Fused statistics and the permutation type each is defined for.
 FUSED_STATISTICS = {
@@ -53,6 +59,32 @@ _RAW_WIDTH = {
 }
 
 
+def exact_centre(values: np.ndarray, limit: float) -> float | None:
+    """The integer nearest the mean when the data are finite, integer-valued
+    and their centred values sum exactly (``n * max|x - c| <= limit``), so that
+    sums over any subset are exact integers and every statistic built from
+    them ties where exact arithmetic ties; None otherwise (continuous data are
+    centred by their mean, as before)."""
+    if values.size == 0 or not np.isfinite(values).all():
+        return None
+    if not np.array_equal(values, np.round(values)):
+        return None
+    mean = float(values.mean())
+    if not np.isfinite(mean):
+        return None
+    centre = float(np.round(mean))
+    if values.shape[0] * float(np.abs(values - centre).max()) > limit:
+        return None
+    return centre
+
+
+def magnitude(values: np.ndarray) -> float:
+    """The largest finite ``|value|`` (0 when none): the scale of a statistic
+    in the data's units, for the tie tolerance."""
+    finite = np.abs(values[np.isfinite(values)])
+    return float(finite.max()) if finite.size else 0.0
+
+
 @dataclass
 class FusedTestStatistic(Statistic):
     """A fused statistic: the kernel reduces each replicate to a few moments
@@ -63,20 +95,32 @@ class FusedTestStatistic(Statistic):
     n_obs: int = 0
     total: float = 0.0
     scale: float = 1.0
+    offset: float = 0.0
+    exact_sums: bool = False
+    tie_scale: float = 1.0
     k: int = 1
     arrays: tuple[np.ndarray, ...] = ()
 
     @classmethod
     def build(cls, name: str, samples: list[np.ndarray]) -> FusedTestStatistic:
-        as_float = [np.asarray(s, dtype=np.float64) for s in samples]
+        with np.errstate(invalid="ignore", over="ignore"):
+            return cls._build(name, [np.asarray(s, dtype=np.float64) for s in samples])
+
+    @classmethod
+    def _build(cls, name: str, as_float: list[np.ndarray]) -> FusedTestStatistic:
         if name in ("mean_diff", "t", "welch_t"):
             pool = np.concatenate(as_float)
-            centred = np.ascontiguousarray(pool - pool.mean())
+            # 2**52: the sums of the first sample stay exact integers
+            centre = exact_centre(pool, 2.0**52)
+            centred = np.ascontiguousarray(
+                pool - (pool.mean() if centre is None else centre)
+            )
             return cls(
                 name=name,
                 n1=as_float[0].shape[0],
                 n_obs=pool.shape[0],
                 total=float(centred.sum()),
+                tie_scale=1.0 if name != "mean_diff" else magnitude(centred),
                 arrays=(centred,),
             )
         if name == "median_diff":
@@ -86,18 +130,69 @@ class FusedTestStatistic(Statistic):
                 name=name,
                 n1=as_float[0].shape[0],
                 n_obs=pool.shape[0],
+                tie_scale=magnitude(pool),
                 arrays=(order, np.ascontiguousarray(pool[order])),
             )
         if name in ("pearson", "spearman"):
-            x, y = as_float
-            if name == "spearman":
-                x, y = rankdata(x), rankdata(y)
-            xc = np.ascontiguousarray(x - x.mean())
-            yc = np.ascontiguousarray(y - y.mean())
-            scale = float(np.sqrt((xc * xc).sum() * (yc * yc).sum()))
-            return cls(name=name, n_obs=x.shape[0], scale=scale, arrays=(xc, yc))
+            return cls._build_correlation(name, *as_float)
         d = as_float[0] if len(as_float) == 1 else as_float[0] - as_float[1]
-        return cls(name=name, n_obs=d.shape[0], arrays=(np.ascontiguousarray(d),))
+        return cls(
+            name=name,
+            n_obs=d.shape[0],
+            tie_scale=magnitude(d) if name == "paired_mean_diff" else 1.0,
+            arrays=(np.ascontiguousarray(d),),
+        )
+
+    @classmethod
+    def _build_correlation(
+        cls, name: str, x: np.ndarray, y: np.ndarray
+    ) -> FusedTestStatistic:
+        """Pearson's r from ``sum(xc * yc[perm])``.  Average ranks (spearman)
+        are multiples of 1/2 with the mean ``(n + 1) / 2``, so their centred
+        products are exact.  Integer-valued Pearson data are centred by
+        integers (exact products and sums, 2**26 keeps ``n * sum`` exact) and
+        the offset of the true means is taken off in :meth:`finish`:
+        ``r = (n * sum - sx * sy) / (n * scale)``, an exact numerator."""
+        n = x.shape[0]
+        offset = 0.0
+        exact = False
+        if name == "spearman":
+            x, y = rankdata(x), rankdata(y)
+        scale = float(
+            np.sqrt(((x - x.mean()) ** 2).sum() * ((y - y.mean()) ** 2).sum())
+        )
+        cx = exact_centre(x, 2.0**26) if name == "pearson" else None
+        cy = exact_centre(y, 2.0**26) if name == "pearson" else None
+        if cx is not None and cy is not None:
+            xc, yc = x - cx, y - cy
+            exact = True
+            offset = float(xc.sum() * yc.sum())
+        else:
+            xc, yc = x - x.mean(), y - y.mean()
+        return cls(
+            name=name,
+            n_obs=n,
+            scale=scale,
+            offset=offset,
+            exact_sums=exact,
+            tie_scale=1.0,
+            arrays=(np.ascontiguousarray(xc), np.ascontiguousarray(yc)),
+        )
+
+    def undefined_reason(self, samples: list[np.ndarray]) -> str:
+        """Why the statistic is NaN on these data (for the warning)."""
+        if self.name in ("t", "welch_t"):
+            return (
+                "both samples are constant with equal means, so the t statistic "
+                "is 0 / 0"
+            )
+        if self.name == "paired_t":
+            return "every difference is 0, so the t statistic is 0 / 0"
+        if self.name in ("pearson", "spearman"):
+            const = [j for j, s in enumerate(samples) if np.ptp(s) == 0]
+            which = f"sample {const[0]} is" if const else "the samples are"
+            return f"{which} constant, so the correlation is 0 / 0"
+        return "the statistic is NaN on the original data"
 
     def bytes_per_replicate(self, plan: PermutationTestPlan) -> int:  # type: ignore[override]
         if plan.exact:
@@ -163,7 +258,12 @@ class FusedTestStatistic(Statistic):
                     var = ss1 / (n1 - 1) / n1 + ss2 / (n2 - 1) / n2
                 return (m1 - m2) / np.sqrt(var)
             if name in ("pearson", "spearman"):
-                return np.clip(raw[:, 0] / self.scale, -1.0, 1.0)
+                if self.exact_sums:
+                    n = float(self.n_obs)
+                    r = (n * raw[:, 0] - self.offset) / (n * self.scale)
+                else:
+                    r = raw[:, 0] / self.scale
+                return np.clip(r, -1.0, 1.0)
             mean, ss = raw.T
             if name == "paired_mean_diff":
                 return mean.copy()
@@ -211,6 +311,7 @@ class CallableTestStatistic(Statistic):
     k: int = 1
     arrays: tuple[np.ndarray, ...] = ()
     name: str = "callable"
+    out_dtype: np.dtype = field(default_factory=lambda: np.dtype(np.float64))
 
     def bytes_per_replicate(self, plan: PermutationTestPlan) -> int:  # type: ignore[override]
         per_obs = sum(a.itemsize * a.size for a in self.arrays)
@@ -227,12 +328,17 @@ class CallableTestStatistic(Statistic):
         ``shape`` is the expected output shape (None: any)."""
         try:
             if self.vectorized:
-                return as_output(self.func(*samples, axis=-1), shape, where, b)
+                value = self.func(*samples, axis=-1)
+                self._note_dtype(value, b)
+                return as_output(value, shape, where, b)
             if not self.batch:
-                return as_output(self.func(*samples), shape, where, b)
+                value = self.func(*samples)
+                self._note_dtype(value, b)
+                return as_output(value, shape, where, b)
             res = np.empty(self.batch)
             for idx in np.ndindex(*self.batch):
                 one = self.func(*[s[idx] for s in samples])
+                self._note_dtype(one, b)
                 res[idx] = as_output(one, (), where, b)
             return res
         except StatisticError:
@@ -241,6 +347,12 @@ class CallableTestStatistic(Statistic):
             raise StatisticError(
                 f"The statistic raised on {where}: {exc!r}", b
             ) from exc
+
+    def _note_dtype(self, value: Any, b: int) -> None:
+        """On the original data (``b == -1``), the floating dtype the
+        statistic returns (float64 for other types): the result keeps it."""
+        if b == -1:
+            self.out_dtype = result_dtype(value)
 
     def estimate(self) -> np.ndarray:
         return self.call(list(self.arrays), "the original data", -1, None)
