@@ -502,7 +502,7 @@ case(M, "y_true-three-classes-binary-metric", lambda: metric_ci(np.arange(N) % 3
 case(M, "y_pred-probability-above-1", lambda: metric_ci(Y01, SCORE + 5, "log_loss"), V, r"'y_pred' parameter of log_loss must be an array of probabilities in \[0, 1\]")
 case(M, "metric-unknown", lambda: metric_ci(Y01, SCORE, "auc"), V, r"'metric' parameter of metric_ci must be a callable, a scikit-learn scorer name.*Got 'auc'")
 case(M, "metric-int", lambda: metric_ci(Y01, SCORE, 3), V, r"'metric' parameter of metric_ci must be a callable, a scikit-learn scorer or one of.*Got 3")
-case(M, "metric-option-unsupported", lambda: metric_ci(Y01, SCORE, "roc_auc", average="micro"), V, r"metric 'roc_auc' of metric_ci accepts the options \[\]. Got \['average'\]")
+case(M, "metric-option-unsupported", lambda: metric_ci(Y01, SCORE, "roc_auc", average="micro"), V, r"metric 'roc_auc' of metric_ci accepts the options \['pos_label'\]. Got \['average'\]")
 case(M, "metric-undefined-on-data", lambda: metric_ci(np.ones(N, int), SCORE, "roc_auc"), V, r"metric roc_auc is undefined on the original data of metric_ci")
 case(M, "metric-callable-nan-on-data", lambda: metric_ci(SCORE, _with_nan(SCORE), lambda a, b: float(np.mean(a - b))), V, r"metric <lambda> is undefined on the original data")
 case(M, "metric-raises-on-data", lambda: metric_ci(Y01, SCORE, lambda a, b: 1 / 0), S, r"metric <lambda> raised on the original data: ZeroDivisionError")

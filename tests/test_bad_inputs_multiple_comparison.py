@@ -113,7 +113,7 @@ case("mcs-huge-losses", lambda: MCS().compute(LOSS * 1e200), V, r"'losses' param
 # -- compute_metric ---------------------------------------------------------------
 case("spa-metric-unknown", lambda: SPA().compute_metric(Y, SCORE, PREDS, "auc"), V, r"'metric' parameter of SPA must be one of the fused metrics \[.*\] \(the names of metric_ci\). Got 'auc'")
 case("spa-metric-int", lambda: SPA().compute_metric(Y, SCORE, PREDS, 3), V, r"'metric' parameter of SPA must be one of the fused metrics .* Got 3")
-case("spa-metric-option", lambda: SPA().compute_metric(Y, SCORE, PREDS, "roc_auc", average="macro"), V, r"metric 'roc_auc' of SPA accepts the options \[\]. Got \['average'\]")
+case("spa-metric-option", lambda: SPA().compute_metric(Y, SCORE, PREDS, "roc_auc", average="macro"), V, r"metric 'roc_auc' of SPA accepts the options \['pos_label'\]. Got \['average'\]")
 case("mcs-y_true-None", lambda: MCS().compute_metric(None, PREDS, "roc_auc"), V, r"'y_true' parameter of MCS must be an array-like of targets. Got None")
 case("mcs-y_true-2d", lambda: MCS().compute_metric(PREDS, PREDS, "roc_auc"), V, r"'y_true' parameter of MCS must be 1-D with at least 3 rows. Got shape \(40, 2\)")
 case("mcs-predictions-length", lambda: MCS().compute_metric(Y, PREDS[:-1], "roc_auc"), V, r"'predictions' parameter of MCS must have one prediction per row of y_true \(40\). Got 39 for model 0")

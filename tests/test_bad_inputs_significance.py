@@ -162,7 +162,7 @@ case(M, "seed", MC(X, NORM, np.mean, random_state=1.5), V, r"'random_state' para
 R = "metric_permutation_test"
 case(R, "metric-name", MP(Y01, SCORE, "auc"), V, r"'metric' parameter of metric_permutation_test must be one of")
 case(R, "metric-int", MP(Y01, SCORE, 3), V, r"'metric' parameter .* a fused metric name or a callable. Got 3")
-case(R, "option", MP(Y01, SCORE, "roc_auc", foo=1), V, r"The metric 'roc_auc' of metric_permutation_test accepts the options \[\]. Got \['foo'\]")
+case(R, "option", MP(Y01, SCORE, "roc_auc", foo=1), V, r"The metric 'roc_auc' of metric_permutation_test accepts the options \['pos_label'\]. Got \['foo'\]")
 case(R, "option-prf", MP(Y01, Y01, "f1", normalize=True), V, r"'f1' .* accepts the options \['average', 'zero_division'\]. Got \['normalize'\]")
 case(R, "option-value", MP(Y01, Y01, "f1", average="weird"), V, r"'average' parameter of f1 must be a str among \{'binary', 'macro', 'micro'\}. Got 'weird'")
 case(R, "proba-accuracy", MP(Y01, SCORE, "accuracy"), V, r"'y_pred' parameter of metric_permutation_test must hold class labels for the metric 'accuracy'")

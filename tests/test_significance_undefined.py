@@ -172,7 +172,8 @@ def test_label_metric_refuses_probabilities(name):
 
 def test_unknown_metric_option_names_what_the_metric_accepts():
     with pytest.raises(
-        ValueError, match=r"'roc_auc' .* accepts the options \[\]. Got \['foo'\]"
+        ValueError,
+        match=r"'roc_auc' .* accepts the options \['pos_label'\]. Got \['foo'\]",
     ):
         metric_permutation_test(Y01, SCORE, "roc_auc", foo=1)
     with pytest.raises(
