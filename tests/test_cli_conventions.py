@@ -62,3 +62,52 @@ def test_ci_all_rows_blank(tmp_path, capsys):
     argv = ["ci", str(path), "--column", "a", "--nan-policy", "omit"]
     assert main(argv) == 2
     assert "no row of" in capsys.readouterr().err
+
+
+@pytest.fixture
+def two_groups(tmp_path):
+    rng = np.random.default_rng(6)
+    frame = pd.DataFrame({"a": rng.normal(size=30), "b": rng.normal(0.8, size=30)})
+    frame.loc[25:, "b"] = np.nan  # b is shorter: padded with blank cells
+    path = tmp_path / "groups.csv"
+    frame.to_csv(path, index=False)
+    return path, frame
+
+
+def test_test_refuses_a_directory_in_one_line(tmp_path, capsys):
+    assert main(["test", str(tmp_path), "--columns", "a", "b"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"skboot test: {tmp_path} is a directory, not a CSV file\n"
+
+
+def test_test_blank_cells_follow_nan_policy(two_groups, capsys):
+    path, frame = two_groups
+    argv = ["test", str(path), "--columns", "a", "b", "--n-resamples", "99"]
+    assert main([*argv, "--seed", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "column 'b' has 5 missing value(s)" in err and "--nan-policy omit" in err
+    assert main([*argv, "--seed", "0", "--nan-policy", "omit", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n"] == [30, 25] and out["nan_policy"] == "omit"
+    expected = frame["a"].mean() - frame["b"].mean()
+    assert out["observed"] == pytest.approx(expected, rel=1e-12)
+    # paired: a row with a blank is dropped whole
+    paired = ["test", str(path), "--columns", "a", "b", "--statistic", "paired-t"]
+    assert main([*paired, "--nan-policy", "omit", "--seed", "0", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["n"] == [25, 25]
+
+
+def test_test_without_seed_says_how_to_repeat(two_groups, capsys):
+    path, _ = two_groups
+    argv = ["test", str(path), "--columns", "a", "b", "--nan-policy", "omit"]
+    assert main([*argv, "--n-resamples", "99"]) == 0
+    text = capsys.readouterr().out
+    assert "seed=None" not in text
+    assert "repeat this run with --seed" in text
+    assert main([*argv, "--n-resamples", "99", "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    seed = first["repeat_with"].split()[1]
+    assert main([*argv, "--n-resamples", "99", "--json", "--seed", seed]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["pvalue"] == first["pvalue"]
+    assert again["random_state"] == first["random_state"]

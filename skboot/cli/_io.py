@@ -11,17 +11,12 @@ import numpy as np
 
 from skboot.cli._options import CliError
 
-__all__ = ["PlotFile", "WithInterval", "read_columns"]
+__all__ = ["PlotFile", "WithInterval", "numeric_column", "read_columns", "read_frame"]
 
 
-def read_columns(
-    path: str, columns: Sequence[str], nan_policy: str = "raise"
-) -> np.ndarray:
-    """The named columns of a CSV file as float64, shape (n,) or (n, k).
-
-    Blank cells are refused (``nan_policy="raise"``), or the rows that hold one in
-    any of the columns are dropped (``"omit"``).
-    """
+def read_frame(path: str, columns: Sequence[str]) -> Any:
+    """The named columns of a CSV file as a DataFrame; every way the file can be
+    unreadable is one :class:`CliError` (the same for every subcommand)."""
     import pandas as pd
 
     try:
@@ -30,7 +25,7 @@ def read_columns(
         if missing:
             cols = ", ".join(map(str, header.columns))
             raise CliError(f"column {missing[0]!r} not in {path} (columns: {cols})")
-        frame = pd.read_csv(path, usecols=list(dict.fromkeys(columns)))
+        return pd.read_csv(path, usecols=list(dict.fromkeys(columns)))
     except FileNotFoundError:
         raise CliError(f"file not found: {path}") from None
     except IsADirectoryError:
@@ -41,25 +36,41 @@ def read_columns(
         raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
     except ValueError as exc:  # pandas' ParserError, EmptyDataError; bad encoding
         raise CliError(f"cannot read {path} as CSV: {exc}") from None
-    out = []
-    for name in columns:
-        col = frame[name]
-        values = pd.to_numeric(col, errors="coerce")
-        bad = int(values.isna().sum() - col.isna().sum())
-        if bad:
-            raise CliError(f"column {name!r} has {bad} non-numeric value(s)")
-        missing_values = int(values.isna().sum())
-        if missing_values and nan_policy == "raise":
-            raise CliError(
-                f"column {name!r} has {missing_values} missing value(s); "
-                "pass --nan-policy omit to drop those rows"
-            )
-        out.append(values.to_numpy(dtype=np.float64))
-    table = np.column_stack(out)
+
+
+def numeric_column(frame: Any, name: str, nan_policy: str) -> np.ndarray:
+    """One column as float64 (blank cells NaN); text refused, and blanks refused
+    under ``nan_policy="raise"`` with a pointer to ``--nan-policy omit``."""
+    import pandas as pd
+
+    col = frame[name]
+    values = pd.to_numeric(col, errors="coerce")
+    bad = int(values.isna().sum() - col.isna().sum())
+    if bad:
+        raise CliError(f"column {name!r} has {bad} non-numeric value(s)")
+    missing_values = int(values.isna().sum())
+    if missing_values and nan_policy == "raise":
+        raise CliError(
+            f"column {name!r} has {missing_values} missing value(s); "
+            "pass --nan-policy omit to drop them"
+        )
+    return values.to_numpy(dtype=np.float64)
+
+
+def read_columns(
+    path: str, columns: Sequence[str], nan_policy: str = "raise"
+) -> np.ndarray:
+    """The named columns of a CSV file as float64, shape (n,) or (n, k).
+
+    Blank cells are refused (``nan_policy="raise"``), or the rows that hold one in
+    any of the columns are dropped (``"omit"``).
+    """
+    frame = read_frame(path, columns)
+    table = np.column_stack([numeric_column(frame, c, nan_policy) for c in columns])
     table = table[~np.isnan(table).any(axis=1)]
     if table.shape[0] == 0:
         raise CliError(f"no row of {path} has a value in every column used")
-    return table[:, 0] if len(out) == 1 else table
+    return table[:, 0] if len(columns) == 1 else table
 
 
 class PlotFile:

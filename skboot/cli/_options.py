@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from skboot.intervals import METHODS
 
 __all__ = [
@@ -12,6 +14,7 @@ __all__ = [
     "RESAMPLERS",
     "STATISTICS",
     "CliError",
+    "add_nan_policy",
 ]
 
 STATISTICS = ("mean", "median", "quantile", "std", "var", "sum", "proportion", "corr")
@@ -34,3 +37,14 @@ DEFAULT_N_INNER = 25
 
 class CliError(Exception):
     """A problem with the command's input: one line on stderr, exit status 2."""
+
+
+def add_nan_policy(parser: argparse.ArgumentParser) -> None:
+    """``--nan-policy``: what a subcommand does with blank (missing) cells."""
+    parser.add_argument(
+        "--nan-policy",
+        choices=("raise", "omit"),
+        default="raise",
+        help="blank cells: raise (the default) stops with an error naming the "
+        "column; omit drops each row that has a blank in a column used",
+    )

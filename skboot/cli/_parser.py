@@ -9,7 +9,13 @@ import numpy as np
 
 from skboot.cli._ci import run_ci
 from skboot.cli._demo import demo
-from skboot.cli._options import DEFAULT_N_INNER, METHODS, RESAMPLERS, STATISTICS
+from skboot.cli._options import (
+    DEFAULT_N_INNER,
+    METHODS,
+    RESAMPLERS,
+    STATISTICS,
+    add_nan_policy,
+)
 
 __all__ = ["CI_EPILOG", "build_parser"]
 
@@ -130,17 +136,6 @@ def _add_ci(sub: Any) -> None:
     _add_ci_interval(ci)
     _add_ci_run(ci)
     ci.set_defaults(func=run_ci, parser=ci)
-
-
-def add_nan_policy(parser: argparse.ArgumentParser) -> None:
-    """``--nan-policy``: what a subcommand does with blank (missing) cells."""
-    parser.add_argument(
-        "--nan-policy",
-        choices=("raise", "omit"),
-        default="raise",
-        help="blank cells: raise (the default) stops with an error naming the "
-        "column; omit drops each row that has a blank in a column used",
-    )
 
 
 def _add_ci_data(ci: argparse.ArgumentParser) -> None:

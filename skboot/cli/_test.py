@@ -11,6 +11,9 @@ import sys
 import warnings
 from typing import Any
 
+from skboot.cli._io import numeric_column, read_frame
+from skboot.cli._options import add_nan_policy
+
 __all__ = ["CLI_STATISTICS", "add_test_parser"]
 
 #: CLI spelling (hyphens, as the command's options) -> fused statistic.
@@ -70,6 +73,7 @@ def add_test_parser(sub: Any) -> None:
     p.add_argument(
         "--seed", type=int, default=None, help="random seed (default: fresh entropy)"
     )
+    add_nan_policy(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_run)
 
@@ -81,7 +85,6 @@ def _fail(message: str) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     import numpy as np
-    import pandas as pd
 
     from skboot.significance import FUSED_STATISTICS
 
@@ -94,31 +97,13 @@ def _run(args: argparse.Namespace) -> int:
             f"--statistic {args.statistic} takes {want} column(s); got "
             f"{len(args.columns)}"
         )
-    try:
-        frame = pd.read_csv(args.file)
-    except FileNotFoundError:
-        return _fail(f"file not found: {args.file}")
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        return _fail(f"cannot read {args.file} as CSV: {exc}")
-    samples = []
-    for col in args.columns:
-        if col not in frame.columns:
-            cols = ", ".join(map(str, frame.columns))
-            return _fail(f"column {col!r} not in {args.file} (columns: {cols})")
-        raw = frame[col]
-        values = pd.to_numeric(raw, errors="coerce")
-        bad = int(values.isna().sum() - raw.isna().sum())
-        if bad:
-            return _fail(f"column {col!r} has {bad} non-numeric value(s)")
-        samples.append(values.to_numpy(dtype=np.float64))
-    if kind == "independent":
-        # columns of unequal length come padded with empty cells: drop them
+    frame = read_frame(args.file, args.columns)
+    samples = [numeric_column(frame, c, args.nan_policy) for c in args.columns]
+    if kind == "independent":  # each column its own sample: its blanks dropped
         samples = [s[~np.isnan(s)] for s in samples]
-    elif any(np.isnan(s).any() for s in samples):
-        return _fail(
-            "paired columns must have no missing values (rows are pairs); "
-            "remove those rows first"
-        )
+    else:  # rows are pairs: a row with a blank is dropped whole
+        keep = ~np.any([np.isnan(s) for s in samples], axis=0)
+        samples = [s[keep] for s in samples]
     res = _test(args, samples, name, kind)
     if isinstance(res, int):
         return res
@@ -133,6 +118,9 @@ def _run(args: argparse.Namespace) -> int:
         "exact": res.exact,
         "n_resamples": res.n_resamples,
         "seed": args.seed,
+        "random_state": res.random_state,
+        "repeat_with": f"--seed {res.random_state}",
+        "nan_policy": args.nan_policy,
     }
     if args.json:
         print(json.dumps(out))
@@ -141,8 +129,15 @@ def _run(args: argparse.Namespace) -> int:
         print(
             f"{args.statistic}({', '.join(args.columns)}) = {out['observed']:.6g}  "
             f"p = {out['pvalue']:.4g} ({args.alternative}, {kind} permutation "
-            f"test, {how}, n={out['n']}, seed={args.seed})"
+            f"test, {how}, n={out['n']}"
+            + ("" if args.seed is None else f", seed={args.seed}")
+            + ")"
         )
+        if args.seed is None and not res.exact:
+            print(
+                f"seed: fresh entropy {res.random_state} "
+                f"(repeat this run with --seed {res.random_state})"
+            )
     return 0
 
 
