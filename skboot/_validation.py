@@ -50,6 +50,7 @@ __all__ = [
     "integral_count",
     "is_int",
     "is_real",
+    "lower",
     "param_error",
     "seed_from_rng",
     "validate_params",
@@ -85,6 +86,12 @@ def integral_count(value: Any) -> Any:
     ):
         return int(value)
     return value
+
+
+def lower(value: Any) -> Any:
+    """An option string in lowercase (scipy lowercases its options: "Less" is
+    "less"); any other value unchanged, for the option's own check to judge."""
+    return value.lower() if isinstance(value, str) else value
 
 
 def seed_from_rng(rng: Any, random_state: Any, owner: str) -> Any:

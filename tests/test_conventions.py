@@ -104,3 +104,50 @@ def test_bootstrap_takes_scipys_spellings():
         bootstrap(x, "mean", rng=1, random_state=1)
     with pytest.raises(ValueError, match="'n_resamples' parameter of bootstrap"):
         bootstrap(x, "mean", n_resamples=99.5)
+
+
+def test_scipy_mirrors_take_rng_integral_counts_and_any_case():
+    from scipy import stats
+
+    from skboot import monte_carlo_test, permutation_test
+
+    rng = np.random.default_rng(7)
+    x, y = rng.normal(size=30), rng.normal(0.4, size=25)
+    ref = permutation_test((x, y), "mean_diff", n_resamples=999, random_state=2)
+    alt = permutation_test(
+        (x, y),
+        "mean_diff",
+        n_resamples=999.0,
+        rng=2,
+        alternative="Two-Sided",
+        permutation_type="Independent",
+    )
+    assert (alt.statistic, alt.pvalue) == (ref.statistic, ref.pvalue)
+    less = permutation_test((x, y), "mean_diff", n_resamples=999, random_state=2,
+                            alternative="less")  # fmt: skip
+    assert (
+        permutation_test(
+            (x, y), "mean_diff", n_resamples=999, random_state=2, alternative="LESS"
+        ).pvalue
+        == less.pvalue
+    )
+    with pytest.raises(ValueError, match="'rng' and 'random_state' parameters"):
+        permutation_test((x, y), "mean_diff", rng=1, random_state=1)
+    mc_ref = monte_carlo_test(x, stats.norm.rvs, stats.skew, n_resamples=199,
+                              random_state=4)  # fmt: skip
+    mc = monte_carlo_test(x, stats.norm.rvs, stats.skew, n_resamples=1.99e2, rng=4,
+                          alternative="Greater")  # fmt: skip
+    mc_greater = monte_carlo_test(x, stats.norm.rvs, stats.skew, n_resamples=199,
+                                  random_state=4, alternative="greater")  # fmt: skip
+    assert mc.pvalue == mc_greater.pvalue
+    assert mc_ref.statistic == mc.statistic
+
+
+def test_bootstrap_options_in_any_case():
+    x = np.r_[np.random.default_rng(8).normal(size=40), np.nan]
+    res = bootstrap(x, "mean", n_resamples=299, random_state=0, nan_policy="Omit")
+    assert res == bootstrap(x, "mean", n_resamples=299, random_state=0,
+                            nan_policy="omit")  # fmt: skip
+    ci = res.confidence_interval(alternative="Greater", method="Percentile")
+    assert ci.alternative == "greater" and ci.high == np.inf
+    assert res.pvalue(0.0, alternative="LESS") == res.pvalue(0.0, alternative="less")

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from skboot._exceptions import StatisticError, UndefinedStatisticWarning, warn
-from skboot._validation import param_error
+from skboot._validation import integral_count, lower, param_error
 
 __all__ = [
     "ALTERNATIVES",
@@ -35,6 +35,8 @@ MAX_REPLICATES = 2**32 - 1
 
 
 def check_alternative(alternative: Any, owner: str) -> str:
+    """``alternative`` in any letter case, returned in lowercase (as scipy)."""
+    alternative = lower(alternative)
     if not isinstance(alternative, str) or alternative not in ALTERNATIVES:
         raise param_error(
             "alternative", owner, "one of {'two-sided', 'less', 'greater'}", alternative
@@ -47,6 +49,7 @@ def check_n_resamples(value: Any, owner: str, *, allow_inf: bool) -> int | float
     allowed = f"an int in [1, {MAX_REPLICATES}]" + (
         " or numpy.inf (exact test)" if allow_inf else ""
     )
+    value = integral_count(value)  # 1e4, as scipy accepts it
     if allow_inf and isinstance(value, (float, np.floating)) and math.isinf(value):
         if value > 0:
             return math.inf

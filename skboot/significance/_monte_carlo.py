@@ -16,7 +16,7 @@ from skboot._exceptions import StatisticError
 from skboot._kernels.significance import monte_carlo_keys
 from skboot._random import PURPOSE, STREAM_VERSION, RootKey, check_random_state
 from skboot._typing import ArrayLike, RandomStateLike, SeedRecord
-from skboot._validation import check_int, check_n_jobs, param_error
+from skboot._validation import check_int, check_n_jobs, param_error, seed_from_rng
 from skboot.significance._common import (
     as_output,
     check_alternative,
@@ -259,6 +259,7 @@ def monte_carlo_test(
     axis: int = 0,
     vectorized: bool | None = None,
     random_state: RandomStateLike = None,
+    rng: RandomStateLike = None,
     n_jobs: int | None = None,
     chunk_size: int | None = None,
 ) -> MonteCarloTestResult:
@@ -315,6 +316,9 @@ def monte_carlo_test(
     random_state : None, int, SeedSequence or Generator, default=None
         Root seed of the derived streams; None draws fresh entropy, recorded on
         the result so the run can be repeated.
+    rng : None, int, SeedSequence or Generator, default=None
+        The name scipy gives ``random_state`` (SPEC 7): the same seed, the same
+        draws; give one of the two.
     n_jobs : int, default=None
         Workers through joblib.
     chunk_size : int, default=None
@@ -349,6 +353,7 @@ def monte_carlo_test(
     >>> round(res.statistic, 3), round(res.pvalue, 3)
     (0.894, 0.012)
     """
+    random_state = seed_from_rng(rng, random_state, _OWNER)
     alternative = check_alternative(alternative, _OWNER)
     B = int(check_n_resamples(n_resamples, _OWNER, allow_inf=False))
     vec = check_vectorized(vectorized, _OWNER)

@@ -14,7 +14,14 @@ from numpy.typing import NDArray
 from skboot._engine import run_bootstrap
 from skboot._random import STREAM_VERSION, check_random_state
 from skboot._typing import ArrayLike, RandomStateLike, SeedRecord, StatisticLike
-from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
+from skboot._validation import (
+    check_int,
+    check_n_jobs,
+    check_one_of,
+    lower,
+    param_error,
+    seed_from_rng,
+)
 from skboot.significance._common import (
     MAX_REPLICATES,
     check_alternative,
@@ -153,6 +160,7 @@ def permutation_test(
     axis: int = 0,
     vectorized: bool | None = None,
     random_state: RandomStateLike = None,
+    rng: RandomStateLike = None,
     n_jobs: int | None = None,
     chunk_size: int | None = None,
 ) -> PermutationTestResult:
@@ -224,6 +232,9 @@ def permutation_test(
         permutations; None: True when its signature has ``axis``.
     random_state : None, int, SeedSequence or Generator, default=None
         Root of the random streams (recorded on the result).
+    rng : None, int, SeedSequence or Generator, default=None
+        The name scipy gives ``random_state`` (SPEC 7): the same seed, the same
+        permutations; give one of the two.
     n_jobs : int, default=None
         Parallel workers through joblib.
     chunk_size : int, default=None
@@ -263,7 +274,10 @@ def permutation_test(
     >>> bool(np.allclose(same.null_distribution, res.null_distribution))
     True
     """
-    kind = check_one_of(permutation_type, "permutation_type", _OWNER, PERMUTATION_TYPES)
+    random_state = seed_from_rng(rng, random_state, _OWNER)
+    kind = check_one_of(
+        lower(permutation_type), "permutation_type", _OWNER, PERMUTATION_TYPES
+    )
     alternative = check_alternative(alternative, _OWNER)
     B_req = check_n_resamples(n_resamples, _OWNER, allow_inf=True)
     vec = check_vectorized(vectorized, _OWNER)

@@ -12,7 +12,12 @@ from skboot._run import (
     statistic_name,
 )
 from skboot._typing import ArrayLike, RandomStateLike, StatisticLike
-from skboot._validation import integral_count, seed_from_rng, validate_params
+from skboot._validation import (
+    integral_count,
+    lower,
+    seed_from_rng,
+    validate_params,
+)
 from skboot.resamplers import BaseResampler
 from skboot.statistic._result import BootstrapResult
 
@@ -169,6 +174,7 @@ def bootstrap(
     owner = "bootstrap"
     random_state = seed_from_rng(rng, random_state, owner)
     n_resamples = integral_count(n_resamples)
+    nan_policy, device = lower(nan_policy), lower(device)
     validate_params(
         owner,
         RUN_CONSTRAINTS,

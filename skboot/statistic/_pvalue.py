@@ -9,7 +9,7 @@ import numpy as np
 
 from skboot._run import labelled
 from skboot._typing import ArrayLike, PValues, StandardErrorFunc
-from skboot._validation import check_one_of, value_error
+from skboot._validation import check_one_of, lower, value_error
 from skboot.intervals import pvalue_by_method
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def result_pvalue(
             f"{type(result).__name__}{hint} instead.",
         )
     method = result._method(method, owner)
-    check_one_of(alternative, "alternative", owner, ALTERNATIVES)
+    alternative = check_one_of(lower(alternative), "alternative", owner, ALTERNATIVES)
     groups = result._jackknife_groups(jackknife_groups, owner)
     est, dist = result._arrays()
     result._check_defined("p-value")

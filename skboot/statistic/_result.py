@@ -29,7 +29,7 @@ from skboot._typing import (
     SeedRecord,
     StandardErrorFunc,
 )
-from skboot._validation import check_one_of, param_error
+from skboot._validation import check_one_of, lower, param_error
 from skboot.intervals import (
     ConfidenceInterval,
     check_level,
@@ -431,7 +431,9 @@ class BootstrapResult:
         """
         owner = "confidence_interval"
         method = self._method(method, owner)
-        check_one_of(alternative, "alternative", owner, ALTERNATIVES)
+        alternative = check_one_of(
+            lower(alternative), "alternative", owner, ALTERNATIVES
+        )
         level = check_level(level, owner)  # before the jackknife / nested bootstrap
         groups = self._jackknife_groups(jackknife_groups, owner)
         est, dist = self._arrays()
