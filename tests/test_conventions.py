@@ -151,3 +151,23 @@ def test_bootstrap_options_in_any_case():
     ci = res.confidence_interval(alternative="Greater", method="Percentile")
     assert ci.alternative == "greater" and ci.high == np.inf
     assert res.pvalue(0.0, alternative="LESS") == res.pvalue(0.0, alternative="less")
+
+
+def test_metric_intervals_refuse_a_permutation_resampler():
+    from sklearn.linear_model import LogisticRegression
+
+    from skboot import Permutation, bootstrap_score, compare_metrics, metric_ci
+
+    rng = np.random.default_rng(9)
+    y = rng.integers(0, 2, 80)
+    p = np.clip(y * 0.6 + rng.random(80) * 0.4, 0, 1)
+    match = "must be a bootstrap resampler"
+    with pytest.raises(ValueError, match=match):
+        metric_ci(y, p, "roc_auc", resampler=Permutation(50, random_state=0))
+    with pytest.raises(ValueError, match=match):
+        compare_metrics(y, p, 1 - p, "roc_auc", resampler=Permutation(50))
+    X = rng.normal(size=(80, 2))
+    with pytest.raises(ValueError, match=match):
+        bootstrap_score(
+            LogisticRegression(), X, y, scoring="accuracy", resampler=Permutation(20)
+        )

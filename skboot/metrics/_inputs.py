@@ -13,7 +13,7 @@ import numpy as np
 
 from skboot._engine import Statistic
 from skboot._engine.cuda import check_device
-from skboot._run import Data, fit_resampler, resolve_resampler
+from skboot._run import Data, check_bootstrap_plan, fit_resampler, resolve_resampler
 from skboot._validation import (
     BOOL,
     N_JOBS,
@@ -255,6 +255,7 @@ def setup_metric_run(
     )
     stat = build_statistic(resolved, yt, arrays, sw, owner)
     fitted = fit_resampler(res, source, yt, yt, groups)
+    check_bootstrap_plan(fitted.plan_, fitted, owner)
     check_layout(stat, fitted.plan_, owner)
     data = Data((yt, *arrays), yt.shape[0])
     return MetricRun(method, level, resolved, stat, data, fitted)

@@ -22,7 +22,12 @@ from skboot._engine import (
 )
 from skboot._exceptions import StatisticError
 from skboot._random import STREAM_VERSION
-from skboot._run import apply_undefined_policy, fit_resampler, resolve_resampler
+from skboot._run import (
+    apply_undefined_policy,
+    check_bootstrap_plan,
+    fit_resampler,
+    resolve_resampler,
+)
 from skboot._typing import (
     ArrayLike,
     MetricLike,
@@ -496,6 +501,7 @@ def _oob_plan(
     """Fit ``resampler`` (the key drawn from ``source``); its plan must have
     out-of-bag rows."""
     plan = fit_resampler(resampler, source, X, y, groups).plan_
+    check_bootstrap_plan(plan, resampler, owner)
     if plan.layout == "weights":
         raise ValueError(
             f"The resampler of {owner} gives continuous weights (BayesianBootstrap), "
