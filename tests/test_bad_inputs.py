@@ -443,7 +443,7 @@ case(R, "level-bca-before-jackknife", lambda: _res_median().confidence_interval(
 case(R, "level-studentized-before-nested", lambda: _res_median().confidence_interval(0, method="studentized", n_inner=5), V, r"'level' parameter.*Got 0")
 case(R, "method-B_Ca", lambda: _res().confidence_interval(method="B_Ca"), V, r"'method' parameter of confidence_interval must be one of \{'percentile', 'basic', 'normal', 'bc', 'bca', 'studentized'\}. Got 'B_Ca'")
 case(R, "method-norm-alias", lambda: _res().confidence_interval(method="norm"), V, r"'method' parameter of confidence_interval.*Got 'norm'")
-case(R, "method-None", lambda: _res().confidence_interval(method=None), V, r"'method' parameter of confidence_interval.*Got None")
+case(R, "method-number", lambda: _res().confidence_interval(method=1), V, r"'method' parameter of confidence_interval.*Got 1")
 case(R, "alternative-underscore", lambda: _res().confidence_interval(alternative="two_sided"), V, r"'alternative' parameter of confidence_interval must be one of \{'two-sided', 'less', 'greater'\}. Got 'two_sided'")
 case(R, "alternative-list", lambda: _res().confidence_interval(alternative=["less"]), V, r"'alternative' parameter.*Got \['less'\]")
 case(R, "studentized-no-se", lambda: _res_median().confidence_interval(method="studentized"), V, r"'studentized' method needs standard_error=callable\(data\) or n_inner=int")
@@ -498,7 +498,7 @@ case(M, "y_pred-inf", lambda: metric_ci(Y01, _with_inf(SCORE), "roc_auc"), V, r"
 case(M, "y_true-nan", lambda: metric_ci(_with_nan(Y01), SCORE, "roc_auc"), V, r"'y_true' parameter of roc_auc must be an array of class labels without NaN")
 case(M, "y_true-nan-regression", lambda: metric_ci(_with_nan(SCORE), SCORE, "mean_squared_error"), V, r"'y_true' parameter of mean_squared_error must be an array of finite values")
 case(M, "device-unknown", lambda: metric_ci(Y01, SCORE, "roc_auc", device="cuda:0"), V, r"'device' parameter of metric_ci must be one of \{'auto', 'cpu', 'cuda'\}. Got 'cuda:0'")
-case(M, "y_true-three-classes-binary-metric", lambda: metric_ci(np.arange(N) % 3, SCORE, "roc_auc"), V, r"'y_true' parameter of roc_auc must be an array of binary labels in \{0, 1\}. Got labels \[0, 1, 2\]")
+case(M, "y_true-three-classes-binary-metric", lambda: metric_ci(np.arange(N) % 3, SCORE, "roc_auc"), V, r"'y_true' parameter of roc_auc must be an array of binary labels \(two classes at most\). Got 3 classes \[0, 1, 2\]")
 case(M, "y_pred-probability-above-1", lambda: metric_ci(Y01, SCORE + 5, "log_loss"), V, r"'y_pred' parameter of log_loss must be an array of probabilities in \[0, 1\]")
 case(M, "metric-unknown", lambda: metric_ci(Y01, SCORE, "auc"), V, r"'metric' parameter of metric_ci must be a callable, a scikit-learn scorer name.*Got 'auc'")
 case(M, "metric-int", lambda: metric_ci(Y01, SCORE, 3), V, r"'metric' parameter of metric_ci must be a callable, a scikit-learn scorer or one of.*Got 3")
@@ -623,7 +623,7 @@ case(CL, "file-missing", lambda: _cli("ci", "/nonexistent/skboot.csv", "--column
 case(CL, "file-not-csv", lambda: _cli("ci", _csv("binary.csv"), "--column", "x"), CLIError, r"skboot ci: (cannot read .* as CSV|column 'x' not in)")
 case(CL, "column-missing", lambda: _cli("ci", _csv(), "--column", "nope"), CLIError, r"skboot ci: column 'nope' not in .*data.csv \(columns: x, text, gap\)")
 case(CL, "column-text", lambda: _cli("ci", _csv(), "--column", "text"), CLIError, r"skboot ci: column 'text' has 1 non-numeric value\(s\)")
-case(CL, "column-missing-values", lambda: _cli("ci", _csv(), "--column", "gap"), CLIError, r"skboot ci: column 'gap' has 1 missing value\(s\); remove them first")
+case(CL, "column-missing-values", lambda: _cli("ci", _csv(), "--column", "gap"), CLIError, r"skboot ci: column 'gap' has 1 missing value\(s\); pass --nan-policy omit to drop them")
 case(CL, "one-row", lambda: _cli("ci", _csv("one.csv"), "--column", "x"), CLIError, r"skboot ci: The 'data' parameter of bootstrap must have at least 2 observations. Got 1")
 case(CL, "level-1.5", lambda: _cli("ci", _csv(), "--column", "x", "--level", "1.5"), CLIError, r"argument --level: must be in \(0, 1\), got '1.5'")
 case(CL, "level-text", lambda: _cli("ci", _csv(), "--column", "x", "--level", "x"), CLIError, r"argument --level: must be a number in \(0, 1\), got 'x'")
@@ -649,7 +649,7 @@ case(MB, "residual-method", lambda: ResidualBootstrap(method="mle").fit(AR_X), V
 case(MB, "residual-nonstationary", lambda: ResidualBootstrap(order=1).fit(np.cumsum(np.ones(80)) ** 1.5), V, r"'X' parameter of ResidualBootstrap gives a non-stationary AR\(1\) fit")
 case(MB, "residual-2d", lambda: bootstrap(np.ones((80, 2)), "mean", resampler=ResidualBootstrap()), V, r"'X' parameter of ResidualBootstrap must be a 1-D series")
 case(MB, "residual-split", lambda: ResidualBootstrap().split(AR_X), V, r"ResidualBootstrap generates synthetic samples.*cannot be a scikit-learn splitter")
-case(MB, "residual-bca", lambda: bootstrap(AR_X, "mean", n_resamples=20, resampler=ResidualBootstrap(order=1)).confidence_interval(), V, r"'bca' interval needs the acceleration from a jackknife", False)
+case(MB, "residual-bca", lambda: bootstrap(AR_X, "mean", n_resamples=20, resampler=ResidualBootstrap(order=1)).confidence_interval(method="bca"), V, r"'bca' interval needs the acceleration from a jackknife", False)
 case(MB, "sieve-criterion", lambda: SieveBootstrap(criterion="hq").fit(AR_X), V, r"'criterion' parameter of SieveBootstrap must be one of \{'aic', 'bic'\}")
 case(MB, "wild-weights", lambda: WildBootstrap(weights="normal").fit(AR_X), V, r"'weights' parameter of WildBootstrap must be one of \{'rademacher', 'mammen', 'webb'\}. Got 'normal'")
 case(MB, "wild-one-cluster", lambda: WildBootstrap().fit(AR_X, AR_X, np.zeros(80)), V, r"'groups' parameter of WildBootstrap must have at least 2 clusters")
@@ -698,7 +698,7 @@ def test_catalogue_size_and_coverage():
     outputs = {
         "ConfidenceInterval", "BootstrapScore", "MetricCI", "MetricComparison",
         "OptimalBlockLength", "StatisticError", "ResultFileError", "DegenerateDistributionWarning",
-        "UndefinedStatisticWarning", "STREAM_VERSION", "cache_dir", "cuda_info",
+        "UndefinedStatisticWarning", "FewClustersWarning", "STREAM_VERSION", "cache_dir", "cuda_info",
         "WildClusterResult", "PermutationTestResult", "MonteCarloTestResult",
         "MetricPermutationTestResult",
     }  # fmt: skip
@@ -1061,7 +1061,7 @@ def test_pandas_duplicate_column_names_are_kept_as_given():
     est = BootstrapStatistic("mean", n_resamples=10, random_state=0).fit(frame)
     assert list(est.feature_names_in_) == ["a", "a", "b"]
     ax = res.plot(column=1)  # by position is unambiguous
-    assert ax.get_xlabel() == "mean [1]"
+    assert ax.get_xlabel() == "mean [a] (column 1)"
 
 
 # ---------------------------------------------------------------------------

@@ -107,7 +107,7 @@ P = "permutation_test"
 case(P, "type", PT(XY, "mean_diff", permutation_type="paired"), V, r"'permutation_type' parameter of permutation_test must be one of")
 case(P, "type-int", PT(XY, "mean_diff", permutation_type=1), V, r"'permutation_type' parameter")
 case(P, "alternative", PT(XY, "mean_diff", alternative="bigger"), V, r"'alternative' parameter .* one of \{'two-sided', 'less', 'greater'\}. Got 'bigger'")
-case(P, "alternative-case", PT(XY, "mean_diff", alternative="Less"), V, r"'alternative' parameter")
+case(P, "alternative-misspelt", PT(XY, "mean_diff", alternative="lesser"), V, r"'alternative' parameter")
 case(P, "n-zero", PT(XY, "mean_diff", n_resamples=0), V, r"'n_resamples' parameter .* an int in \[1, 4294967295\] or numpy.inf .* Got 0")
 case(P, "n-float", PT(XY, "mean_diff", n_resamples=2.5), V, r"'n_resamples' parameter .* Got 2.5")
 case(P, "n-neg-inf", PT(XY, "mean_diff", n_resamples=-np.inf), V, r"'n_resamples' parameter .* Got -inf")
@@ -163,7 +163,7 @@ R = "metric_permutation_test"
 case(R, "metric-name", MP(Y01, SCORE, "auc"), V, r"'metric' parameter of metric_permutation_test must be one of")
 case(R, "metric-int", MP(Y01, SCORE, 3), V, r"'metric' parameter .* a fused metric name or a callable. Got 3")
 case(R, "option", MP(Y01, SCORE, "roc_auc", foo=1), V, r"The metric 'roc_auc' of metric_permutation_test accepts the options \['pos_label'\]. Got \['foo'\]")
-case(R, "option-prf", MP(Y01, Y01, "f1", normalize=True), V, r"'f1' .* accepts the options \['average', 'zero_division'\]. Got \['normalize'\]")
+case(R, "option-prf", MP(Y01, Y01, "f1", normalize=True), V, r"'f1' .* accepts the options \['average', 'zero_division', 'pos_label', 'labels'\]. Got \['normalize'\]")
 case(R, "option-value", MP(Y01, Y01, "f1", average="weird"), V, r"'average' parameter of f1 must be a str among \{'binary', 'macro', 'micro'\}. Got 'weird'")
 case(R, "proba-accuracy", MP(Y01, SCORE, "accuracy"), V, r"'y_pred' parameter of metric_permutation_test must hold class labels for the metric 'accuracy'")
 case(R, "proba-true", MP(SCORE, Y01, "recall"), V, r"'y_true' parameter of metric_permutation_test must hold class labels for the metric 'recall'")
@@ -200,8 +200,8 @@ case(C, "one-column", lambda: _cli(_csv(GOOD_CSV, "g3.csv"), "--columns", "a"), 
 case(C, "three-columns", lambda: _cli(_csv(GOOD_CSV, "g4.csv"), "--columns", "a", "b", "a", "--statistic", "paired-t"), CLIError, r"takes 1 or 2 column\(s\); got 3")
 case(C, "statistic", lambda: _cli(_csv(GOOD_CSV, "g5.csv"), "--columns", "a", "b", "--statistic", "mean"), CLIError, r"argument --statistic: invalid choice: 'mean' \(choose from 'mean-diff'")
 case(C, "n-resamples", lambda: _cli(_csv(GOOD_CSV, "g6.csv"), "--columns", "a", "b", "--n-resamples", "0"), CLIError, r"argument --n-resamples: must be an integer >= 1, got '0'")
-case(C, "paired-missing", lambda: _cli(_csv("a,b\n1,2\n,3\n3,1\n", "g7.csv"), "--columns", "a", "b", "--statistic", "paired-t"), CLIError, r"paired columns must have no missing values")
-case(C, "short", lambda: _cli(_csv("a,b\n1,2\n,3\n", "g8.csv"), "--columns", "a", "b"), CLIError, r"at least 2 observations")
+case(C, "paired-missing", lambda: _cli(_csv("a,b\n1,2\n,3\n3,1\n", "g7.csv"), "--columns", "a", "b", "--statistic", "paired-t"), CLIError, r"column 'a' has 1 missing value\(s\); pass --nan-policy omit")
+case(C, "short", lambda: _cli(_csv("a,b\n1,2\n,3\n", "g8.csv"), "--columns", "a", "b", "--nan-policy", "omit"), CLIError, r"at least 2 observations")
 case(C, "empty", lambda: _cli(_csv("", "g9.csv"), "--columns", "a", "b"), CLIError, r"cannot read .* as CSV")
 # fmt: on
 

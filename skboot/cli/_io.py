@@ -68,7 +68,7 @@ def read_columns(
     frame = read_frame(path, columns)
     table = np.column_stack([numeric_column(frame, c, nan_policy) for c in columns])
     table = table[~np.isnan(table).any(axis=1)]
-    if table.shape[0] == 0:
+    if table.shape[0] == 0 and len(frame):
         raise CliError(f"no row of {path} has a value in every column used")
     return table[:, 0] if len(columns) == 1 else table
 
