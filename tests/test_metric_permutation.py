@@ -161,7 +161,8 @@ def two_columns(tmp_path, rng):
 def test_cli_test_matches_python_api(two_columns, capsys):
     path, a, b = two_columns
     argv = ["test", str(path), "--columns", "a", "b", "--statistic", "mean-diff",
-            "--seed", "4", "--n-resamples", "499", "--json"]  # fmt: skip
+            "--seed", "4", "--n-resamples", "499", "--json",
+            "--nan-policy", "omit"]  # fmt: skip
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     res = permutation_test((a, b), "mean_diff", n_resamples=499, random_state=4)
@@ -179,7 +180,11 @@ def test_cli_test_matches_python_api(two_columns, capsys):
         (["--columns", "a"], "takes 2 column"),
         (["--columns", "a", "zz"], "column 'zz' not in"),
         (["--columns", "a", "s"], "non-numeric"),
-        (["--columns", "a", "b", "--statistic", "paired-mean-diff"], "no missing"),
+        (
+            ["--columns", "a", "b", "--statistic", "paired-mean-diff"],
+            "--nan-policy omit",
+        ),
+        (["--columns", "a", "b"], "column 'b' has 5 missing value(s)"),
     ],
 )
 def test_cli_test_errors(two_columns, capsys, args, message):

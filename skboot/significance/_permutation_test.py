@@ -150,6 +150,23 @@ def _check_fused_data(
         )
 
 
+def _check_sample_sizes(samples: list[np.ndarray], kind: str) -> tuple[int, ...]:
+    """The samples' lengths, checked against the permutation type."""
+    if kind == "independent" and len(samples) < 2:
+        raise ValueError(
+            f"The 'data' parameter of {_OWNER} must hold at least two samples for "
+            f"permutation_type='independent'. Got {len(samples)} instead."
+        )
+    sizes = tuple(s.shape[-1] for s in samples)
+    if kind != "independent" and len(set(sizes)) > 1:
+        raise ValueError(
+            f"The 'data' parameter of {_OWNER} must hold samples of one length for "
+            f"permutation_type={kind!r} (observations are paired). Got lengths "
+            f"{list(sizes)} instead."
+        )
+    return sizes
+
+
 def permutation_test(
     data: ArrayLike | Sequence[ArrayLike],
     statistic: StatisticLike,
@@ -286,18 +303,7 @@ def permutation_test(
     if chunk_size is not None:
         check_int(chunk_size, "chunk_size", _OWNER, min_value=1)
     samples, batch = prepare_samples(data, axis, _OWNER)
-    if kind == "independent" and len(samples) < 2:
-        raise ValueError(
-            f"The 'data' parameter of {_OWNER} must hold at least two samples for "
-            f"permutation_type='independent'. Got {len(samples)} instead."
-        )
-    sizes = tuple(s.shape[-1] for s in samples)
-    if kind != "independent" and len(set(sizes)) > 1:
-        raise ValueError(
-            f"The 'data' parameter of {_OWNER} must hold samples of one length for "
-            f"permutation_type={kind!r} (observations are paired). Got lengths "
-            f"{list(sizes)} instead."
-        )
+    sizes = _check_sample_sizes(samples, kind)
     if fused is not None:
         given = [np.shape(d) for d in cast(Sequence[Any], data)]
         _check_fused_data(fused, samples, batch, given)

@@ -431,9 +431,7 @@ class BootstrapResult:
         """
         owner = "confidence_interval"
         method = self._method(method, owner)
-        alternative = check_one_of(
-            lower(alternative), "alternative", owner, ALTERNATIVES
-        )
+        alt = check_one_of(lower(alternative), "alternative", owner, ALTERNATIVES)
         level = check_level(level, owner)  # before the jackknife / nested bootstrap
         groups = self._jackknife_groups(jackknife_groups, owner)
         est, dist = self._arrays()
@@ -446,7 +444,7 @@ class BootstrapResult:
             dist,
             est,
             level=level,
-            alternative=alternative,
+            alternative=alt,
             jackknife=jackknife_values,
             studentized=studentized,
         )
@@ -460,14 +458,13 @@ class BootstrapResult:
             standard_error=self.standard_error,
             method=method,
             level=level,
-            alternative=alternative,
+            alternative=alt,
             jackknife_groups=groups if method == "bca" else None,
             name=self.statistic if name is None else name,
         )
 
     def _method(self, method: str | None, owner: str) -> str:
-        """``method`` checked; None: "bca" where a jackknife exists, else
-        "percentile" (the default interval works for every result)."""
+        """``method`` checked; None: "bca" where a jackknife exists, else percentile."""
         if method is not None:
             return check_method(method, owner)
         ctx = self._context
