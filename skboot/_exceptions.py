@@ -188,10 +188,11 @@ def warn(message: str, category: type[Warning]) -> None:
     import os
     import sys
     import warnings
+    from types import FrameType
 
     package = os.path.dirname(os.path.abspath(__file__)) + os.sep
     level = 2  # 1 is this function's own frame
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
         package
     ):
