@@ -352,3 +352,18 @@ def test_nan_inputs_are_refused_naming_the_parameter(case, where, seed):
     target.flat[seed % target.size] = np.nan
     with pytest.raises(ValueError, match=f"The '{where}' parameter .* finite"):
         wild_cluster_bootstrap(X, y, labels, alternative=alternative, n_resamples=39)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rounding_se_bound_is_an_upper_bound(seed):
+    """The cheap bound decides only when it is above the exact rounding level."""
+    from skboot.model_based._cluster_checks import rounding_se, rounding_se_bound
+
+    rng = np.random.default_rng(seed)
+    n, k, G = 200, 3, 7
+    D = rng.normal(size=(n, k)) * rng.lognormal(size=k) * 10.0 ** rng.integers(-3, 4)
+    y = rng.normal(size=n) * 10.0 ** rng.integers(-3, 4)
+    beta, q = rng.normal(size=k), rng.normal(size=k)
+    codes = rng.integers(0, G, n)
+    exact = rounding_se(D, y, beta, q, codes, G, 1.3)
+    assert 0.0 < exact <= rounding_se_bound(D, y, beta, q, 1.3)

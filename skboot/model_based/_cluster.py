@@ -57,6 +57,7 @@ from skboot.model_based._cluster_checks import (
     FewClustersWarning,
     few_clusters_message,
     rounding_se,
+    rounding_se_bound,
 )
 from skboot.model_based._cluster_inputs import (
     check_options,
@@ -473,7 +474,10 @@ def wild_cluster_bootstrap(
         "_aq": aq,
         "_c": c,
     }
-    zero_se = max(ZERO_SE_ULPS, cond2) * rounding_se(D, yf, beta, q, codes, G, c)
+    factor = max(ZERO_SE_ULPS, cond2)
+    zero_se = factor * rounding_se_bound(D, yf, beta, q, c)
+    if not se > zero_se:  # the bound does not decide: the exact rounding level
+        zero_se = factor * rounding_se(D, yf, beta, q, codes, G, c)
     if not se > zero_se:
         return _undefined(base, se, zero_se, bool(confidence_interval))
     if weights == "rademacher":

@@ -45,6 +45,7 @@ __all__ = [
     "few_clusters_message",
     "min_resamples",
     "rounding_se",
+    "rounding_se_bound",
 ]
 
 #: A standard error below this many ulps' worth of rounding in every residual
@@ -114,6 +115,19 @@ def rounding_se(
         return 0.0
     scaled = per_cluster / top  # no overflow in the squares
     return _EPS * top * math.sqrt(c * float(scaled @ scaled))
+
+
+def rounding_se_bound(
+    D: np.ndarray, y: np.ndarray, beta: np.ndarray, q: np.ndarray, c: float
+) -> float:
+    """An upper bound of :func:`rounding_se` without the per-row absolute values:
+    ``sqrt(sum_g s_g**2) <= sum_i w_i s_i <= ||w|| ||s||`` (Cauchy-Schwarz) and
+    ``||s|| <= ||y|| + sum_j |b_j| ||x_j||`` (triangle inequality); two passes over
+    the data and no n x k temporary.  A standard error above it is defined."""
+    w = float(np.linalg.norm(D @ q))
+    col = np.sqrt(np.einsum("ij,ij->j", D, D))
+    s = float(np.linalg.norm(y)) + float(np.abs(beta) @ col)
+    return _EPS * math.sqrt(c) * w * s
 
 
 def min_resamples(alpha: float, alternative: str) -> int:

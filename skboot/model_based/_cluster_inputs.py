@@ -99,13 +99,16 @@ def inverse_gram(
             f"{float(np.abs(D).max()):.3g} instead; rescale the columns."
         )
     d = np.sqrt(np.diag(XtX))
-    small = (np.abs(D).max(axis=0) < _TINY) & np.any(D != 0.0, axis=0)
-    if small.any():
+    # a column's largest value is at most its norm: only columns of a tiny norm
+    # can have every value below _TINY (one pass over those columns alone)
+    cand = np.flatnonzero(d < _TINY * math.sqrt(n))
+    sub = D[:, cand]
+    small = cand[(np.abs(sub).max(axis=0, initial=0.0) < _TINY) & np.any(sub, axis=0)]
+    if small.size:
         raise ValueError(
             f"The 'X' parameter of {owner} must have columns whose squares are "
             "normal float64 numbers (X'X underflows). Got column(s) "
-            f"{np.flatnonzero(small).tolist()} with values below {_TINY:.3g} "
-            "instead; rescale them."
+            f"{small.tolist()} with values below {_TINY:.3g} instead; rescale them."
         )
     if np.all(d > 0):
         s = 1.0 / d
