@@ -386,6 +386,36 @@ def _compact(W, ids, keep, m):
             w += 1
 
 
+@njit(cache=True, inline="always")
+def _eliminate(W, ids, keep, tstat, T, p, m, order, pvals, stats, pos):
+    """One MCS step's bookkeeping: the models attaining ``T`` get p-value ``p``
+    and statistic ``T`` at the next positions of the elimination order; the
+    others' columns are compacted.  Returns the number left and the next position."""
+    m_new = 0
+    for q in range(m):
+        keep[q] = tstat[q] != T
+        if keep[q]:
+            m_new += 1
+        else:
+            order[pos] = ids[q]
+            pvals[pos] = p
+            stats[pos] = T
+            pos += 1
+    if m_new > 0:
+        _compact(W, ids, keep, m)
+    return m_new, pos
+
+
+@njit(cache=True, inline="always")
+def _survivor(ids, m, order, pvals, stats, pos):
+    """The models never eliminated: p-value 1, statistic NaN, last in the order."""
+    for q in range(m):
+        order[pos] = ids[q]
+        pvals[pos] = 1.0
+        stats[pos] = np.nan
+        pos += 1
+
+
 @njit(cache=True, nogil=True)
 def mcs_max(est, C):
     """The max-statistic MCS: elimination order, p-value and statistic per model.
@@ -453,25 +483,10 @@ def mcs_max(est, C):
                     tb = v
             if tb > T:
                 cnt += 1
-        p = cnt / B
-        m_new = 0
-        for q in range(m):
-            keep[q] = tstat[q] != T
-            if keep[q]:
-                m_new += 1
-            else:
-                order[pos] = ids[q]
-                pvals[pos] = p
-                stats[pos] = T
-                pos += 1
-        if m_new > 0:
-            _compact(W, ids, keep, m)
-        m = m_new
-    for q in range(m):
-        order[pos] = ids[q]
-        pvals[pos] = 1.0
-        stats[pos] = np.nan
-        pos += 1
+        m, pos = _eliminate(
+            W, ids, keep, tstat, T, cnt / B, m, order, pvals, stats, pos
+        )
+    _survivor(ids, m, order, pvals, stats, pos)
     return order, pvals, stats, np.int64(-1)
 
 
@@ -539,23 +554,8 @@ def mcs_max_int(S, C):
                     tb = v
             if tb > T:
                 cnt += 1
-        p = cnt / B
-        m_new = 0
-        for q in range(m):
-            keep[q] = tstat[q] != T
-            if keep[q]:
-                m_new += 1
-            else:
-                order[pos] = ids[q]
-                pvals[pos] = p
-                stats[pos] = T
-                pos += 1
-        if m_new > 0:
-            _compact(W, ids, keep, m)
-        m = m_new
-    for q in range(m):
-        order[pos] = ids[q]
-        pvals[pos] = 1.0
-        stats[pos] = np.nan
-        pos += 1
+        m, pos = _eliminate(
+            W, ids, keep, tstat, T, cnt / B, m, order, pvals, stats, pos
+        )
+    _survivor(ids, m, order, pvals, stats, pos)
     return order, pvals, stats, np.int64(-1)
