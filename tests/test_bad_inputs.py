@@ -48,6 +48,7 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LinearRegression, LogisticRegression
 from sklearn.model_selection import KFold
+from work_guard import WorkStarted, forbid_work
 
 import skboot
 from skboot import (
@@ -705,33 +706,20 @@ def test_catalogue_size_and_coverage():
     assert set(skboot.__all__) == entry_points | outputs
 
 
-class _WorkStarted(AssertionError):
-    """Raised when a case reaches resampling work before its error."""
+WORK = [
+    ("skboot._run._run", "run_bootstrap"),
+    ("skboot._run._studentized", "run_bootstrap"),
+    ("skboot._engine._jackknife", "run_bootstrap"),
+    ("skboot.metrics._ci", "run_bootstrap"),
+    ("skboot.metrics._score", "run_bootstrap"),
+    ("skboot.statistic._result", "jackknife"),
+    ("skboot._run._studentized", "_nested_studentized"),
+    ("skboot.multiple_comparison._replicates", "run_bootstrap"),
+]
 
 
 def _forbid_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    import skboot._engine._jackknife
-    import skboot._run._run
-    import skboot._run._studentized
-    import skboot.metrics._ci
-    import skboot.metrics._score
-    import skboot.multiple_comparison._replicates
-    import skboot.statistic._result
-
-    def work(*args: Any, **kwargs: Any) -> Any:
-        raise _WorkStarted("resampling work started before the input was refused")
-
-    for module, name in [
-        (skboot._run._run, "run_bootstrap"),
-        (skboot._run._studentized, "run_bootstrap"),
-        (skboot._engine._jackknife, "run_bootstrap"),
-        (skboot.metrics._ci, "run_bootstrap"),
-        (skboot.metrics._score, "run_bootstrap"),
-        (skboot.statistic._result, "jackknife"),  # n calls of the statistic (BCa)
-        (skboot._run._studentized, "_nested_studentized"),  # nested bootstrap
-        (skboot.multiple_comparison._replicates, "run_bootstrap"),
-    ]:
-        monkeypatch.setattr(module, name, work)
+    forbid_work(monkeypatch, WORK)
 
 
 def test_forbid_work_catches_work(monkeypatch):
@@ -755,7 +743,7 @@ def test_forbid_work_catches_work(monkeypatch):
             Y01, SCORE, SCORE * 2, "roc_auc"
         ),
     ):
-        with pytest.raises(_WorkStarted):
+        with pytest.raises(WorkStarted):
             valid()
 
 

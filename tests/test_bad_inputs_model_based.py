@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pytest
 from sklearn.exceptions import NotFittedError
+from work_guard import WorkStarted, forbid_work
 
 import skboot
 from skboot import (
@@ -233,28 +234,20 @@ case(P, "value-list", lambda: _wcb_result().p_value_at([0.5]), V, r"'value' para
 # ---------------------------------------------------------------------------
 # the harness
 # ---------------------------------------------------------------------------
-class _WorkStarted(AssertionError):
-    """Raised when a case reaches resampling work before its error."""
+
+
+WORK = [
+    ("skboot._run._run", "run_bootstrap"),
+    ("skboot.model_based._residual", "ar_residual_chunk"),
+    ("skboot.model_based._wild", "ar_wild_chunk"),
+    ("skboot.model_based._wild", "regression_wild_chunk"),
+    ("skboot.model_based._cluster", "_replicate_sums"),
+    ("skboot.model_based._cluster", "_t_at"),
+]
 
 
 def _forbid_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    import skboot._run._run
-    import skboot.model_based._cluster
-    import skboot.model_based._residual
-    import skboot.model_based._wild
-
-    def work(*args: Any, **kwargs: Any) -> Any:
-        raise _WorkStarted("resampling work started before the input was refused")
-
-    for module, name in [
-        (skboot._run._run, "run_bootstrap"),
-        (skboot.model_based._residual, "ar_residual_chunk"),
-        (skboot.model_based._wild, "ar_wild_chunk"),
-        (skboot.model_based._wild, "regression_wild_chunk"),
-        (skboot.model_based._cluster, "_replicate_sums"),
-        (skboot.model_based._cluster, "_t_at"),
-    ]:
-        monkeypatch.setattr(module, name, work)
+    forbid_work(monkeypatch, WORK)
 
 
 def test_forbid_work_catches_work(monkeypatch):
@@ -271,7 +264,7 @@ def test_forbid_work_catches_work(monkeypatch):
         lambda: WCB(X, Y, GROUPS, n_resamples=99),
         lambda: _wcb_result().p_value_at(0.5),
     ):
-        with pytest.raises(_WorkStarted):
+        with pytest.raises(WorkStarted):
             valid()
 
 

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from work_guard import forbid_work
 
 import skboot
 from skboot import (
@@ -151,13 +152,13 @@ def test_catalogue_size():
     assert any("compute_metric" in str(c[1].__code__.co_names) for c in CASES)
 
 
+WORK = [
+    ("skboot.multiple_comparison._replicates", "run_bootstrap"),
+]
+
+
 def _forbid_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    import skboot.multiple_comparison._replicates as rep
-
-    def work(*args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("resampling work started before the input was refused")
-
-    monkeypatch.setattr(rep, "run_bootstrap", work)
+    forbid_work(monkeypatch, WORK)
 
 
 def test_forbid_work_catches_work(monkeypatch):

@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.linear_model import LinearRegression
+from work_guard import WorkStarted, forbid_work
 
 import skboot
 from skboot import (
@@ -300,30 +301,18 @@ def test_catalogue_size():
     assert {entry for entry, *_ in CASES} == {L, S, B, E, M, P, C}
 
 
-class _WorkStarted(AssertionError):
-    """Raised when a case reaches resampling work before its error."""
+WORK = [
+    ("skboot._run._run", "run_bootstrap"),
+    ("skboot._run._studentized", "run_bootstrap"),
+    ("skboot._engine._jackknife", "run_bootstrap"),
+    ("skboot.metrics._ci", "run_bootstrap"),
+    ("skboot.statistic._result", "jackknife"),
+    ("skboot.statistic._estimator", "EstimatorStatistic"),
+]
 
 
 def _forbid_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    import skboot._engine._jackknife
-    import skboot._run._run
-    import skboot._run._studentized
-    import skboot.metrics._ci
-    import skboot.statistic._estimator
-    import skboot.statistic._result
-
-    def work(*args: Any, **kwargs: Any) -> Any:
-        raise _WorkStarted("resampling work started before the input was refused")
-
-    for module, name in [
-        (skboot._run._run, "run_bootstrap"),
-        (skboot._run._studentized, "run_bootstrap"),
-        (skboot._engine._jackknife, "run_bootstrap"),
-        (skboot.metrics._ci, "run_bootstrap"),
-        (skboot.statistic._result, "jackknife"),
-        (skboot.statistic._estimator, "EstimatorStatistic"),  # fits the estimator
-    ]:
-        monkeypatch.setattr(module, name, work)
+    forbid_work(monkeypatch, WORK)
 
 
 def _snapshot(inputs: dict[str, Any]) -> dict[str, Any]:
@@ -362,7 +351,7 @@ def test_forbid_work_catches_work(monkeypatch):
         ).fit(XR, YR),
         lambda: metric_ci(Y01, SCORE, "roc_auc", n_resamples=5),
     ):
-        with pytest.raises(_WorkStarted):
+        with pytest.raises(WorkStarted):
             valid()
 
 

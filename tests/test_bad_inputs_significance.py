@@ -30,6 +30,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 from sklearn.exceptions import NotFittedError
+from work_guard import WorkStarted, forbid_work
 
 from skboot.cli import main
 from skboot.resamplers import Permutation
@@ -207,20 +208,17 @@ case(C, "empty", lambda: _cli(_csv("", "g9.csv"), "--columns", "a", "b"), CLIErr
 
 
 # --- the runner --------------------------------------------------------------
-class _WorkStarted(AssertionError):
-    """Raised when a case reaches resampling work before its error."""
+
+
+WORK = [
+    ("skboot.significance._permutation_test", "run_bootstrap"),
+    ("skboot.significance._monte_carlo", "run_bootstrap"),
+    ("skboot.significance._metric_test", "run_bootstrap"),
+]
 
 
 def _forbid_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    import skboot.significance._metric_test as mt
-    import skboot.significance._monte_carlo as mc
-    import skboot.significance._permutation_test as pt
-
-    def work(*args: Any, **kwargs: Any) -> Any:
-        raise _WorkStarted("resampling work started before the input was refused")
-
-    for module in (pt, mc, mt):
-        monkeypatch.setattr(module, "run_bootstrap", work)
+    forbid_work(monkeypatch, WORK)
 
 
 _INPUTS = (X, Y, Y01, SCORE)
@@ -261,7 +259,7 @@ def test_forbid_work_catches_work(monkeypatch):
         MP(Y01, SCORE, "roc_auc", n_resamples=5),
         lambda: _cli(_csv(GOOD_CSV, "ok.csv"), "--columns", "a", "b"),
     ):
-        with pytest.raises(_WorkStarted):
+        with pytest.raises(WorkStarted):
             valid()
 
 
