@@ -31,6 +31,8 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "ALTERNATIVE",
+    "ALTERNATIVES",
     "BOOL",
     "CALLABLE",
     "DICT",
@@ -38,8 +40,12 @@ __all__ = [
     "N_JOBS",
     "Constraint",
     "Interval",
+    "LEVEL",
+    "N_RESAMPLES",
     "Options",
     "Predicate",
+    "VECTORIZED",
+    "as_float_array",
     "check_array_1d_labels",
     "check_consistent_length",
     "check_int",
@@ -254,6 +260,93 @@ def check_array_1d_labels(
     return codes.reshape(-1).astype(np.int64)
 
 
+def as_float_array(
+    value: Any,
+    name: str,
+    owner: str,
+    *,
+    ndim: tuple[int, ...] = (1, 2),
+    nan: str = "raise",
+    min_rows: int = 1,
+) -> np.ndarray:
+    """The one converter of numeric array inputs: ``value`` (a numpy array, a
+    pandas Series/DataFrame, nullable dtypes included, or a nested sequence) as a
+    float64 array.
+
+    Bools and ints are accepted; strings, objects that are not numbers, complex
+    numbers and ragged sequences are refused.  ``ndim`` lists the allowed numbers
+    of dimensions; ``min_rows`` is the least length of the first axis.  ``nan``
+    says what a missing or infinite value does: ``"raise"`` (the count is named),
+    ``"allow"`` (passed on; the caller's undefined-value policy decides).
+    """
+    if value is None:
+        raise param_error(name, owner, "an array-like of real numbers", value)
+    if type(value).__module__.startswith("pandas"):
+        value = _pandas_numeric(value, name, owner)
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:  # ragged nested sequences
+        raise value_error(
+            name,
+            owner,
+            "must be an array-like of real numbers. Got a "
+            f"{type(value).__name__} that cannot be converted to an array instead.",
+        ) from exc
+    if arr.dtype.kind == "O":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise value_error(
+                name, owner, "must contain real numbers. Got non-numeric objects instead."
+            ) from exc
+    elif arr.dtype.kind not in "biuf":
+        raise value_error(
+            name, owner, f"must contain real numbers. Got dtype {arr.dtype} instead."
+        )
+    arr = arr.astype(np.float64, copy=False)
+    if arr.ndim not in ndim:
+        allowed = " or ".join(f"{d}-D" for d in ndim)
+        raise value_error(
+            name, owner, f"must be {allowed}. Got an array of shape {arr.shape} instead."
+        )
+    if arr.ndim and arr.shape[0] < min_rows:
+        raise value_error(
+            name,
+            owner,
+            f"must have at least {min_rows} row(s). Got {arr.shape[0]} instead.",
+        )
+    if nan == "raise":
+        bad = int(np.size(arr) - np.count_nonzero(np.isfinite(arr)))
+        if bad:
+            raise value_error(
+                name,
+                owner,
+                f"must contain only finite values. Got {bad} NaN or infinite "
+                "value(s) instead.",
+            )
+    return arr
+
+
+def _pandas_numeric(value: Any, name: str, owner: str) -> Any:
+    """A pandas Series/DataFrame as a float64 array, missing values as NaN; the
+    first non-numeric column is named."""
+    import pandas as pd
+
+    columns = value.items() if isinstance(value, pd.DataFrame) else [(None, value)]
+    for col_name, col in columns:
+        dtype = col.dtype
+        if not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_complex_dtype(
+            dtype
+        ):
+            where = "" if col_name is None else f" in column {col_name!r}"
+            raise value_error(
+                name,
+                owner,
+                f"must contain real numbers. Got dtype {dtype}{where} instead.",
+            )
+    return value.to_numpy(dtype=np.float64, na_value=np.nan)
+
+
 def check_sample_weight(
     sample_weight: Any, n: int, owner: str, rows_of: str = "y_true"
 ) -> np.ndarray:
@@ -395,6 +488,18 @@ N_JOBS = Predicate(
     "an int other than 0 (negative values count back from the number of CPUs, "
     "-1 meaning all, as in joblib)",
 )
+
+
+#: The replicate count: replicate ``b`` reads the stream at a 32-bit counter.
+N_RESAMPLES = Interval("int", 1, 2**32 - 1, high_text="2**32 - 1")
+#: A confidence level.
+LEVEL = Interval("real", 0.0, 1.0, closed="neither")
+#: The sides of a test or an interval (scipy's spelling): both, or the upper
+#: (``"less"``) or lower (``"greater"``) tail.
+ALTERNATIVES = ("two-sided", "less", "greater")
+ALTERNATIVE = Options(ALTERNATIVES)
+#: ``vectorized``: True, False or None (decide by the callable's signature).
+VECTORIZED: list[Constraint] = [BOOL, NONE]
 
 
 def _describe(constraints: Iterable[Constraint]) -> str:

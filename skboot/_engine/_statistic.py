@@ -17,7 +17,7 @@ import numpy as np
 from skboot._exceptions import StatisticError
 from skboot.resamplers import ResamplingPlan
 
-__all__ = ["Statistic", "accepts", "as_output"]
+__all__ = ["Statistic", "accepts", "as_output", "call_user"]
 
 
 class Statistic:
@@ -128,6 +128,36 @@ class Statistic:
         clone.__dict__.update(self.__dict__)
         clone.arrays = ()
         return clone
+
+
+def call_user(
+    func: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any] | None = None,
+    *,
+    what: str = "statistic",
+    b: int = -1,
+    where: str | None = None,
+    hint: str = "",
+    undefined: tuple[type[BaseException], ...] = (),
+) -> Any:
+    """The one adapter of a user's callable: call ``func(*args, **kwargs)``.
+
+    An exception becomes a :class:`~skboot.StatisticError` carrying replicate
+    ``b`` (-1 for the original data) and saying which ``what`` raised ``where``
+    (default: "the original data" or "replicate b"), followed by ``hint`` (how
+    to regenerate the replicate).  Exceptions of the types in ``undefined``
+    (e.g. scikit-learn's ``UndefinedMetricWarning`` raised as an error) mean the
+    value is undefined on this replicate: NaN is returned.
+    """
+    try:
+        return func(*args, **(kwargs or {}))
+    except undefined:
+        return np.nan
+    except Exception as exc:
+        if where is None:
+            where = "the original data" if b < 0 else f"replicate {b}"
+        raise StatisticError(f"The {what} raised on {where}: {exc!r}.{hint}", b) from exc
 
 
 def as_output(value: Any, k: int | None, where: str, b: int = -1) -> np.ndarray:
