@@ -192,6 +192,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="give up waiting after S seconds",
     )
     p.add_argument(
+        "--isa",
+        choices=("native", "avx2", "sse4"),
+        help="compile every kernel for this instruction set (a private numba cache "
+        "per ISA); the record says which registers the kernels use",
+    )
+    p.add_argument(
         "--from-json",
         metavar="PATH",
         help="render a saved run (e.g. benchmarks/results/latest.json); runs nothing",
@@ -220,6 +226,10 @@ def main(argv: list[str] | None = None) -> int:
         for name in list(GROUPS) + list(EXTRA_SECTIONS):
             print(name)
         return 0
+    if args.isa:
+        from benchmarks._isa import apply_isa
+
+        apply_isa(args.isa, sys.argv[1:] if argv is None else list(argv))
     quick = bool(args.quick)
     sections = _select(args.only, quick)
     if args.wait_load is not None:
@@ -258,6 +268,9 @@ def main(argv: list[str] | None = None) -> int:
         backends = run_backends(quick, args.reps or (3 if quick else 5), _log)
     elapsed = time.perf_counter() - t_start
     load_end = load_average()
+    from benchmarks._isa import isa_facts
+
+    facts["codegen"] = isa_facts(args.isa or "native")
 
     draw_floor = None
     if any(r.draws for res in speed_results for r in res["rows"]):

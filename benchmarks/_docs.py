@@ -17,6 +17,7 @@ in `benchmarks/` and is run with one command:
 python -m benchmarks                 # full run, about 5-10 minutes
 python -m benchmarks --quick         # about a minute, indicative only
 python -m benchmarks --only iid_small block --quick   # selected sections
+python -m benchmarks --isa avx2      # kernels compiled for AVX2 (no AVX-512), any x86-64 CPU
 python -m benchmarks --list          # section names
 python -m benchmarks --write-docs    # full run, then rewrite this page
 ```
@@ -32,6 +33,11 @@ against the Python loop; `python -m benchmarks.precision` prints each fused
 var's error in ulps next to numpy's on the same replicate;
 `python -m benchmarks.dask_backend` writes the
 Dask section at the end of this page.)
+
+`--isa avx2` (or `sse4`, or `native`) compiles every kernel for that instruction set
+whatever the CPU, with a private kernel cache per instruction set, and the report
+says how many compiled kernels use 256-bit (ymm) and 512-bit (zmm) registers: the
+speed users without AVX-512 get, measured on any machine.
 
 The markdown report goes to stdout; every raw timing, the machine facts (CPU, caches,
 library versions, load average) and the required speed-ups go to

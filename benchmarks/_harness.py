@@ -385,6 +385,18 @@ def machine_facts() -> dict[str, Any]:
     return facts
 
 
+def _codegen_line(codegen: dict[str, Any] | None) -> str:
+    if not codegen:
+        return "- Code generation: native (not checked)"
+    cpu = codegen.get("numba_cpu_name")
+    return (
+        f"- Code generation: {codegen['isa']}"
+        + (f" (LLVM CPU {cpu})" if cpu else " (the host CPU)")
+        + f"; {codegen['kernels']} compiled kernels, {codegen['ymm']} using ymm "
+        f"(256-bit), {codegen['zmm']} using zmm (512-bit) registers"
+    )
+
+
 def facts_lines(facts: dict[str, Any]) -> list[str]:
     """Human-readable machine facts (markdown bullet lines)."""
     caches = ", ".join(f"{k.split()[0]} {v}" for k, v in facts["caches_lscpu"].items())
@@ -396,6 +408,7 @@ def facts_lines(facts: dict[str, Any]) -> list[str]:
         f"thread), hypervisor {facts.get('hypervisor') or 'none'}",
         "- Vector instructions: "
         + (", ".join(facts["cpu_flags"]) if facts.get("cpu_flags") else "not recorded"),
+        _codegen_line(facts.get("codegen")),
         f"- Caches: {caches}; skboot chunk budget "
         f"{fmt_bytes(facts.get('skboot_cache_budget_bytes', 0))} per core",
         f"- Memory: {fmt_bytes(mem) if mem else 'unknown'}; {facts['platform']}",

@@ -64,3 +64,28 @@ def test_calibration_ignores_a_slow_first_call():
     out = measure_interleaved({"jit": jit_like}, reps=2)
     assert out["jit"]["loops"] > 1
     assert all(t < MIN_VALUE_SECONDS for t in out["jit"]["times"])
+
+
+def test_isa_feature_string_switches_off_only_the_missing_features():
+    from benchmarks._isa import ISAS, _feature_string
+
+    flat = "+64bit,+avx,+avx2,+fma,+avx512f,-avx512bw,+avx512vl,+sse4.2"
+    avx2 = _feature_string(flat, ISAS["avx2"][1]).split(",")
+    assert "+avx2" in avx2 and "+fma" in avx2 and "+sse4.2" in avx2
+    assert "-avx512f" in avx2 and "-avx512vl" in avx2 and "-avx512bw" in avx2
+    sse4 = _feature_string(flat, ISAS["sse4"][1]).split(",")
+    assert "-avx" in sse4 and "-avx2" in sse4 and "-fma" in sse4 and "+sse4.2" in sse4
+
+
+def test_codegen_line_reports_the_registers():
+    from benchmarks._harness import _codegen_line
+
+    line = _codegen_line(
+        {"isa": "avx2", "numba_cpu_name": "haswell", "kernels": 5, "ymm": 4, "zmm": 0}
+    )
+    assert (
+        "avx2 (LLVM CPU haswell)" in line
+        and "4 using ymm" in line
+        and "0 using zmm" in line
+    )
+    assert "not checked" in _codegen_line(None)
