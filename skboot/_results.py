@@ -119,8 +119,13 @@ class Result:
         return f"{type(self).__name__}({', '.join(parts)})"
 
     def to_dict(self) -> dict[str, Any]:
-        """The public fields as a dict (nested results as dicts, arrays as
-        arrays)."""
+        """The public fields as a dict.
+
+        Returns
+        -------
+        dict
+            Field name to value; nested results as dicts, arrays as arrays.
+        """
         return {f.name: _plain(getattr(self, f.name)) for f in self._public_fields()}
 
     def _frame_rows(self) -> list[dict[str, Any]]:
@@ -135,7 +140,14 @@ class Result:
         return [row]
 
     def to_frame(self) -> Any:
-        """The result as a pandas DataFrame (one row per quantity)."""
+        """The result as a table.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per quantity (per column, model or parameter where the
+            result has several).
+        """
         import pandas as pd
 
         return pd.DataFrame(self._frame_rows())
