@@ -267,7 +267,7 @@ class Procedure(BaseEstimator):
             isinstance(r, BaseResampler) and hasattr(r, "block_length")
         )
         length = (
-            r.block_length  # type: ignore[union-attr]
+            r.block_length
             if isinstance(r, BaseResampler) and block
             else self.block_length
         )

@@ -12,7 +12,7 @@ import pandas as pd
 
 from skboot._results import Result
 from skboot._typing import SeedRecord
-from skboot._validation import Interval, Options, validate_params
+from skboot._validation import Constraint, Interval, Options, validate_params
 from skboot.multiple_comparison._base import Provenance
 from skboot.multiple_comparison._exact import above_quantile
 
@@ -23,7 +23,7 @@ PVALUE_TYPES = ("lower", "consistent", "upper")
 
 
 #: The arguments of the SPA result's queries (arch's names).
-_QUERIES = {
+_QUERIES: dict[str, list[Constraint]] = {
     "pvalue": [Interval("real", 0.0, 1.0, closed="neither")],
     "pvalue_type": [Options(PVALUE_TYPES)],
 }
@@ -54,17 +54,6 @@ class _ModelResult(Result):
     def stream_version(self) -> int:
         """:data:`skboot.STREAM_VERSION` of the replicates."""
         return int(self.provenance.stream_version)  # type: ignore[attr-defined]
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per model (in the models' column order).
-
-        Returns
-        -------
-        DataFrame
-            Columns ``label``, ``statistic``, ``pvalue`` and the procedure's
-            own (see the class documentation).
-        """
-        return pd.DataFrame(self._frame_rows())
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
         """Plot every model's p-value against ``1 - level``.
