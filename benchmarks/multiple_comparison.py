@@ -99,7 +99,7 @@ def group_mc_spa(cfg: Any) -> Group:
 
 def _sk_stepm(sk: Any, bm: np.ndarray, models: np.ndarray) -> Any:
     return sk.StepM(
-        0.05, n_resamples=B_REPS, block_length=BLOCK, random_state=0
+        0.95, n_resamples=B_REPS, block_length=BLOCK, random_state=0
     ).compute(bm, models - 0.3 * (np.arange(K_MODELS) < 5))
 
 
@@ -124,7 +124,11 @@ def group_mc_stepm(cfg: Any) -> Group:
 def _mcs(method: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
     def sk_call(sk: Any, bm: np.ndarray, models: np.ndarray) -> Any:
         return sk.MCS(
-            0.05, method=method, n_resamples=B_REPS, block_length=BLOCK, random_state=0
+            0.95,
+            statistic=method,
+            n_resamples=B_REPS,
+            block_length=BLOCK,
+            random_state=0,
         ).compute(models)
 
     def arch_call(ab: Any, bm: np.ndarray, models: np.ndarray) -> Any:

@@ -59,9 +59,9 @@ def forecasting(n_resamples: int) -> None:
     t0 = time.perf_counter()
     spa = SPA(n_resamples=n_resamples, random_state=0).compute(bench, models)
     rc = RealityCheck(n_resamples=n_resamples, random_state=0).compute(bench, models)
-    step = StepM(0.05, n_resamples=n_resamples, random_state=0).compute(bench, models)
+    step = StepM(0.95, n_resamples=n_resamples, random_state=0).compute(bench, models)
     everyone = models.assign(**{"phi=0.50": bench})
-    mcs = MCS(0.1, n_resamples=n_resamples, random_state=0).compute(everyone)
+    mcs = MCS(0.9, n_resamples=n_resamples, random_state=0).compute(everyone)
     ms = (time.perf_counter() - t0) * 1e3
     print(
         f"Forecasting: T = {T}, benchmark phi=0.50 against {models.shape[1]} rules, "
@@ -71,7 +71,7 @@ def forecasting(n_resamples: int) -> None:
         f"  stationary bootstrap, mean block length "
         f"{spa.provenance.block_length:.2f} (optimal_block_length)"
     )
-    p = spa.pvalues
+    p = spa.pvalues_by_type
     print(
         f"  SPA p-values: lower {p['lower']:.3f}, consistent {p['consistent']:.3f}, "
         f"upper {p['upper']:.3f}; White's Reality Check {rc.pvalue:.3f}"
@@ -112,10 +112,10 @@ def classifiers(n_resamples: int, plot: str | None, fast: bool) -> None:
     baseline = scores.pop("logreg C=1")
 
     t0 = time.perf_counter()
-    mcs = MCS(0.05, n_resamples=n_resamples, random_state=0).compute_metric(
+    mcs = MCS(0.95, n_resamples=n_resamples, random_state=0).compute_metric(
         y_test, {"logreg C=1": baseline, **scores}, "roc_auc", stratify=True
     )
-    step = StepM(0.05, n_resamples=n_resamples, random_state=0).compute_metric(
+    step = StepM(0.95, n_resamples=n_resamples, random_state=0).compute_metric(
         y_test, baseline, scores, "roc_auc", stratify=True
     )
     ms = (time.perf_counter() - t0) * 1e3

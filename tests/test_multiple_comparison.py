@@ -181,8 +181,8 @@ def test_public_results_do_not_depend_on_n_jobs():
     one = SPA(**kw).compute(bm, models)
     with parallel_config(backend="threading"):
         two = SPA(n_jobs=2, **kw).compute(bm, models)
-    assert np.array_equal(one.simulated, two.simulated)
-    assert one.pvalues.equals(two.pvalues)
+    assert np.array_equal(one.null_distribution, two.null_distribution)
+    assert one.pvalues_by_type.equals(two.pvalues_by_type)
 
 
 @pytest.mark.slow
@@ -194,7 +194,7 @@ def test_loky_processes_give_the_same_bits():
     kw = {"block_length": 5, "n_resamples": 10_000, "random_state": 4}
     serial = SPA(**kw).compute(bm, models)
     parallel = SPA(n_jobs=2, **kw).compute(bm, models)
-    assert np.array_equal(serial.simulated, parallel.simulated)
+    assert np.array_equal(serial.null_distribution, parallel.null_distribution)
 
 
 def test_stationary_variance_equals_the_lag_sum():
@@ -239,10 +239,10 @@ def test_spa_equals_arch(scheme, variance):
         variance=variance,
         random_state=seed,
     ).compute(bm, models)
-    assert 0.02 < res.pvalues["upper"] < 0.98  # the comparison is informative
-    np.testing.assert_array_equal(res.pvalues.to_numpy(), a.pvalues.to_numpy())
+    assert 0.02 < res.pvalues_by_type["upper"] < 0.98  # an informative comparison
+    np.testing.assert_array_equal(res.pvalues_by_type.to_numpy(), a.pvalues.to_numpy())
     np.testing.assert_allclose(
-        res.simulated, np.max(a._simulated_vals, axis=0), rtol=0, atol=1e-12
+        res.null_distribution, np.max(a._simulated_vals, axis=0), rtol=0, atol=1e-12
     )
     np.testing.assert_allclose(res.variances, a._loss_diff_var, rtol=1e-12)
     np.testing.assert_array_equal(res.relevant.to_numpy(), a._valid_columns)
@@ -268,10 +268,10 @@ def test_studentized_spa_equals_hansen_from_arch_internals():
     se = np.sqrt(a._loss_diff_var / T)
     sim = np.max(a._simulated_vals / se[:, None, None], axis=0)
     stat = np.max(a._loss_diff.mean(0) / se)
-    np.testing.assert_allclose(res.simulated, sim, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(res.null_distribution, sim, rtol=0, atol=1e-12)
     np.testing.assert_allclose(res.statistic, stat, rtol=1e-12)
-    np.testing.assert_array_equal(res.pvalues.to_numpy(), (sim > stat).mean(0))
-    assert res.pvalues["consistent"] != a.pvalues["consistent"]  # arch differs
+    np.testing.assert_array_equal(res.pvalues_by_type.to_numpy(), (sim > stat).mean(0))
+    assert res.pvalues_by_type["consistent"] != a.pvalues["consistent"]  # arch differs
 
 
 def test_reality_check_is_the_unstudentized_upper_pvalue():
@@ -280,8 +280,8 @@ def test_reality_check_is_the_unstudentized_upper_pvalue():
     rc = RealityCheck(**kw).compute(bm, models)
     spa = SPA(studentize=False, **kw).compute(bm, models)
     assert rc.pvalue_type == "upper" and spa.pvalue_type == "consistent"
-    assert rc.pvalue == spa.pvalues["upper"]
-    assert np.array_equal(rc.simulated, spa.simulated)
+    assert rc.pvalue == spa.pvalues_by_type["upper"]
+    assert np.array_equal(rc.null_distribution, spa.null_distribution)
 
 
 def test_model_pvalues_are_single_step_adjusted():
@@ -289,10 +289,10 @@ def test_model_pvalues_are_single_step_adjusted():
     res = SPA(n_resamples=300, block_length=6, random_state=1).compute(bm, models)
     t = res.statistics.to_numpy()
     for j, kind in enumerate(("lower", "consistent", "upper")):
-        expect = (res.simulated[:, j][None, :] > t[:, None]).mean(axis=1)
-        np.testing.assert_array_equal(res.model_pvalues[kind].to_numpy(), expect)
-    assert res.model_pvalues.to_numpy().min() == pytest.approx(
-        res.pvalues.to_numpy().min()
+        expect = (res.null_distribution[:, j][None, :] > t[:, None]).mean(axis=1)
+        np.testing.assert_array_equal(res.pvalues[kind].to_numpy(), expect)
+    assert res.pvalues.to_numpy().min() == pytest.approx(
+        res.pvalues_by_type.to_numpy().min()
     )
 
 
@@ -319,7 +319,7 @@ def test_stepm_equals_arch():
     a.spa.bootstrap = replay(arch_bs.StationaryBootstrap, indices)(L, a.spa._loss_diff)
     a.compute()
     res = StepM(
-        0.1, n_resamples=B, block_length=L, studentize=False, random_state=seed
+        0.9, n_resamples=B, block_length=L, studentize=False, random_state=seed
     ).compute(bm, models)
     assert res.superior_models == list(a.superior_models)
     assert len(res.steps) >= 2  # a real stepdown
@@ -327,7 +327,7 @@ def test_stepm_equals_arch():
 
 def test_studentized_stepm_steps_follow_the_critical_values():
     bm, models = stepm_data()
-    res = StepM(0.1, n_resamples=300, block_length=5, random_state=3).compute(
+    res = StepM(0.9, n_resamples=300, block_length=5, random_state=3).compute(
         bm, models
     )
     spa = res.spa
@@ -350,7 +350,7 @@ def test_stepm_terminates_when_every_model_is_selected():
     rng = np.random.default_rng(6)
     bm = rng.chisquare(8, 300)
     models = rng.chisquare(8, (300, 6)) - np.array([9.0, 9.0, 9.0, 9.0, 9.0, 0.75])
-    res = StepM(0.1, n_resamples=200, block_length=5, random_state=0).compute(
+    res = StepM(0.9, n_resamples=200, block_length=5, random_state=0).compute(
         bm, models
     )
     assert res.superior_models == list(range(6))
@@ -382,8 +382,8 @@ def test_mcs_equals_arch(method, scheme):
     B, block, seed = 300, 6, 5
     a = arch_mcs(L, method, scheme, B, block, seed)
     res = MCS(
-        0.1,
-        method=method,
+        0.9,
+        statistic=method,
         n_resamples=B,
         block_length=block,
         resampler=scheme,
@@ -408,7 +408,7 @@ def test_mcs_every_model_has_a_pvalue():
     L = mcs_data()
     for method in ("R", "max"):
         res = MCS(
-            0.05, method=method, n_resamples=100, block_length=5, random_state=0
+            0.95, statistic=method, n_resamples=100, block_length=5, random_state=0
         ).compute(L)
         assert res.pvalues.notna().all() and res.pvalues.iloc[-1] == 1.0
         assert np.all(np.diff(res.pvalues.to_numpy()) >= 0)
@@ -439,9 +439,9 @@ def test_pvalues_within_monte_carlo_error_of_arch_own_streams():
             bm, models, block_size=L, reps=B, bootstrap=SCHEMES[scheme][2], seed=2
         )
         theirs.compute()
-        assert np.max(np.abs(ours.pvalues - theirs.pvalues)) < 0.06
+        assert np.max(np.abs(ours.pvalues_by_type - theirs.pvalues)) < 0.06
     L_ = mcs_data(T=400)
-    ours = MCS(0.1, n_resamples=B, block_length=L, random_state=1).compute(L_)
+    ours = MCS(0.9, n_resamples=B, block_length=L, random_state=1).compute(L_)
     theirs = arch_bs.MCS(L_, 0.1, reps=B, block_size=L, seed=2)
     theirs.compute()
     diff = ours.pvalues - theirs.pvalues["Pvalue"].reindex(ours.pvalues.index)

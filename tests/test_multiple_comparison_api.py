@@ -11,6 +11,7 @@ from scipy.stats import rankdata
 from sklearn.base import clone
 from sklearn.metrics import log_loss, roc_auc_score
 
+import skboot
 from skboot import (
     MCS,
     SPA,
@@ -23,7 +24,7 @@ from skboot import (
     UndefinedStatisticWarning,
     optimal_block_length,
 )
-from skboot.multiple_comparison import plot_pvalues
+from skboot.multiple_comparison import MCSResult, StepMResult, plot_pvalues
 
 matplotlib.use("Agg")
 
@@ -49,14 +50,14 @@ def test_pandas_labels_are_kept():
     bm, models = losses_frame()
     spa = SPA(block_length=5, n_resamples=200, random_state=0).compute(bm, models)
     assert list(spa.statistics.index) == list(models.columns)
-    assert list(spa.model_pvalues.index) == list(models.columns)
+    assert list(spa.pvalues.index) == list(models.columns)
     assert spa.better_models(0.1) == ["model_0", "model_1"]
-    step = StepM(0.1, block_length=5, n_resamples=200, random_state=0).compute(
+    step = StepM(0.9, block_length=5, n_resamples=200, random_state=0).compute(
         bm, models
     )
     assert step.superior_models == ["model_0", "model_1"]
     assert list(step.pvalues.index) == list(models.columns)
-    mcs = MCS(0.1, block_length=5, n_resamples=200, random_state=0).compute(models)
+    mcs = MCS(0.9, block_length=5, n_resamples=200, random_state=0).compute(models)
     assert set(mcs.pvalues.index) == set(models.columns)
     assert mcs.included[0] == "model_0" and "model_5" in mcs.excluded
     assert mcs.included + mcs.excluded != [] and all(
@@ -66,24 +67,25 @@ def test_pandas_labels_are_kept():
 
 def test_numpy_labels_are_positions_and_results_are_frozen():
     _, models = losses_frame()
-    res = MCS(0.1, block_length=5, n_resamples=100, random_state=0).compute(
+    res = MCS(0.9, block_length=5, n_resamples=100, random_state=0).compute(
         models.to_numpy()
     )
     assert sorted(res.pvalues.index) == list(range(6))
     with pytest.raises(AttributeError):
-        res.size = 0.5  # type: ignore[misc]
+        res.level = 0.5  # type: ignore[misc]
 
 
 def test_same_seed_same_result_and_none_is_recorded():
     bm, models = losses_frame()
     a = SPA(n_resamples=150, random_state=3).compute(bm, models)
     b = SPA(n_resamples=150, random_state=3).compute(bm, models)
-    assert np.array_equal(a.simulated, b.simulated)
+    assert np.array_equal(a.null_distribution, b.null_distribution)
     c = SPA(n_resamples=150).compute(bm, models)
     d = SPA(n_resamples=150, random_state=c.provenance.random_state).compute(bm, models)
-    assert np.array_equal(c.simulated, d.simulated)
+    assert np.array_equal(c.null_distribution, d.null_distribution)
     e = SPA(n_resamples=150, random_state=np.random.default_rng(1))
-    assert not np.array_equal(e.compute(bm, models).simulated, a.simulated)
+    dist = e.compute(bm, models).null_distribution
+    assert not np.array_equal(dist, a.null_distribution)
 
 
 def test_auto_block_length_is_optimal_block_length_of_the_differentials():
@@ -105,10 +107,12 @@ def test_resampler_instance_and_clone():
     res = proc.compute(bm, models)
     assert res.provenance.n_resamples == 120 and res.provenance.block_length == 4
     ref = SPA(n_resamples=120, resampler="circular", block_length=4, random_state=5)
-    assert np.array_equal(res.simulated, ref.compute(bm, models).simulated)
-    params = clone(StepM(0.2, n_resamples=10)).get_params()
-    assert params["size"] == 0.2 and params["n_resamples"] == 10
-    assert "MCS(method='max'" in repr(MCS(method="max"))
+    assert np.array_equal(
+        res.null_distribution, ref.compute(bm, models).null_distribution
+    )
+    params = clone(StepM(0.8, n_resamples=10)).get_params()
+    assert params["level"] == 0.8 and params["n_resamples"] == 10
+    assert "MCS(statistic='max'" in repr(MCS(statistic="max"))
 
 
 def test_a_single_model_is_a_one_sided_test():
@@ -117,7 +121,7 @@ def test_a_single_model_is_a_one_sided_test():
     res = SPA(block_length=5, n_resamples=200, random_state=0).compute(bm, one)
     assert res.labels == ("model_0",)
     np.testing.assert_allclose(res.loss_differentials, (bm - one).mean())
-    step = StepM(0.1, block_length=5, n_resamples=200, random_state=0).compute(bm, one)
+    step = StepM(0.9, block_length=5, n_resamples=200, random_state=0).compute(bm, one)
     assert step.superior_models == (["model_0"] if res.pvalue <= 0.1 else [])
     y, bench, preds = classifiers()
     res = SPA(n_resamples=50, random_state=0).compute_metric(
@@ -207,7 +211,9 @@ def test_spa_on_roc_auc_matches_sklearn_replicates(make):
         np.testing.assert_allclose(res.loss_differentials, d, rtol=0, atol=1e-12)
         np.testing.assert_allclose(res.standard_errors, se, rtol=1e-10)
         inv = 1 / se if studentize else np.ones_like(se)
-        np.testing.assert_allclose(res.simulated[:, 2], (C * inv).max(1), atol=1e-10)
+        np.testing.assert_allclose(
+            res.null_distribution[:, 2], (C * inv).max(1), atol=1e-10
+        )
         np.testing.assert_allclose(res.statistic, (d * inv).max(), atol=1e-10)
         assert res.variance == "bootstrap"
 
@@ -219,7 +225,7 @@ def test_smaller_is_better_metrics_are_oriented():
     res = SPA(n_resamples=50, random_state=0).compute_metric(y, pb, probs, "log_loss")
     expect = log_loss(y, pb) - np.array([log_loss(y, p) for p in probs.values()])
     np.testing.assert_allclose(res.loss_differentials, expect, rtol=1e-12)
-    mcs = MCS(0.1, n_resamples=50, random_state=0).compute_metric(y, probs, "log_loss")
+    mcs = MCS(0.9, n_resamples=50, random_state=0).compute_metric(y, probs, "log_loss")
     np.testing.assert_allclose(
         mcs.losses, [log_loss(y, p) for p in probs.values()], rtol=1e-12
     )
@@ -231,7 +237,7 @@ def test_which_models_are_best_on_roc_auc():
     y = rng.integers(0, 2, n)
     strength = np.r_[np.full(3, 1.5), np.full(k - 3, 0.3)]
     preds = {f"m{j}": y * strength[j] + rng.normal(size=n) for j in range(k)}
-    res = MCS(0.05, n_resamples=300, random_state=0).compute_metric(
+    res = MCS(0.95, n_resamples=300, random_state=0).compute_metric(
         y, preds, "roc_auc", stratify=True
     )
     assert set(res.included) <= {"m0", "m1", "m2"} and res.included
@@ -239,7 +245,7 @@ def test_which_models_are_best_on_roc_auc():
         -res.losses, [roc_auc_score(y, p) for p in preds.values()], rtol=1e-12
     )
     bench = y * 0.3 + rng.normal(size=n)
-    step = StepM(0.05, n_resamples=300, random_state=0).compute_metric(
+    step = StepM(0.95, n_resamples=300, random_state=0).compute_metric(
         y, bench, preds, "roc_auc"
     )
     assert set(step.superior_models) == {"m0", "m1", "m2"}
@@ -268,7 +274,7 @@ def test_multiclass_probabilities_as_a_dict():
         logits[np.arange(150), y] += s
         p = np.exp(logits)
         models[f"m{j}"] = p / p.sum(1, keepdims=True)
-    res = MCS(0.1, n_resamples=100, random_state=0).compute_metric(
+    res = MCS(0.9, n_resamples=100, random_state=0).compute_metric(
         y, models, "log_loss"
     )
     assert res.included == ["m0"]
@@ -283,13 +289,13 @@ def test_plot_pvalues():
     import matplotlib.pyplot as plt
 
     bm, models = losses_frame()
-    mcs = MCS(0.1, block_length=5, n_resamples=100, random_state=0).compute(models)
+    mcs = MCS(0.9, block_length=5, n_resamples=100, random_state=0).compute(models)
     ax = mcs.plot()
     assert len(ax.patches) == models.shape[1]
     assert any(list(line.get_xdata()) == [0.1, 0.1] for line in ax.lines)
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert labels[-1] == str(mcs.pvalues.index[0])  # smallest p-value on top
-    step = StepM(0.1, block_length=5, n_resamples=100, random_state=0).compute(
+    step = StepM(0.9, block_length=5, n_resamples=100, random_state=0).compute(
         bm, models
     )
     assert len(plot_pvalues(step, size=0.2).patches) == models.shape[1]
@@ -330,9 +336,12 @@ BAD = [
         lambda: MCS(block_length=4).compute(IDENT),
         "differ by a constant: models 1 and 3",
     ),
-    (lambda: MCS(size=1.5).compute(M), r"'size' parameter of MCS .* \(0, 1\)"),
-    (lambda: StepM(size=0).compute(BM, M), r"'size' parameter of StepM"),
-    (lambda: MCS(method="r").compute(M), "'method' parameter of MCS must be one of"),
+    (lambda: MCS(level=1.5).compute(M), r"'level' parameter of MCS .* \(0, 1\)"),
+    (lambda: StepM(level=0).compute(BM, M), r"'level' parameter of StepM"),
+    (
+        lambda: MCS(statistic="r").compute(M),
+        "'statistic' parameter of MCS must be one of",
+    ),
     (lambda: SPA(variance="nested").compute(BM, M), "'variance' parameter of SPA"),
     (lambda: SPA(studentize="yes").compute(BM, M), "'studentize' parameter"),
     (lambda: SPA(resampler="sb").compute(BM, M), "'resampler' parameter of SPA"),
@@ -425,28 +434,118 @@ def test_bad_result_queries():
 # --------------------------------------------------------------------------- #
 
 
-def test_result_reprs_are_short_and_self_describing():
-    """The results print their fields summarized (arrays by shape), not every
-    replicate."""
+def _three_results(n_resamples=300):
     bm, models = losses_frame()
-    kw = {"n_resamples": 300, "block_length": 5, "random_state": 0}
+    kw = {"n_resamples": n_resamples, "block_length": 5, "random_state": 0}
     spa = SPA(**kw).compute(bm, models)
-    step = StepM(0.1, **kw).compute(bm, models)
-    mcs = MCS(0.1, **kw).compute(models.assign(naive=bm))
-    for res in (spa, step, mcs):
+    step = StepM(0.9, **kw).compute(bm, models)
+    mcs = MCS(0.9, **kw).compute(models.assign(naive=bm))
+    return spa, step, mcs
+
+
+def test_results_follow_the_result_protocol():
+    """Frozen dataclasses of the Result mixin: == compares fields and never
+    raises, unhashable, a short repr even for B = 9999, to_dict."""
+    import dataclasses
+
+    from skboot._results import Result
+
+    first = _three_results(9999)
+    again = _three_results(9999)
+    for res, twin in zip(first, again, strict=True):
+        assert isinstance(res, Result) and dataclasses.is_dataclass(res)
+        assert res == twin
+        assert not res != twin  # noqa: SIM202
+        assert res != first[0] or res is first[0]  # other classes: never raises
+        assert (res == "text") is False and (res == None) is False  # noqa: E711
+        with pytest.raises(TypeError):
+            hash(res)
         text = repr(res)
-        assert len(text) < 700, text
+        assert len(text) < 300, text
         assert text.startswith(type(res).__name__ + "(")
-        assert "n_resamples=300" in text
-    assert "simulated=<array of shape (300, 3)>" in repr(spa)
-    assert f"'consistent': {spa.pvalue:.6g}" in repr(spa)
+        assert "9999" in text or isinstance(res, MCSResult | StepMResult)
+        assert res.n_resamples == 9999 and res.random_state == 0
+        assert res.n_undefined == 0 and res.stream_version >= 1
+        assert "provenance" in res.to_dict() or isinstance(res, StepMResult)
+    spa, step, mcs = first
+    assert "null_distribution=array(shape=(9999, 3), dtype=float64)" in repr(spa)
+    assert f"pvalue={spa.pvalue:.6g}" in repr(spa)
     assert f"superior_models={step.superior_models!r}" in repr(step)
     assert f"included={mcs.included!r}" in repr(mcs)
-    # many models: the label list is cut, with its length
-    wide = SPA(**kw).compute(
-        bm, np.column_stack([models.to_numpy()] * 5) + 0.01 * np.arange(30)
+    assert "statistic_name='R'" in repr(mcs) and "level=0.9" in repr(mcs)
+    other = MCS(0.9, n_resamples=9999, block_length=5, random_state=1).compute(
+        losses_frame()[1].assign(naive=losses_frame()[0])
     )
-    assert "(30 in all)" in repr(wide) and len(repr(wide)) < 700
+    assert mcs != other  # different replicates, different provenance
+
+
+def test_to_frame_has_one_row_per_model():
+    spa, step, mcs = _three_results()
+    labels = list(spa.labels)
+    frame = spa.to_frame()
+    assert list(frame.columns) == [
+        "label",
+        "loss_differential",
+        "standard_error",
+        "statistic",
+        "relevant",
+        "pvalue",
+    ]
+    assert frame["label"].tolist() == labels
+    np.testing.assert_array_equal(frame["statistic"], spa.statistics.to_numpy())
+    np.testing.assert_array_equal(frame["pvalue"], spa.pvalues["consistent"])
+    frame = step.to_frame()
+    assert list(frame.columns) == ["label", "statistic", "pvalue", "superior", "step"]
+    assert frame["label"].tolist() == labels
+    assert frame.loc[frame["superior"], "label"].tolist() == step.superior_models
+    assert frame.loc[frame["step"] == 1, "label"].tolist() == step.steps[0]
+    np.testing.assert_array_equal(frame["pvalue"], step.pvalues.to_numpy())
+    frame = mcs.to_frame()
+    assert list(frame.columns) == [
+        "label",
+        "loss",
+        "statistic",
+        "pvalue",
+        "included",
+        "eliminated",
+    ]
+    assert frame["label"].tolist() == list(mcs.labels)
+    assert frame.loc[frame["included"], "label"].tolist() == mcs.included
+    by_label = frame.set_index("label")
+    pd.testing.assert_series_equal(
+        by_label.loc[mcs.pvalues.index, "pvalue"],
+        mcs.pvalues.rename_axis("label"),
+        check_names=False,
+    )
+    first_out = mcs.pvalues.index[0]
+    assert by_label.loc[first_out, "eliminated"] == 1
+    assert by_label.loc[mcs.pvalues.index[-1], "eliminated"] == 0
+
+
+def test_plot_takes_the_axes_first():
+    import matplotlib.pyplot as plt
+    from matplotlib.axes import Axes
+
+    for res in _three_results(100):
+        _, ax = plt.subplots()
+        assert res.plot(ax) is ax
+        assert isinstance(res.plot(), Axes)
+        assert len(ax.patches) == len(res.to_frame())
+        plt.close("all")
+
+
+def test_level_is_the_complement_of_the_old_size():
+    """level 0.9 decides exactly as a size of 0.1: a p-value equal to 0.1 is
+    out of the set (not in it, as 1 - 0.9 = 0.09999999999999998 would put
+    it)."""
+    from skboot.multiple_comparison._base import alpha_of
+
+    assert alpha_of(0.9) == 0.1 and alpha_of(0.95) == 0.05 and alpha_of(0.5) == 0.5
+    _, models = losses_frame()
+    res = MCS(0.9, block_length=5, n_resamples=100, random_state=0).compute(models)
+    p = res.pvalues
+    assert res.excluded == sorted(p.index[p <= 0.1], key=list(res.labels).index)
+    assert res.included == sorted(p.index[p > 0.1], key=list(res.labels).index)
 
 
 def test_resampler_instance_settings_in_one_place():
@@ -460,7 +559,7 @@ def test_resampler_instance_settings_in_one_place():
         resampler=StationaryBootstrap(200, block_length=5, random_state=3),
     ).compute(bm, models)
     assert a.provenance.n_resamples == 200 and a.provenance.random_state == 3
-    np.testing.assert_array_equal(a.simulated, b.simulated)
+    np.testing.assert_array_equal(a.null_distribution, b.null_distribution)
     with pytest.raises(
         ValueError, match=r"'random_state' parameter of SPA \(2\) conflicts"
     ):
@@ -469,9 +568,61 @@ def test_resampler_instance_settings_in_one_place():
             resampler=StationaryBootstrap(500, random_state=1),
             random_state=2,
         ).compute(bm, models)
+
+
+@pytest.mark.parametrize("cls", [SPA, StepM, MCS])
+def test_resampler_seed_conflict_is_refused_without_n_resamples(cls):
+    """Regression: with the resampler's own count (500) and seed (1) and another
+    seed (2) here, the call is refused as bootstrap() refuses it; it neither
+    runs 1000 replicates with seed 2 nor blames n_resamples."""
+    bm, models = losses_frame()
+    proc = cls(resampler=StationaryBootstrap(500, random_state=1), random_state=2)
+    args = (models,) if cls is MCS else (bm, models)
     with pytest.raises(
-        ValueError, match=r"'n_resamples' parameter of SPA \(1000\) conflicts"
+        ValueError, match=rf"'random_state' parameter of {cls.__name__} \(2\)"
     ):
-        SPA(resampler=StationaryBootstrap(500, random_state=1), random_state=2).compute(
-            bm, models
+        proc.compute(*args)
+    with pytest.raises(ValueError, match="conflicts") as info:
+        skboot.bootstrap(
+            bm.to_numpy(),
+            np.mean,
+            resampler=StationaryBootstrap(500, random_state=1),
+            random_state=2,
         )
+    assert "'random_state' parameter" in str(info.value)
+
+
+def test_n_resamples_conflict_with_the_resampler_is_refused():
+    bm, models = losses_frame()
+    with pytest.raises(
+        ValueError,
+        match=r"'n_resamples' parameter of SPA \(300\) conflicts with the "
+        r"resampler's n_resamples \(500\)",
+    ):
+        SPA(n_resamples=300, resampler=StationaryBootstrap(500)).compute(bm, models)
+    with pytest.raises(ValueError, match=r"'n_resamples' parameter of MCS \(300\)"):
+        MCS(n_resamples=300, resampler=Bootstrap(500)).compute_metric(
+            *classifiers()[::2], "roc_auc"
+        )
+
+
+def test_n_resamples_none_uses_the_resampler_count_else_9999():
+    """Regression: n_resamples=None (the default) runs the resampler's own
+    count and seed; without a resampler instance, 9999 replicates."""
+    bm, models = losses_frame()
+    inst = StationaryBootstrap(500, block_length=5, random_state=1)
+    res = SPA(resampler=inst).compute(bm, models)
+    assert res.n_resamples == 500 and res.null_distribution.shape == (500, 3)
+    assert res.random_state == 1
+    ref = SPA(n_resamples=500, block_length=5, random_state=1).compute(bm, models)
+    np.testing.assert_array_equal(res.null_distribution, ref.null_distribution)
+    step = StepM(resampler=inst).compute(bm, models)
+    assert step.n_resamples == 500
+    y, _, preds = classifiers()
+    met = MCS(resampler=Bootstrap(60, random_state=0)).compute_metric(
+        y, preds, "roc_auc"
+    )
+    assert met.n_resamples == 60
+    assert SPA().n_resamples is None and MCS().n_resamples is None
+    default = MCS(block_length=5, random_state=0).compute(models)
+    assert default.n_resamples == 9999

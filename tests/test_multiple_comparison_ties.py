@@ -102,14 +102,14 @@ def test_spa_pvalues_equal_exact_arithmetic(data, studentize, variance):
         random_state=SEED,
     ).compute(bm, models)
     p, t, values = spa_reference(D, res, studentize, replicate_sums(D))
-    assert res.pvalues.tolist() == p
+    assert res.pvalues_by_type.tolist() == p
     if data == "zero_one":  # replicates tie the statistic exactly: the rule matters
         stat = max(t)
         assert any(max(row) == stat for vals in values for row in vals)
     # the per-model single-step p-values too
     for j, kind in enumerate(("lower", "consistent", "upper")):
         expect = [sum(max(row) > tk for row in values[j]) / B for tk in t]
-        assert res.model_pvalues[kind].tolist() == expect
+        assert res.pvalues[kind].tolist() == expect
 
 
 def test_spa_issue_example_lower_pvalue():
@@ -121,7 +121,7 @@ def test_spa_issue_example_lower_pvalue():
     D = L[:, :1] - L[:, 1:]
     p, _, _ = spa_reference(D, res, False, replicate_sums(D, 1000, 5, 1))
     assert p[0] == 0.544
-    assert res.pvalues.tolist() == p
+    assert res.pvalues_by_type.tolist() == p
 
 
 @pytest.mark.parametrize("data", list(DATA))
@@ -172,15 +172,16 @@ def stepm_data(data):
 @pytest.mark.parametrize("data", list(DATA))
 @pytest.mark.parametrize("studentize", [False, True])
 @pytest.mark.parametrize(
-    ("size", "kind"), [(0.1, "consistent"), (0.5, "lower"), (0.25, "upper")]
+    ("level", "size", "kind"),
+    [(0.9, 0.1, "consistent"), (0.5, 0.5, "lower"), (0.75, 0.25, "upper")],
 )
-def test_stepm_rejections_equal_exact_arithmetic(data, studentize, size, kind):
+def test_stepm_rejections_equal_exact_arithmetic(data, studentize, level, size, kind):
     """size 0.5 and 0.25 put the critical value halfway / a quarter of the way
     between two order statistics: integer statistics can tie it exactly."""
     bm, models = stepm_data(data)
     D = bm[:, None] - models
     res = StepM(
-        size,
+        level,
         pvalue_type=kind,
         n_resamples=B,
         block_length=BLOCK,
@@ -308,7 +309,7 @@ def mcs_max_reference(L, sums):
 def test_mcs_pvalues_equal_exact_arithmetic(data, method):
     L = DATA[data]()
     res = MCS(
-        0.1, method=method, n_resamples=B, block_length=BLOCK, random_state=SEED
+        0.9, statistic=method, n_resamples=B, block_length=BLOCK, random_state=SEED
     ).compute(L)
     ref = mcs_r_reference if method == "R" else mcs_max_reference
     order, pvals = ref(L, replicate_sums(L))
@@ -321,7 +322,7 @@ def test_mcs_issue_example():
     sums = replicate_sums(L, 1000, 5, 1)
     for method, ref in (("R", mcs_r_reference), ("max", mcs_max_reference)):
         res = MCS(
-            method=method, n_resamples=1000, block_length=5, random_state=1
+            statistic=method, n_resamples=1000, block_length=5, random_state=1
         ).compute(L)
         order, pvals = ref(L, sums)
         assert res.pvalues.index.tolist() == order
@@ -345,7 +346,7 @@ def test_circular_scheme_is_exact_too():
     ).compute(L[:, 0], L[:, 1:])
     sums = replicate_sums(D, cls=CircularBlockBootstrap)
     p, _, _ = spa_reference(D, res, False, sums)
-    assert res.pvalues.tolist() == p
+    assert res.pvalues_by_type.tolist() == p
 
 
 @pytest.mark.parametrize("studentize", [False, True])
@@ -363,7 +364,7 @@ def test_accuracy_metric_equals_the_zero_one_losses(studentize):
     loss = SPA(resampler=Bootstrap(), variance="bootstrap", **kw).compute(
         errors[:, 0], errors[:, 1:]
     )
-    assert met.pvalues.tolist() == loss.pvalues.tolist()
+    assert met.pvalues_by_type.tolist() == loss.pvalues_by_type.tolist()
     D = errors[:, :1] - errors[:, 1:]
     fitted = Bootstrap(B, random_state=SEED).fit(D)
     sums = [
@@ -371,9 +372,9 @@ def test_accuracy_metric_equals_the_zero_one_losses(studentize):
         for b in range(B)
     ]
     p, _, _ = spa_reference(D, loss, studentize, sums)
-    assert loss.pvalues.tolist() == p
-    step_m = StepM(0.1, **kw).compute_metric(y, preds[:, 0], preds[:, 1:], "accuracy")
-    step_l = StepM(0.1, resampler=Bootstrap(), variance="bootstrap", **kw).compute(
+    assert loss.pvalues_by_type.tolist() == p
+    step_m = StepM(0.9, **kw).compute_metric(y, preds[:, 0], preds[:, 1:], "accuracy")
+    step_l = StepM(0.9, resampler=Bootstrap(), variance="bootstrap", **kw).compute(
         errors[:, 0], errors[:, 1:]
     )
     assert step_m.superior_models == step_l.superior_models

@@ -28,8 +28,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
             "skboot.compare_metrics",
             "skboot.metric_permutation_test",
             "skboot.MCS.compute_metric",
-            "skboot.SPA.compute_metric",
-            "skboot.StepM.compute_metric",
         )
     },
     **{

@@ -3,17 +3,30 @@ multiple-comparison procedures."""
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
-from typing import Any
+from decimal import Decimal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from skboot._exceptions import UndefinedStatisticWarning, warn
-from skboot._run import fit_resampler, resolve_resampler
-from skboot._typing import SeedRecord
-from skboot._validation import check_int, check_n_jobs, check_one_of, param_error
+from skboot._random import STREAM_VERSION
+from skboot._results import Result
+from skboot._run import apply_undefined_policy, fit_resampler, resolve_resampler
+from skboot._typing import RandomStateLike, SeedRecord
+from skboot._validation import (
+    BOOL,
+    N_JOBS,
+    N_RESAMPLES,
+    NONE,
+    Constraint,
+    Options,
+    Predicate,
+    is_real,
+    param_error,
+    validate_params,
+    value_error,
+)
 from skboot.metrics import METRICS
 from skboot.multiple_comparison._inputs import Predictions, check_predictions
 from skboot.multiple_comparison._replicates import centred_means, metric_replicates
@@ -27,7 +40,14 @@ from skboot.resamplers import (
     StratifiedBootstrap,
 )
 
-__all__ = ["MetricRun", "Procedure", "Provenance"]
+__all__ = [
+    "PROCEDURE_PARAMS",
+    "MetricRun",
+    "Procedure",
+    "Provenance",
+    "alpha_of",
+    "provenance",
+]
 
 #: ``resampler=`` strings -> skboot resampler (arch's ``bootstrap=`` options).
 SCHEMES: dict[str, Any] = {
@@ -35,11 +55,49 @@ SCHEMES: dict[str, Any] = {
     "circular": CircularBlockBootstrap,
     "moving": MovingBlockBootstrap,
 }
-UNDEFINED_POLICIES = ("raise", "omit")
+#: What a replicate on which a metric is undefined does (``undefined=``): the
+#: comparisons need every model's value on every replicate they keep.
+UNDEFINED = ("raise", "omit")
+
+_AUTO = Predicate(lambda v: isinstance(v, str) and v == "auto", "'auto'")
+
+#: The parameters every procedure shares, checked on entry to ``compute`` and
+#: ``compute_metric`` (subclasses add theirs to the table).
+PROCEDURE_PARAMS: dict[str, list[Constraint]] = {
+    "n_resamples": [N_RESAMPLES, NONE],
+    "block_length": [
+        _AUTO,
+        Predicate(
+            lambda v: is_real(v) and bool(np.isfinite(v)) and v >= 1,
+            "a number >= 1 (an int for the circular and moving schemes)",
+        ),
+    ],
+    "resampler": [
+        NONE,
+        Options(tuple(SCHEMES)),
+        Predicate(
+            lambda v: isinstance(v, BaseResampler), "a skboot resampler instance"
+        ),
+    ],
+    "n_jobs": [N_JOBS, NONE],
+}
+#: The options of ``compute_metric``.
+METRIC_PARAMS: dict[str, list[Constraint]] = {
+    "stratify": [BOOL],
+    "undefined": [Options(UNDEFINED)],
+}
 
 
-@dataclass(frozen=True)
-class Provenance:
+def alpha_of(level: float) -> float:
+    """``1 - level`` as the user wrote it: the complement of the shortest decimal
+    that reads back as ``level`` (``0.9`` gives ``0.1``, where the float
+    subtraction gives ``0.09999999999999998``), so a p-value equal to ``0.1`` is
+    compared with ``0.1``."""
+    return float(Decimal(1) - Decimal(repr(float(level))))
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Provenance(Result):
     """How the replicates were drawn (recorded on every result).
 
     Enough to repeat the run: pass ``random_state`` back with the same
@@ -84,6 +142,21 @@ class Provenance:
     n_undefined: int = 0
 
 
+def provenance(
+    fitted: BaseResampler, n_resamples: int, n_undefined: int = 0
+) -> Provenance:
+    """The provenance of a run of ``fitted`` that kept ``n_resamples``."""
+    value = getattr(fitted, "block_length_", None)
+    return Provenance(
+        int(n_resamples),
+        repr(fitted),
+        None if value is None else float(value),
+        fitted.seed_entropy_,
+        STREAM_VERSION,
+        int(n_undefined),
+    )
+
+
 @dataclass(frozen=True)
 class MetricRun:
     """Replicates of a whole-sample metric for several models."""
@@ -97,99 +170,85 @@ class MetricRun:
     n_undefined: int
 
 
-def _is_real(value: Any) -> bool:
-    return isinstance(value, numbers.Real | np.floating | np.integer) and not (
-        isinstance(value, bool | np.bool_)
-    )
-
-
 class Procedure(BaseEstimator):
     """Parameters and resampling shared by SPA, StepM and MCS."""
+
+    #: The constructor's constraint table (subclasses extend it).
+    _params: ClassVar[dict[str, list[Constraint]]] = PROCEDURE_PARAMS
+
+    def __init__(
+        self,
+        *,
+        n_resamples: int | None = None,
+        block_length: float | Literal["auto"] = "auto",
+        resampler: str | BaseResampler | None = None,
+        random_state: RandomStateLike = None,
+        n_jobs: int | None = None,
+    ) -> None:
+        self.n_resamples = n_resamples
+        self.block_length = block_length
+        self.resampler = resampler
+        self.random_state = random_state
+        self.n_jobs = n_jobs
 
     @property
     def _owner(self) -> str:
         return type(self).__name__
 
     # -- validation -------------------------------------------------------------
-    def _check_resampling(self) -> None:
+    def _validate(self, **options: Any) -> None:
+        """The constructor's parameters and the call's ``options``, checked once
+        against one table before any work."""
         owner = self._owner
-        n = check_int(self.n_resamples, "n_resamples", owner, min_value=1)
-        if n >= 2**32:
-            raise param_error("n_resamples", owner, "an int in [1, 2**32 - 1]", n)
-        check_n_jobs(self.n_jobs, owner)
-        bl = self.block_length
-        if not (isinstance(bl, str) and bl == "auto") and not (
-            _is_real(bl) and np.isfinite(bl) and bl >= 1
-        ):
-            raise param_error(
+        table = {**self._params, **{k: METRIC_PARAMS[k] for k in options}}
+        params = {name: getattr(self, name) for name in self._params}
+        validate_params(owner, table, **params, **options)
+        bl, r = self.block_length, self.resampler
+        if isinstance(r, BaseResampler) and not (isinstance(bl, str)):
+            raise value_error(
                 "block_length",
                 owner,
-                "'auto' or a number >= 1 (an int for the circular and moving schemes)",
-                bl,
+                "must be 'auto' when 'resampler' is a resampler instance (the "
+                f"instance's own block_length is used). Got block_length={bl!r} "
+                f"and resampler={r!r} instead; set it in one place.",
             )
-        r = self.resampler
-        if isinstance(r, str) or r is None:
-            if r is not None:
-                check_one_of(r, "resampler", owner, (None, *SCHEMES))
-        elif not isinstance(r, BaseResampler):
+        if r in ("circular", "moving") and not isinstance(bl, str) and bl != int(bl):
             raise param_error(
-                "resampler",
-                owner,
-                f"None, one of {sorted(SCHEMES)} or a skboot resampler instance",
-                r,
-            )
-        elif not (isinstance(bl, str) and bl == "auto"):
-            raise ValueError(
-                f"The 'block_length' parameter of {owner} must be 'auto' when "
-                "'resampler' is a resampler instance (the instance's own "
-                f"block_length is used). Got block_length={bl!r} and "
-                f"resampler={r!r} instead; set it in one place."
+                "block_length", owner, "an int for the circular and moving schemes", bl
             )
 
-    def _size(self) -> float:
-        size = self.size
-        if not (_is_real(size) and 0.0 < float(size) < 1.0):
-            raise param_error("size", self._owner, "a real number in (0, 1)", size)
-        return float(size)
+    def check_params(self) -> None:
+        """Validate the constructor parameters, raising on the first bad one."""
+        self._validate()
 
     # -- resamplers -------------------------------------------------------------
-    def _configured(self, base: BaseResampler) -> tuple[BaseResampler, Any]:
-        """A private copy of ``base`` with this object's ``n_resamples`` and
-        ``random_state``, and the object to draw the key from: the rules of
-        :func:`skboot.bootstrap` (a value set on both that differs is refused)."""
-        return resolve_resampler(
-            base, int(self.n_resamples), self.random_state, self._owner
+    def _fit(
+        self, base: BaseResampler, X: Any, y: Any = None, groups: Any = None
+    ) -> BaseResampler:
+        """``base`` with this object's ``n_resamples`` and ``random_state`` by the
+        rules of :func:`skboot.bootstrap` (None: the resampler's own value; two
+        different explicit values are refused), fitted on the data."""
+        res, source = resolve_resampler(
+            base, self.n_resamples, self.random_state, self._owner
         )
+        return fit_resampler(res, source, X, y, groups)
 
     def _loss_resampler(self, X: np.ndarray) -> BaseResampler:
         """Fitted resampler for a loss series; "auto" block lengths from ``X``."""
         r = self.resampler
-        source = self.random_state
         if isinstance(r, BaseResampler):
-            res, source = self._configured(r)
-        else:
-            cls = SCHEMES[r if r is not None else "stationary"]
-            bl = self.block_length
-            if not isinstance(bl, str) and cls is not StationaryBootstrap:
-                if float(bl) != int(bl):
-                    raise param_error(
-                        "block_length",
-                        self._owner,
-                        "an int for the circular and moving schemes",
-                        bl,
-                    )
-                bl = int(bl)
-            res = cls(int(self.n_resamples), block_length=bl)
-        return fit_resampler(res, source, X)
+            return self._fit(r, X)
+        cls = SCHEMES[r if r is not None else "stationary"]
+        bl = self.block_length
+        if not isinstance(bl, str) and cls is not StationaryBootstrap:
+            bl = int(bl)
+        return self._fit(cls(block_length=bl), X)
 
     def _metric_resampler(
         self, y: np.ndarray, groups: Any, stratify: Any
     ) -> BaseResampler:
         owner = self._owner
-        if not isinstance(stratify, bool | np.bool_):
-            raise param_error("stratify", owner, "a bool", stratify)
         r = self.resampler
-        auto = isinstance(self.block_length, str)
         if stratify and groups is not None:
             raise ValueError(
                 f"The 'stratify' and 'groups' parameters of {owner} cannot be used "
@@ -197,11 +256,12 @@ class Procedure(BaseEstimator):
                 "resamples whole clusters. Got both instead."
             )
         if r is not None and (stratify or groups is not None):
-            raise ValueError(
-                f"The 'resampler' parameter of {owner} must be None when stratify "
-                f"or groups is given (they choose the resampler). Got {r!r} "
-                "instead; pass StratifiedBootstrap() / GroupBootstrap() as the "
-                "resampler, or drop stratify / groups."
+            raise value_error(
+                "resampler",
+                owner,
+                "must be None when stratify or groups is given (they choose the "
+                f"resampler). Got {r!r} instead; pass StratifiedBootstrap() / "
+                "GroupBootstrap() as the resampler, or drop stratify / groups.",
             )
         block = isinstance(r, str) or (
             isinstance(r, BaseResampler) and hasattr(r, "block_length")
@@ -209,19 +269,22 @@ class Procedure(BaseEstimator):
         length = (
             r.block_length
             if isinstance(r, BaseResampler) and block
-            else (self.block_length)
+            else self.block_length
         )
         if block and isinstance(length, str):
-            raise ValueError(
-                f"The 'block_length' parameter of {owner} must be a number for "
-                "whole-sample metrics with a block scheme ('auto' estimates it "
-                "from a loss series, and a metric has none). Got 'auto' instead."
+            raise value_error(
+                "block_length",
+                owner,
+                "must be a number for whole-sample metrics with a block scheme "
+                "('auto' estimates it from a loss series, and a metric has none). "
+                "Got 'auto' instead.",
             )
-        if r is None and not auto:
-            raise ValueError(
-                f"The 'block_length' parameter of {owner} applies to block schemes "
-                "only; for metrics with resampler=None (iid rows) leave it 'auto'. "
-                f"Got {self.block_length!r} instead."
+        if r is None and not isinstance(self.block_length, str):
+            raise value_error(
+                "block_length",
+                owner,
+                "applies to block schemes only; for metrics with resampler=None "
+                f"(iid rows) leave it 'auto'. Got {self.block_length!r} instead.",
             )
         base: BaseResampler
         if isinstance(r, BaseResampler):
@@ -235,14 +298,15 @@ class Procedure(BaseEstimator):
             base = GroupBootstrap()
         else:
             base = Bootstrap()
-        res, source = self._configured(base)
-        return fit_resampler(res, source, y, y, groups)
+        return self._fit(base, y, y, groups)
 
     # -- runs -------------------------------------------------------------------
     def _loss_replicates(
         self, X: np.ndarray, fitted: BaseResampler
     ) -> tuple[np.ndarray, np.ndarray]:
-        return centred_means(X, fitted.plan_, int(self.n_resamples), n_jobs=self.n_jobs)
+        return centred_means(
+            X, fitted.plan_, int(fitted.n_resamples), n_jobs=self.n_jobs
+        )
 
     def _metric_run(
         self,
@@ -255,14 +319,19 @@ class Procedure(BaseEstimator):
         stratify: Any,
         undefined: Any,
     ) -> MetricRun:
+        """Check the predictions, run the metric replicates and apply the
+        undefined-replicate policy (the one of :func:`skboot.metric_ci`)."""
         owner = self._owner
-        check_one_of(undefined, "undefined", owner, UNDEFINED_POLICIES)
         yt, preds, sw, counts = check_predictions(
             y_true, named, metric, options, sample_weight, groups, owner
         )
         fitted = self._metric_resampler(yt, groups, stratify)
         est, M = metric_replicates(
-            preds.prepared, sw, fitted.plan_, int(self.n_resamples), n_jobs=self.n_jobs
+            preds.prepared,
+            sw,
+            fitted.plan_,
+            int(fitted.n_resamples),
+            n_jobs=self.n_jobs,
         )
         when = METRICS[metric].undefined_when
         bad_est = np.flatnonzero(~np.isfinite(est))
@@ -272,35 +341,18 @@ class Procedure(BaseEstimator):
                 f"for model {preds.labels[int(bad_est[0])]!r} (it is undefined when "
                 f"{when}); no comparison can be made."
             )
-        bad = ~np.isfinite(M).all(axis=1)
-        n_bad = int(bad.sum())
-        if n_bad:
-            first = int(np.flatnonzero(bad)[0])
-            B = M.shape[0]
-            if undefined == "raise":
-                raise ValueError(
-                    f"The metric {metric} is undefined on {n_bad} of {B} bootstrap "
-                    f"replicates for at least one model (first: replicate {first}; "
-                    f"it is undefined when {when}). Pass undefined='omit' to drop "
-                    "those replicates, stratify=True to keep the class counts of "
-                    "every replicate, or more data."
-                )
-            warn(
-                f"The metric {metric} is undefined on {n_bad} of {B} bootstrap "
-                f"replicates (first: replicate {first}); they are omitted from "
-                "every model's distribution (n_undefined on the result).",
-                UndefinedStatisticWarning,
-            )
-            M = M[~bad]
-            if M.shape[0] < 2:
-                raise ValueError(
-                    f"The metric {metric} is defined on {M.shape[0]} of {B} "
-                    "bootstrap replicates; at least 2 are needed."
-                )
-        return MetricRun(preds, est, M, yt.shape[0], counts, fitted, n_bad)
-
-
-def block_length_of(fitted: BaseResampler) -> float | None:
-    """The fitted resampler's block length, None without blocks."""
-    value = getattr(fitted, "block_length_", None)
-    return None if value is None else float(value)
+        M, record = apply_undefined_policy(
+            M,
+            undefined,
+            subject=f"The metric {metric} is undefined",
+            unit="bootstrap replicates for at least one model",
+            why=f"; it is undefined when {when}",
+            remedy="Pass undefined='omit' to drop those replicates, stratify=True "
+            "to keep the class counts of every replicate, or more data.",
+            omitted="they are omitted from every model's distribution "
+            "(n_undefined on the result)",
+            minimum=2,
+            too_few=f"The metric {metric} is defined on {{kept}} of {{B}} bootstrap "
+            "replicates; at least {minimum} are needed.",
+        )
+        return MetricRun(preds, est, M, yt.shape[0], counts, fitted, record.count)

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from skboot._kernels.multiple_comparison import constant_columns
-from skboot._validation import check_sample_weight
+from skboot._validation import as_float_array, check_sample_weight, value_error
 from skboot.metrics import METRICS
 
 __all__ = [
@@ -49,47 +49,45 @@ def _label_list(obj: Any, k: int) -> tuple[list[Hashable], bool]:
 
 
 def _as_2d_float(obj: Any, param: str, owner: str) -> np.ndarray:
-    raw = obj.to_numpy() if hasattr(obj, "to_numpy") else obj
-    try:
-        arr = np.asarray(raw, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            f"The '{param}' parameter of {owner} must hold real numbers (losses). "
-            f"Got values of type {type(obj).__name__} that are not numeric instead."
-        ) from exc
+    arr = as_float_array(obj, param, owner, ndim=(1, 2), nan="allow")
     if arr.ndim == 1:
         arr = arr[:, None]
-    if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
-        raise ValueError(
-            f"The '{param}' parameter of {owner} must be a non-empty 1-D or 2-D "
-            f"array-like (T observations x k models). Got shape {arr.shape} instead."
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise value_error(
+            param,
+            owner,
+            f"must be a non-empty 1-D or 2-D "
+            f"array-like (T observations x k models). Got shape {arr.shape} instead.",
         )
     bad = ~np.isfinite(arr)
     if bad.any():
         t, c = (int(v) for v in np.argwhere(bad)[0])
-        raise ValueError(
-            f"The '{param}' parameter of {owner} must contain only finite losses. "
+        raise value_error(
+            param,
+            owner,
+            f"must contain only finite losses. "
             f"Got {int(bad.sum())} NaN or infinite value(s) instead (first at row "
-            f"{t}, column {c}); drop or impute those periods in every series."
+            f"{t}, column {c}); drop or impute those periods in every series.",
         )
     big = float(np.max(np.abs(arr)))
     with np.errstate(over="ignore"):
         summable = np.isfinite(np.float64(4.0 * big) ** 2 * arr.shape[0])
     if not summable:
-        raise ValueError(
-            f"The '{param}' parameter of {owner} must hold losses whose sums of "
+        raise value_error(
+            param,
+            owner,
+            f"must hold losses whose sums of "
             "squares are finite in float64 (|loss| below about 1e153 / sqrt(T)). "
             f"Got a largest |loss| of {big!r} over {arr.shape[0]} rows instead; "
-            "rescale the losses."
+            "rescale the losses.",
         )
     return np.ascontiguousarray(arr)
 
 
 def _min_rows(T: int, param: str, owner: str) -> None:
     if T < 3:
-        raise ValueError(
-            f"The '{param}' parameter of {owner} must have at least 3 observations "
-            f"(rows). Got {T} instead."
+        raise value_error(
+            param, owner, f"must have at least 3 observations (rows). Got {T} instead."
         )
 
 
@@ -102,26 +100,28 @@ def check_benchmark_models(
 ) -> tuple[np.ndarray, Losses]:
     """``(benchmark (T,), models)`` for SPA / StepM."""
     if benchmark is None:
-        raise ValueError(
-            f"The 'benchmark' parameter of {owner} must be an array-like of T "
-            "losses. Got None instead."
+        raise value_error(
+            "benchmark", owner, "must be an array-like of T losses. Got None instead."
         )
     if models is None:
-        raise ValueError(
-            f"The 'models' parameter of {owner} must be an array-like of T x k "
-            "losses. Got None instead."
+        raise value_error(
+            "models", owner, "must be an array-like of T x k losses. Got None instead."
         )
     bm = _as_2d_float(benchmark, "benchmark", owner)
     if bm.shape[1] != 1:
-        raise ValueError(
-            f"The 'benchmark' parameter of {owner} must be one loss series (1-D, or "
-            f"2-D with one column). Got shape {bm.shape} instead."
+        raise value_error(
+            "benchmark",
+            owner,
+            f"must be one loss series (1-D, or "
+            f"2-D with one column). Got shape {bm.shape} instead.",
         )
     M = _as_2d_float(models, "models", owner)
     if M.shape[0] != bm.shape[0]:
-        raise ValueError(
-            f"The 'models' parameter of {owner} must have one row per observation "
-            f"of the benchmark ({bm.shape[0]}). Got {M.shape[0]} rows instead."
+        raise value_error(
+            "models",
+            owner,
+            f"must have one row per observation "
+            f"of the benchmark ({bm.shape[0]}). Got {M.shape[0]} rows instead.",
         )
     _min_rows(M.shape[0], "models", owner)
     ib, im = _pandas_index(benchmark), _pandas_index(models)
@@ -139,16 +139,17 @@ def check_benchmark_models(
 def check_losses(losses: Any, owner: str) -> Losses:
     """The (T, k) losses of the MCS, k >= 2, no two models differing by a constant."""
     if losses is None:
-        raise ValueError(
-            f"The 'losses' parameter of {owner} must be an array-like of T x k "
-            "losses. Got None instead."
+        raise value_error(
+            "losses", owner, "must be an array-like of T x k losses. Got None instead."
         )
     L = _as_2d_float(losses, "losses", owner)
     if L.shape[1] < 2:
-        raise ValueError(
-            f"The 'losses' parameter of {owner} must have at least 2 columns (one "
+        raise value_error(
+            "losses",
+            owner,
+            f"must have at least 2 columns (one "
             f"per model; a model confidence set compares models). Got {L.shape[1]} "
-            "instead."
+            "instead.",
         )
     _min_rows(L.shape[0], "losses", owner)
     labels, _ = _label_list(losses, L.shape[1])
@@ -198,11 +199,13 @@ def constant_difference_error(
     if pair is None:
         return None
     i, j = pair
-    return ValueError(
-        f"The '{param}' parameter of {owner} must not hold two models whose {what} "
+    return value_error(
+        param,
+        owner,
+        f"must not hold two models whose {what} "
         f"differ by a constant: models {labels[i]!r} and {labels[j]!r} do, so their "
         "difference has zero variance and cannot be studentized (identical "
-        "forecasts?). Drop one of them."
+        "forecasts?). Drop one of them.",
     )
 
 
@@ -218,10 +221,12 @@ def constant_column_error(
     j = constant_columns(D, scale, CONSTANT_RTOL)
     if j < 0:
         return None
-    return ValueError(
-        f"The 'models' parameter of {owner} must not hold a model whose {what} is "
+    return value_error(
+        "models",
+        owner,
+        f"must not hold a model whose {what} is "
         f"constant: model {labels[j]!r} has one ({why}), so it has zero variance "
-        "and cannot be studentized. Drop the model, or pass studentize=False."
+        "and cannot be studentized. Drop the model, or pass studentize=False.",
     )
 
 
@@ -249,25 +254,27 @@ def split_models(models: Any, param: str, owner: str) -> list[tuple[Hashable, An
         return [(j, arr[:, j]) for j in range(arr.shape[1])]
     if arr.ndim == 1:
         return [(0, arr)]
-    raise ValueError(
-        f"The '{param}' parameter of {owner} must be a 2-D array or DataFrame (one "
+    raise value_error(
+        param,
+        owner,
+        f"must be a 2-D array or DataFrame (one "
         "column of predictions per model), a list of arrays or a dict name -> "
-        f"array. Got an array of shape {arr.shape} instead."
+        f"array. Got an array of shape {arr.shape} instead.",
     )
 
 
 def _targets(y_true: Any, owner: str) -> np.ndarray:
     """``y_true`` as a 1-D array of at least 3 rows."""
     if y_true is None:
-        raise ValueError(
-            f"The 'y_true' parameter of {owner} must be an array-like of targets. "
-            "Got None instead."
+        raise value_error(
+            "y_true", owner, "must be an array-like of targets. Got None instead."
         )
     yt = np.asarray(y_true.to_numpy() if hasattr(y_true, "to_numpy") else y_true)
     if yt.ndim != 1 or yt.shape[0] < 3:
-        raise ValueError(
-            f"The 'y_true' parameter of {owner} must be 1-D with at least 3 rows. "
-            f"Got shape {yt.shape} instead."
+        raise value_error(
+            "y_true",
+            owner,
+            f"must be 1-D with at least 3 rows. Got shape {yt.shape} instead.",
         )
     return yt
 
@@ -288,9 +295,11 @@ def check_predictions(
     predictions, the sample weights, and how many models each parameter gave.
     """
     if not isinstance(metric, str) or metric not in METRICS:
-        raise ValueError(
-            f"The 'metric' parameter of {owner} must be one of the fused metrics "
-            f"{sorted(METRICS)} (the names of metric_ci). Got {metric!r} instead."
+        raise value_error(
+            "metric",
+            owner,
+            f"must be one of the fused metrics "
+            f"{sorted(METRICS)} (the names of metric_ci). Got {metric!r} instead.",
         )
     spec = METRICS[metric]
     extra = sorted(set(options) - set(spec.options))
@@ -306,10 +315,7 @@ def check_predictions(
     counts: list[int] = []
     for param, value in named:
         if value is None:
-            raise ValueError(
-                f"The '{param}' parameter of {owner} must hold predictions. Got "
-                "None instead."
-            )
+            raise value_error(param, owner, "must hold predictions. Got None instead.")
         items: list[tuple[Hashable, Any]] = (
             [("benchmark", value)]
             if param == "benchmark"
@@ -319,10 +325,12 @@ def check_predictions(
         for label, pred in items:
             arr = np.asarray(pred.to_numpy() if hasattr(pred, "to_numpy") else pred)
             if arr.ndim == 0 or arr.shape[0] != n:
-                raise ValueError(
-                    f"The '{param}' parameter of {owner} must have one prediction "
+                raise value_error(
+                    param,
+                    owner,
+                    f"must have one prediction "
                     f"per row of y_true ({n}). Got {arr.shape[0] if arr.ndim else 0} "
-                    f"for model {label!r} instead."
+                    f"for model {label!r} instead.",
                 )
             try:
                 prepared.append(spec.prepare(yt, arr, **options))
@@ -333,8 +341,10 @@ def check_predictions(
             labels.append(label)
     sw = None if sample_weight is None else check_sample_weight(sample_weight, n, owner)
     if groups is not None and np.shape(groups)[:1] != (n,):
-        raise ValueError(
-            f"The 'groups' parameter of {owner} must have one label per row of "
-            f"y_true ({n}). Got shape {np.shape(groups)} instead."
+        raise value_error(
+            "groups",
+            owner,
+            f"must have one label per row of "
+            f"y_true ({n}). Got shape {np.shape(groups)} instead.",
         )
     return yt, Predictions(prepared, labels, spec.greater_is_better), sw, counts

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -13,10 +13,15 @@ from skboot._kernels.multiple_comparison import (
     mcs_r_order,
     pair_variances,
 )
-from skboot._random import STREAM_VERSION
 from skboot._typing import ArrayLike, RandomStateLike
-from skboot._validation import check_one_of
-from skboot.multiple_comparison._base import Procedure, Provenance, block_length_of
+from skboot._validation import LEVEL, Constraint, Options, value_error
+from skboot.multiple_comparison._base import (
+    PROCEDURE_PARAMS,
+    Procedure,
+    Provenance,
+    alpha_of,
+    provenance,
+)
 from skboot.multiple_comparison._exact import (
     ExactSums,
     exact_metric_sums,
@@ -33,18 +38,19 @@ from skboot.resamplers import BaseResampler
 
 __all__ = ["MCS", "mcs_steps"]
 
-METHODS = ("R", "max")
+#: The MCS statistics of Hansen, Lunde & Nason (2011): range and max.
+STATISTICS = ("R", "max")
 
 
 def mcs_steps(
-    est: np.ndarray, C: np.ndarray, method: str, exact: ExactSums | None = None
+    est: np.ndarray, C: np.ndarray, statistic: str, exact: ExactSums | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Elimination order, raw p-value and statistic per model (in elimination
     order; the survivor last with p-value 1, statistic NaN), and the first
     model whose standard deviation vanished (-1 if none).  With ``exact``, the
     statistics are formed from its integer sums (ties decided exactly)."""
     k = est.shape[0]
-    if method == "max":
+    if statistic == "max":
         done = None if exact is None else mcs_max_exact(exact.S, exact.c)
         if done is not None:
             return done
@@ -79,11 +85,12 @@ class MCS(Procedure):
     """Model confidence set (Hansen, Lunde & Nason 2011).
 
     The set of models that contains the best one (lowest expected loss) with
-    probability at least ``1 - size``.  Starting from all ``k`` models, each
+    probability at least ``level``.  Starting from all ``k`` models, each
     step tests equal predictive ability of the remaining models with a
     bootstrap statistic, and eliminates the worst one when rejected; a model's
     MCS p-value is the largest step p-value up to its elimination, and the
-    models with p-value above ``size`` form the set.  Statistics (``method``),
+    models with p-value above ``1 - level`` form the set.  Statistics
+    (``statistic``),
     with ``c_b`` the centred replicate means (fused block means as in
     :class:`SPA`):
 
@@ -101,12 +108,14 @@ class MCS(Procedure):
 
     Parameters
     ----------
-    size : float, default=0.05
-        Test size in (0, 1) (arch's ``size``).
-    method : {"R", "max"}, default="R"
+    level : float, default=0.95
+        Confidence level in (0, 1): the set holds the best model with
+        probability at least ``level`` (arch's ``size`` is ``1 - level``).
+    statistic : {"R", "max"}, default="R"
         The statistic (arch's ``method``).
-    n_resamples : int, default=1000
-        Number of bootstrap replicates (arch's ``reps``).
+    n_resamples : int or None, default=None
+        Number of bootstrap replicates (arch's ``reps``).  None: the
+        ``n_resamples`` of a resampler instance, else 9999.
     block_length : "auto", int or float, default="auto"
         Block length (arch's ``block_size``); ``"auto"`` uses
         :func:`skboot.optimal_block_length` on each model's loss minus the
@@ -128,7 +137,7 @@ default=None
     Notes
     -----
     Mapping from ``arch.bootstrap.MCS(losses, size, reps, block_size, method,
-    bootstrap, seed)``: ``MCS(size, method=method, n_resamples=reps,
+    bootstrap, seed)``: ``MCS(1 - size, statistic=method, n_resamples=reps,
     block_length=block_size, resampler=..., random_state=seed).compute(losses)``
     whose ``pvalues``, ``included`` and ``excluded`` match arch's (``pvalues`` is
     a Series named "pvalue" instead of a DataFrame with a "Pvalue" column).
@@ -149,37 +158,40 @@ default=None
     >>> from skboot import MCS
     >>> rng = np.random.default_rng(0)
     >>> losses = rng.chisquare(5, (500, 6)) + np.array([0, 0.1, 0.2, 1.5, 2, 3])
-    >>> res = MCS(0.1, block_length=10, random_state=0).compute(losses)
+    >>> mcs = MCS(0.9, n_resamples=1000, block_length=10, random_state=0)
+    >>> res = mcs.compute(losses)
     >>> res.included
     [0, 1, 2]
     >>> res.pvalues.round(3).to_dict()
     {5: 0.0, 4: 0.0, 3: 0.0, 1: 0.153, 2: 0.153, 0: 1.0}
     """
 
+    _params: ClassVar[dict[str, list[Constraint]]] = {
+        **PROCEDURE_PARAMS,
+        "level": [LEVEL],
+        "statistic": [Options(STATISTICS)],
+    }
+
     def __init__(
         self,
-        size: float = 0.05,
+        level: float = 0.95,
         *,
-        method: str = "R",
-        n_resamples: int = 1000,
+        statistic: str = "R",
+        n_resamples: int | None = None,
         block_length: float | Literal["auto"] = "auto",
-        resampler: BaseResampler | None = None,
+        resampler: str | BaseResampler | None = None,
         random_state: RandomStateLike = None,
         n_jobs: int | None = None,
     ) -> None:
-        self.size = size
-        self.method = method
-        self.n_resamples = n_resamples
-        self.block_length = block_length
-        self.resampler = resampler
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-
-    def check_params(self) -> None:
-        """Validate the constructor parameters, raising on the first bad one."""
-        self._check_resampling()
-        check_one_of(self.method, "method", self._owner, METHODS)
-        self._size()
+        super().__init__(
+            n_resamples=n_resamples,
+            block_length=block_length,
+            resampler=resampler,
+            random_state=random_state,
+            n_jobs=n_jobs,
+        )
+        self.level = level
+        self.statistic = statistic
 
     def _result(
         self,
@@ -190,23 +202,24 @@ default=None
         param: str,
         exact: ExactSums | None = None,
     ) -> MCSResult:
-        size = float(self.size)
-        order, raw, stats, bad = mcs_steps(est, C, self.method, exact)
+        level = float(self.level)
+        order, raw, stats, bad = mcs_steps(est, C, self.statistic, exact)
         if bad >= 0:
-            raise ValueError(
-                f"The '{param}' parameter of {self._owner} gives model "
-                f"{labels[bad]!r} a bootstrap standard deviation of 0 (its losses "
-                "do not vary relative to the other models'), so the MCS statistic "
-                "is undefined. Drop that model."
+            raise value_error(
+                param,
+                self._owner,
+                f"gives model {labels[bad]!r} a bootstrap standard deviation of 0 "
+                "(its losses do not vary relative to the other models'), so the "
+                "MCS statistic is undefined. Drop that model.",
             )
         pvals = np.maximum.accumulate(raw)
         keep = np.empty(len(labels), dtype=bool)
-        keep[order] = pvals > size
+        keep[order] = pvals > alpha_of(level)
         return MCSResult(
             included=[lab for lab, k in zip(labels, keep, strict=True) if k],
             excluded=[lab for lab, k in zip(labels, keep, strict=True) if not k],
-            size=size,
-            method=self.method,
+            level=level,
+            statistic_name=self.statistic,
             provenance=prov,
             labels=tuple(labels),
             _order=order,
@@ -229,7 +242,7 @@ default=None
         MCSResult
             The MCS p-values, the included and the excluded models.
         """
-        self.check_params()
+        self._validate()
         owner = self._owner
         data = check_losses(losses, owner)
         L = data.values
@@ -238,18 +251,12 @@ default=None
             raise err
         rel = L - L.mean(axis=1, keepdims=True)
         fitted = self._loss_resampler(rel)
-        exact = exact_replicates(L, fitted, int(self.n_resamples), self.n_jobs)
+        exact = exact_replicates(L, fitted, int(fitted.n_resamples), self.n_jobs)
         if exact is None:
             est, C = self._loss_replicates(L, fitted)
         else:
             est, C = exact.means, exact.centred
-        prov = Provenance(
-            int(self.n_resamples),
-            repr(fitted),
-            block_length_of(fitted),
-            fitted.seed_entropy_,
-            STREAM_VERSION,
-        )
+        prov = provenance(fitted, fitted.n_resamples)
         return self._result(est, C, data.labels, prov, "losses", exact)
 
     def compute_metric(
@@ -299,14 +306,15 @@ default=None
         MCSResult
             The MCS p-values, the included and the excluded models.
         """
-        self.check_params()
+        self._validate(stratify=stratify, undefined=undefined)
         owner = self._owner
         if predictions is not None:
             n_models = len(split_models(predictions, "predictions", owner))
             if n_models < 2:
-                raise ValueError(
-                    f"The 'predictions' parameter of {owner} must hold at least 2 "
-                    f"models. Got {n_models} instead."
+                raise value_error(
+                    "predictions",
+                    owner,
+                    f"must hold at least 2 models. Got {n_models} instead.",
                 )
         run = self._metric_run(
             y_true,
@@ -332,13 +340,5 @@ default=None
             C = np.ascontiguousarray(Lstar - est)
         else:
             est, C = exact.means, exact.centred
-        fitted = run.resampler
-        prov = Provenance(
-            int(C.shape[0]),
-            repr(fitted),
-            block_length_of(fitted),
-            fitted.seed_entropy_,
-            STREAM_VERSION,
-            run.n_undefined,
-        )
+        prov = provenance(run.resampler, C.shape[0], run.n_undefined)
         return self._result(est, C, labels, prov, "predictions", exact)

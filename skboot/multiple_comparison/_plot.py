@@ -6,7 +6,15 @@ from typing import Any
 
 import numpy as np
 
-from skboot._validation import check_one_of, param_error
+from skboot._validation import (
+    NONE,
+    Interval,
+    Options,
+    param_error,
+    validate_params,
+    value_error,
+)
+from skboot.multiple_comparison._base import alpha_of
 from skboot.multiple_comparison._results import (
     PVALUE_TYPES,
     MCSResult,
@@ -15,6 +23,11 @@ from skboot.multiple_comparison._results import (
 )
 
 __all__ = ["plot_pvalues"]
+
+_PARAMS = {
+    "size": [Interval("real", 0.0, 1.0, closed="neither"), NONE],
+    "pvalue_type": [Options(PVALUE_TYPES), NONE],
+}
 
 
 def _pyplot() -> Any:
@@ -49,7 +62,8 @@ def plot_pvalues(
     ax : matplotlib Axes, default=None
         Axes to draw on; a new figure is made if None.
     size : float, default=None
-        The size line; default the result's ``size`` (0.05 for SPA).
+        The size line: the p-value at which a model is singled out; default
+        ``1 - level`` of the result (0.05 for SPA).
     pvalue_type : {"lower", "consistent", "upper"}, default=None
         SPA only: which recentering (default the result's ``pvalue_type``).
 
@@ -70,26 +84,26 @@ def plot_pvalues(
     >>> from skboot import MCS
     >>> rng = np.random.default_rng(0)
     >>> losses = rng.chisquare(5, (300, 5)) + np.array([0, 0.2, 0.4, 2, 3])
-    >>> res = MCS(0.1, block_length=5, n_resamples=200, random_state=0).compute(losses)
+    >>> res = MCS(0.9, block_length=5, n_resamples=200, random_state=0).compute(losses)
     >>> ax = res.plot()
     >>> len(ax.patches)
     5
     """
     owner = "plot_pvalues"
+    validate_params(owner, _PARAMS, size=size, pvalue_type=pvalue_type)
     if isinstance(result, MCSResult):
         pv = result.pvalues
-        default = result.size
+        default = alpha_of(result.level)
         marked = set(result.included)
         what, legend = "MCS p-value", "in the confidence set"
     elif isinstance(result, StepMResult):
         pv = result.pvalues
-        default = result.size
+        default = alpha_of(result.level)
         marked = set(result.superior_models)
         what, legend = "stepdown-adjusted p-value", "superior to the benchmark"
     elif isinstance(result, SPAResult):
         kind = result.pvalue_type if pvalue_type is None else pvalue_type
-        check_one_of(kind, "pvalue_type", owner, PVALUE_TYPES)
-        pv = result.model_pvalues[kind]
+        pv = result.pvalues[kind]
         default = 0.05
         marked = None
         what, legend = f"adjusted p-value ({kind})", "better than the benchmark"
@@ -98,13 +112,13 @@ def plot_pvalues(
             "result", owner, "an MCSResult, StepMResult or SPAResult", result
         )
     if pvalue_type is not None and not isinstance(result, SPAResult):
-        raise ValueError(
-            f"The 'pvalue_type' parameter of {owner} applies to SPA results only. "
-            f"Got {pvalue_type!r} for a {type(result).__name__} instead."
+        raise value_error(
+            "pvalue_type",
+            owner,
+            f"applies to SPA results only. Got {pvalue_type!r} for a "
+            f"{type(result).__name__} instead.",
         )
-    alpha = default if size is None else size
-    if not isinstance(alpha, int | float | np.floating) or not 0.0 < alpha < 1.0:
-        raise param_error("size", owner, "a real number in (0, 1)", size)
+    alpha = default if size is None else float(size)
     if marked is None:
         marked = {lab for lab, p in pv.items() if p <= alpha}
     plt = _pyplot()

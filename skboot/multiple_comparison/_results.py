@@ -10,7 +10,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from skboot._validation import check_one_of, param_error
+from skboot._results import Result
+from skboot._typing import SeedRecord
+from skboot._validation import Constraint, Interval, Options, validate_params
 from skboot.multiple_comparison._base import Provenance
 from skboot.multiple_comparison._exact import above_quantile
 
@@ -20,51 +22,48 @@ __all__ = ["PVALUE_TYPES", "MCSResult", "SPAResult", "StepMResult"]
 PVALUE_TYPES = ("lower", "consistent", "upper")
 
 
-def _check_pvalue(value: Any, owner: str, name: str = "pvalue") -> float:
-    ok = isinstance(value, int | float | np.floating) and not isinstance(
-        value, bool | np.bool_
-    )
-    if not ok or not 0.0 < float(value) < 1.0:
-        raise param_error(name, owner, "a real number in (0, 1)", value)
-    return float(value)
+#: The arguments of the SPA result's queries (arch's names).
+_QUERIES: dict[str, list[Constraint]] = {
+    "pvalue": [Interval("real", 0.0, 1.0, closed="neither")],
+    "pvalue_type": [Options(PVALUE_TYPES)],
+}
 
 
-#: Lists, tuples and dicts longer than this are summarized in a result's repr.
-_REPR_ITEMS = 8
+class _ModelResult(Result):
+    """What the three results share: the provenance fields of every result that
+    resampled, one row per model in ``to_frame`` and the p-value plot."""
 
+    __slots__ = ()
 
-def _summary(value: Any) -> str:
-    """A short text for a repr: arrays by shape, long containers by length."""
-    if isinstance(value, np.ndarray):
-        return f"<array of shape {value.shape}>"
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    if isinstance(value, dict):
-        items = [f"{k!r}: {_summary(v)}" for k, v in value.items()]
-        if len(items) > _REPR_ITEMS:
-            items = [*items[: _REPR_ITEMS - 1], f"... ({len(items)} in all)"]
-        return "{" + ", ".join(items) + "}"
-    if isinstance(value, list | tuple) and len(value) > _REPR_ITEMS:
-        head = ", ".join(repr(v) for v in value[: _REPR_ITEMS - 1])
-        return f"[{head}, ... ({len(value)} in all)]"
-    return repr(value)
+    @property
+    def n_resamples(self) -> int:
+        """Replicates used (after dropping undefined ones for metrics)."""
+        return int(self.provenance.n_resamples)  # type: ignore[attr-defined]
 
+    @property
+    def n_undefined(self) -> int:
+        """Metric replicates dropped with ``undefined="omit"``."""
+        return int(self.provenance.n_undefined)  # type: ignore[attr-defined]
 
-def _short_repr(obj: Any, **fields: Any) -> str:
-    body = ", ".join(f"{name}={_summary(v)}" for name, v in fields.items())
-    return f"{type(obj).__name__}({body})"
+    @property
+    def random_state(self) -> SeedRecord:
+        """Pass as ``random_state`` to repeat the run."""
+        return self.provenance.random_state  # type: ignore[attr-defined]
 
+    @property
+    def stream_version(self) -> int:
+        """:data:`skboot.STREAM_VERSION` of the replicates."""
+        return int(self.provenance.stream_version)  # type: ignore[attr-defined]
 
-class _PlotPvalues:
-    """The ``plot`` method shared by the three results."""
-
-    def plot(self, **kwargs: Any) -> Any:
-        """Plot every model's p-value against the size.
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Plot every model's p-value against ``1 - level``.
 
         Parameters
         ----------
+        ax : matplotlib Axes, default=None
+            Axes to draw on; a new figure is made if None.
         **kwargs : dict
-            ``ax``, ``size``, ``pvalue_type``: see
+            ``size``, ``pvalue_type``: see
             :func:`skboot.multiple_comparison.plot_pvalues`.
 
         Returns
@@ -74,11 +73,11 @@ class _PlotPvalues:
         """
         from skboot.multiple_comparison._plot import plot_pvalues
 
-        return plot_pvalues(self, **kwargs)
+        return plot_pvalues(self, ax=ax, **kwargs)
 
 
-@dataclass(frozen=True, eq=False)
-class SPAResult(_PlotPvalues):
+@dataclass(frozen=True, eq=False, repr=False)
+class SPAResult(_ModelResult):
     """Result of :class:`SPA` (and :class:`RealityCheck`).
 
     Loss differentials are ``d_k = L_benchmark - L_k`` (positive: model ``k`` beat
@@ -88,17 +87,31 @@ class SPAResult(_PlotPvalues):
     ----------
     labels : tuple
         The models' labels (column names, or positions), in column order.
-    pvalues : Series
-        The lower, consistent and upper p-values (index ``"lower"``,
-        ``"consistent"``, ``"upper"``), as arch's ``SPA.pvalues``.  The upper
-        p-value of the unstudentized test is White's (2000) Reality Check.
-    pvalue : float
-        The p-value of type ``pvalue_type``.
     pvalue_type : str
         ``"consistent"`` for SPA (Hansen's recommendation), ``"upper"`` for
         RealityCheck.
+    pvalue : float
+        The p-value of type ``pvalue_type``.
     statistic : float
         ``max_k t_k``.
+    null_distribution : ndarray of shape (n_resamples, 3)
+        Per replicate, ``max_k Z*_bk / se_k`` under each recentering (lower,
+        consistent, upper).
+    studentize : bool
+        Whether the statistics are studentized.
+    variance : str
+        ``"asymptotic"`` or ``"bootstrap"``.
+    n_observations : int
+        ``T``: rows of the losses (of ``y_true`` for metrics).
+    provenance : Provenance
+        How the replicates were drawn.
+    pvalues_by_type : Series
+        The lower, consistent and upper p-values (index ``"lower"``,
+        ``"consistent"``, ``"upper"``), as arch's ``SPA.pvalues``.  The upper
+        p-value of the unstudentized test is White's (2000) Reality Check.
+    pvalues : DataFrame
+        Single-step max-T adjusted p-value of each model (rows) under each
+        recentering (columns): ``#{b : null_distribution[b] > t_k} / B``.
     statistics : Series
         Per model ``t_k = dbar_k / se_k`` when studentized, else ``dbar_k``.
     loss_differentials : Series
@@ -111,24 +124,19 @@ class SPAResult(_PlotPvalues):
     relevant : Series of bool
         The models kept near the null by the consistent recentering,
         ``dbar_k >= -sqrt(se_k**2 * 2 log log T)``.
-    simulated : ndarray of shape (n_resamples, 3)
-        Per replicate, ``max_k Z*_bk / se_k`` under each recentering.
-    model_pvalues : DataFrame
-        Single-step max-T adjusted p-value of each model (rows) under each
-        recentering (columns): ``#{b : simulated[b] > t_k} / B``.
-    studentize : bool
-        Whether the statistics are studentized.
-    variance : str
-        ``"asymptotic"`` or ``"bootstrap"``.
-    n_observations : int
-        ``T``: rows of the losses (of ``y_true`` for metrics).
-    provenance : Provenance
-        How the replicates were drawn.
+    n_resamples, n_undefined, random_state, stream_version
+        From ``provenance``.
 
     See Also
     --------
     SPA : The test that returns it (and :class:`RealityCheck`).
     plot_pvalues : The models' p-values as bars.
+
+    Notes
+    -----
+    :meth:`to_frame` has one row per model: ``label``, ``loss_differential``,
+    ``standard_error``, ``statistic``, ``relevant`` and ``pvalue`` (the model's
+    adjusted p-value of type ``pvalue_type``).
 
     Examples
     --------
@@ -142,48 +150,41 @@ class SPAResult(_PlotPvalues):
     ...     benchmark, models)
     >>> res.pvalue < 0.05, res.better_models(0.05)
     (True, [2])
-    >>> res.statistics.index.tolist()
+    >>> res.to_frame()["label"].tolist()
     [0, 1, 2, 3]
     """
 
     labels: tuple[Hashable, ...]
     pvalue_type: str
+    pvalue: float
     statistic: float
-    simulated: np.ndarray
+    null_distribution: np.ndarray
     studentize: bool
     variance: str
     n_observations: int
-    provenance: Provenance
-    _pvalues: np.ndarray = field(repr=False)
-    _t: np.ndarray = field(repr=False)
-    _dbar: np.ndarray = field(repr=False)
-    _omega2: np.ndarray = field(repr=False)
-    _se: np.ndarray = field(repr=False)
-    _relevant: np.ndarray = field(repr=False)
-    _model_p: np.ndarray = field(repr=False)
-    _units: float = field(default=1.0, repr=False)
-
-    def __repr__(self) -> str:
-        return _short_repr(
-            self,
-            pvalue_type=self.pvalue_type,
-            pvalues=dict(zip(PVALUE_TYPES, self._pvalues.tolist(), strict=True)),
-            statistic=self.statistic,
-            labels=self.labels,
-            simulated=self.simulated,
-            studentize=self.studentize,
-            variance=self.variance,
-            n_observations=self.n_observations,
-            n_resamples=self.provenance.n_resamples,
-        )
+    provenance: Provenance = field(repr=False)
+    _pvalues_by_type: np.ndarray
+    _t: np.ndarray
+    _dbar: np.ndarray
+    _omega2: np.ndarray
+    _se: np.ndarray
+    _relevant: np.ndarray
+    _model_p: np.ndarray
+    _units: float = 1.0
 
     # pandas views, built on first access (compute builds none)
     def _series(self, values: np.ndarray, name: str) -> pd.Series:
         return pd.Series(values, index=pd.Index(list(self.labels)), name=name)
 
     @cached_property
-    def pvalues(self) -> pd.Series:
-        return pd.Series(self._pvalues, index=list(PVALUE_TYPES))
+    def pvalues_by_type(self) -> pd.Series:
+        return pd.Series(self._pvalues_by_type, index=list(PVALUE_TYPES))
+
+    @cached_property
+    def pvalues(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            self._model_p, index=pd.Index(list(self.labels)), columns=PVALUE_TYPES
+        )
 
     @cached_property
     def statistics(self) -> pd.Series:
@@ -205,15 +206,19 @@ class SPAResult(_PlotPvalues):
     def relevant(self) -> pd.Series:
         return self._series(self._relevant, "relevant")
 
-    @cached_property
-    def model_pvalues(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            self._model_p, index=pd.Index(list(self.labels)), columns=PVALUE_TYPES
-        )
-
-    @property
-    def pvalue(self) -> float:
-        return float(self._pvalues[PVALUE_TYPES.index(self.pvalue_type)])
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        j = PVALUE_TYPES.index(self.pvalue_type)
+        return [
+            {
+                "label": lab,
+                "loss_differential": float(self._dbar[i]),
+                "standard_error": float(self._se[i]),
+                "statistic": float(self._t[i]),
+                "relevant": bool(self._relevant[i]),
+                "pvalue": float(self._model_p[i, j]),
+            }
+            for i, lab in enumerate(self.labels)
+        ]
 
     def critical_values(self, pvalue: float = 0.05) -> pd.Series:
         """Data-dependent critical values of ``max_k t_k`` for the three types.
@@ -222,15 +227,17 @@ class SPAResult(_PlotPvalues):
         ----------
         pvalue : float, default=0.05
             Size in (0, 1); the critical value is the ``1 - pvalue`` quantile
-            (numpy's linear interpolation, as arch) of ``simulated``.
+            (numpy's linear interpolation, as arch) of ``null_distribution``.
 
         Returns
         -------
         Series
             Indexed by ``"lower"``, ``"consistent"``, ``"upper"``.
         """
-        p = _check_pvalue(pvalue, "SPAResult.critical_values")
-        crit = np.percentile(self.simulated, 100.0 * (1.0 - p), axis=0)
+        p = validate_params("SPAResult.critical_values", _QUERIES, pvalue=pvalue)[
+            "pvalue"
+        ]
+        crit = np.percentile(self.null_distribution, 100.0 * (1.0 - p), axis=0)
         return pd.Series(crit, index=list(PVALUE_TYPES))
 
     def better_models(
@@ -253,20 +260,19 @@ class SPAResult(_PlotPvalues):
         list
             Labels (column names, or positions) in column order.
         """
-        check_one_of(
-            pvalue_type, "pvalue_type", "SPAResult.better_models", PVALUE_TYPES
-        )
-        p = _check_pvalue(pvalue, "SPAResult.better_models")
+        p = validate_params(
+            "SPAResult.better_models", _QUERIES, pvalue=pvalue, pvalue_type=pvalue_type
+        )["pvalue"]
         j = PVALUE_TYPES.index(pvalue_type)
-        sim, t = self.simulated[:, j], self._t
+        sim, t = self.null_distribution[:, j], self._t
         if self._units != 1.0:  # integer sums over units: compare the integers
             sim, t = np.rint(sim * self._units), np.rint(t * self._units)
         keep = above_quantile(t, sim, p)
         return [lab for lab, k in zip(self.labels, keep, strict=True) if k]
 
 
-@dataclass(frozen=True, eq=False)
-class StepMResult(_PlotPvalues):
+@dataclass(frozen=True, eq=False, repr=False)
+class StepMResult(_ModelResult):
     """Result of :class:`StepM`.
 
     The models selected by the stepdown, step by step, with the critical value
@@ -276,30 +282,39 @@ class StepMResult(_PlotPvalues):
     ----------
     superior_models : list
         Models found better than the benchmark with familywise error rate at
-        most ``size`` (labels in column order), as arch's
+        most ``1 - level`` (labels in column order), as arch's
         ``StepM.superior_models``.
     steps : list of list
         The models selected at each step of the stepdown.
     critical_values : list of float
         The critical value used at each step (the last one selected nothing,
         unless every model was selected).
-    pvalues : Series
-        Stepdown-adjusted p-value of each model (Romano & Wolf 2005, 2016): the
-        smallest size at which the stepdown would select it, up to the
-        discreteness of the B replicates.
-    size : float
-        The familywise error rate.
+    level : float
+        The confidence level: the familywise error rate is at most
+        ``1 - level``.
     pvalue_type : str
         Recentering of the null distribution (``"consistent"``, as arch).
     spa : SPAResult
         The first step: the SPA test on all models.
+    pvalues : Series
+        Stepdown-adjusted p-value of each model (Romano & Wolf 2005, 2016): the
+        smallest ``1 - level`` at which the stepdown would select it, up to the
+        discreteness of the B replicates.
     provenance : Provenance
         How the replicates were drawn (``spa.provenance``).
+    n_resamples, n_undefined, random_state, stream_version
+        From ``provenance``.
 
     See Also
     --------
     StepM : The procedure that returns it.
     plot_pvalues : The models' adjusted p-values as bars.
+
+    Notes
+    -----
+    :meth:`to_frame` has one row per model: ``label``, ``statistic``,
+    ``pvalue`` (stepdown-adjusted), ``superior`` and ``step`` (the step that
+    selected it, counted from 1; 0 if none did).
 
     Examples
     --------
@@ -309,7 +324,7 @@ class StepMResult(_PlotPvalues):
     >>> benchmark = rng.chisquare(5, 300)
     >>> models = rng.chisquare(5, (300, 4))
     >>> models[:, [1, 3]] -= 1.5  # two models with lower losses
-    >>> res = StepM(0.05, block_length=5, n_resamples=200, random_state=0).compute(
+    >>> res = StepM(0.95, block_length=5, n_resamples=200, random_state=0).compute(
     ...     benchmark, models)
     >>> res.superior_models, bool(res.pvalues[1] <= 0.05)
     ([1, 3], True)
@@ -318,21 +333,10 @@ class StepMResult(_PlotPvalues):
     superior_models: list[Hashable]
     steps: list[list[Hashable]]
     critical_values: list[float]
-    size: float
+    level: float
     pvalue_type: str
-    spa: SPAResult
-    _adjusted: np.ndarray = field(repr=False)
-
-    def __repr__(self) -> str:
-        return _short_repr(
-            self,
-            superior_models=self.superior_models,
-            steps=self.steps,
-            critical_values=self.critical_values,
-            size=self.size,
-            pvalue_type=self.pvalue_type,
-            n_resamples=self.spa.provenance.n_resamples,
-        )
+    spa: SPAResult = field(repr=False)
+    _adjusted: np.ndarray
 
     @cached_property
     def pvalues(self) -> pd.Series:
@@ -343,9 +347,23 @@ class StepMResult(_PlotPvalues):
         """How the replicates were drawn (``spa.provenance``)."""
         return self.spa.provenance
 
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        step = {lab: j + 1 for j, chosen in enumerate(self.steps) for lab in chosen}
+        superior = set(self.superior_models)
+        return [
+            {
+                "label": lab,
+                "statistic": float(self.spa._t[i]),
+                "pvalue": float(self._adjusted[i]),
+                "superior": lab in superior,
+                "step": step.get(lab, 0),
+            }
+            for i, lab in enumerate(self.spa.labels)
+        ]
 
-@dataclass(frozen=True, eq=False)
-class MCSResult(_PlotPvalues):
+
+@dataclass(frozen=True, eq=False, repr=False)
+class MCSResult(_ModelResult):
     """Result of :class:`MCS`.
 
     The models in the confidence set, the eliminated ones, and every model's
@@ -353,31 +371,41 @@ class MCSResult(_PlotPvalues):
 
     Attributes
     ----------
+    included : list
+        Models in the confidence set (p-value > ``1 - level``), in column
+        order.
+    excluded : list
+        Models eliminated (p-value <= ``1 - level``), in column order.
+    level : float
+        The confidence level: the set holds the best model with probability
+        at least ``level``.
+    statistic_name : str
+        The statistic, ``"R"`` or ``"max"``.
+    provenance : Provenance
+        How the replicates were drawn.
+    labels : tuple
+        The models' labels (column names, or positions), in column order.
     pvalues : Series
         MCS p-value of every model, in elimination order (the survivor last,
         with p-value 1), named ``"pvalue"``; arch's ``MCS.pvalues["Pvalue"]``.
-    included : list
-        Models in the confidence set (p-value > size), in column order.
-    excluded : list
-        Models eliminated (p-value <= size), in column order.
     statistics : Series
         The test statistic of the step that eliminated each model (NaN for the
         survivor), same order as ``pvalues``.
-    size : float
-        The test size: models with p-value above it are in the set.
-    method : str
-        ``"R"`` or ``"max"``.
     losses : Series
         The mean loss of each model (minus the signed metric for metrics).
-    labels : tuple
-        The models' labels (column names, or positions), in column order.
-    provenance : Provenance
-        How the replicates were drawn.
+    n_resamples, n_undefined, random_state, stream_version
+        From ``provenance``.
 
     See Also
     --------
     MCS : The procedure that returns it.
     plot_pvalues : The models' MCS p-values as bars.
+
+    Notes
+    -----
+    :meth:`to_frame` has one row per model, in column order: ``label``,
+    ``loss``, ``statistic``, ``pvalue``, ``included`` and ``eliminated`` (the
+    step that eliminated it, counted from 1; 0 for the survivor).
 
     Examples
     --------
@@ -385,7 +413,7 @@ class MCSResult(_PlotPvalues):
     >>> from skboot import MCS
     >>> rng = np.random.default_rng(0)
     >>> losses = rng.chisquare(5, (300, 4)) + np.array([0.0, 0.1, 2.0, 3.0])
-    >>> res = MCS(0.1, block_length=5, n_resamples=200, random_state=0).compute(
+    >>> res = MCS(0.9, block_length=5, n_resamples=200, random_state=0).compute(
     ...     losses)
     >>> res.included, res.excluded
     ([0, 1], [2, 3])
@@ -395,31 +423,14 @@ class MCSResult(_PlotPvalues):
 
     included: list[Hashable]
     excluded: list[Hashable]
-    size: float
-    method: str
-    provenance: Provenance
+    level: float
+    statistic_name: str
+    provenance: Provenance = field(repr=False)
     labels: tuple[Hashable, ...] = field(repr=False)
-    _order: np.ndarray = field(repr=False)
-    _pvalues: np.ndarray = field(repr=False)
-    _stats: np.ndarray = field(repr=False)
-    _losses: np.ndarray = field(repr=False)
-
-    def __repr__(self) -> str:
-        return _short_repr(
-            self,
-            included=self.included,
-            excluded=self.excluded,
-            size=self.size,
-            method=self.method,
-            pvalues=dict(
-                zip(
-                    (self.labels[int(i)] for i in self._order),
-                    self._pvalues.tolist(),
-                    strict=True,
-                )
-            ),
-            n_resamples=self.provenance.n_resamples,
-        )
+    _order: np.ndarray
+    _pvalues: np.ndarray
+    _stats: np.ndarray
+    _losses: np.ndarray
 
     def _eliminated_index(self) -> pd.Index:
         return pd.Index([self.labels[int(i)] for i in self._order])
@@ -435,3 +446,20 @@ class MCSResult(_PlotPvalues):
     @cached_property
     def losses(self) -> pd.Series:
         return pd.Series(self._losses, index=pd.Index(list(self.labels)), name="loss")
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        k = len(self.labels)
+        rank = np.empty(k, dtype=np.int64)
+        rank[self._order] = np.arange(k)
+        included = set(self.included)
+        return [
+            {
+                "label": lab,
+                "loss": float(self._losses[i]),
+                "statistic": float(self._stats[rank[i]]),
+                "pvalue": float(self._pvalues[rank[i]]),
+                "included": lab in included,
+                "eliminated": 0 if rank[i] == k - 1 else int(rank[i]) + 1,
+            }
+            for i, lab in enumerate(self.labels)
+        ]

@@ -3,19 +3,18 @@ StepM of Romano & Wolf, on loss series or on whole-sample metrics."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
 from skboot._kernels.multiple_comparison import stationary_variance
-from skboot._random import STREAM_VERSION
 from skboot._typing import ArrayLike, RandomStateLike
-from skboot._validation import check_one_of, param_error
+from skboot._validation import BOOL, Constraint, Options, value_error
 from skboot.multiple_comparison._base import (
+    PROCEDURE_PARAMS,
     MetricRun,
     Procedure,
-    Provenance,
-    block_length_of,
+    provenance,
 )
 from skboot.multiple_comparison._exact import (
     ExactSums,
@@ -27,7 +26,7 @@ from skboot.multiple_comparison._inputs import (
     check_benchmark_models,
     constant_column_error,
 )
-from skboot.multiple_comparison._results import SPAResult
+from skboot.multiple_comparison._results import PVALUE_TYPES, SPAResult, StepMResult
 from skboot.multiple_comparison._statistics import spa_parts
 from skboot.resamplers import BaseResampler
 
@@ -36,8 +35,9 @@ __all__ = ["SPA", "RealityCheck"]
 VARIANCES = ("auto", "asymptotic", "bootstrap")
 
 _DOC_PARAMS = """
-    n_resamples : int, default=1000
-        Number of bootstrap replicates ``B`` (arch's ``reps``).
+    n_resamples : int or None, default=None
+        Number of bootstrap replicates ``B`` (arch's ``reps``).  None: the
+        ``n_resamples`` of a resampler instance, else 9999.
     block_length : "auto", int or float, default="auto"
         Block length of the block schemes (arch's ``block_size``; mean length for
         the stationary bootstrap).  ``"auto"`` estimates it with
@@ -53,8 +53,8 @@ default=None
         is used with its own block length; ``n_resamples`` and ``random_state``
         follow the rules of :func:`skboot.bootstrap`: this object's values
         replace the instance's defaults (``n_resamples`` left at the class
-        default, ``random_state=None``), and two different explicit values
-        raise an error.
+        default, ``random_state=None``), None here uses the instance's values,
+        and two different explicit values raise an error.
     studentize : bool, default={studentize}
         Divide every mean loss differential, and its bootstrap replicates, by its
         standard error (Hansen 2005).  See Notes for arch.
@@ -72,47 +72,40 @@ default=None
         Parallel replicate chunks (joblib); results do not depend on it."""
 
 
-def _check_bool(value: Any, name: str, owner: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise param_error(name, owner, "a bool", value)
-    return bool(value)
-
-
 class _SPABase(Procedure):
     """Shared parameters and computations of SPA, RealityCheck and StepM."""
 
     _pvalue_type = "consistent"
+    _params: ClassVar[dict[str, list[Constraint]]] = {
+        **PROCEDURE_PARAMS,
+        "studentize": [BOOL],
+        "variance": [Options(VARIANCES)],
+    }
 
     def __init__(
         self,
         *,
-        n_resamples: int = 1000,
+        n_resamples: int | None = None,
         block_length: float | Literal["auto"] = "auto",
-        resampler: BaseResampler | None = None,
+        resampler: str | BaseResampler | None = None,
         studentize: bool = True,
         variance: str = "auto",
         random_state: RandomStateLike = None,
         n_jobs: int | None = None,
     ) -> None:
-        self.n_resamples = n_resamples
-        self.block_length = block_length
-        self.resampler = resampler
+        super().__init__(
+            n_resamples=n_resamples,
+            block_length=block_length,
+            resampler=resampler,
+            random_state=random_state,
+            n_jobs=n_jobs,
+        )
         self.studentize = studentize
         self.variance = variance
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-
-    def check_params(self) -> None:
-        """Validate the constructor parameters, raising on the first bad one."""
-        self._check_resampling()
-        _check_bool(self.studentize, "studentize", self._owner)
-        check_one_of(self.variance, "variance", self._owner, VARIANCES)
 
     # -- the two data paths -------------------------------------------------------
-    def _from_losses(
-        self, benchmark: Any, models: Any
-    ) -> tuple[dict[str, Any], np.ndarray]:
-        self.check_params()
+    def _from_losses(self, benchmark: Any, models: Any) -> dict[str, Any]:
+        self._validate()
         owner = self._owner
         bm, losses = check_benchmark_models(benchmark, models, owner)
         D = bm[:, None] - losses.values
@@ -124,7 +117,7 @@ class _SPABase(Procedure):
             if err is not None:
                 raise err
         fitted = self._loss_resampler(D)
-        exact = exact_replicates(D, fitted, int(self.n_resamples), self.n_jobs)
+        exact = exact_replicates(D, fitted, int(fitted.n_resamples), self.n_jobs)
         if exact is None:
             dbar, C = self._loss_replicates(D, fitted)
         else:
@@ -133,33 +126,28 @@ class _SPABase(Procedure):
         if self.variance == "bootstrap":
             omega2 = T * C.var(axis=0) if exact is None else bootstrap_variance(exact)
         else:
-            L = block_length_of(fitted)
-            p = 1.0 if L is None else 1.0 / L
+            L = getattr(fitted, "block_length_", None)
+            p = 1.0 if L is None else 1.0 / float(L)
             omega2 = stationary_variance(np.ascontiguousarray(D - dbar), p)
         bad = np.flatnonzero(~(omega2 > 0.0))
         if self.studentize and bad.size:
-            raise ValueError(
-                f"The 'models' parameter of {owner} gives model "
+            raise value_error(
+                "models",
+                owner,
+                f"gives model "
                 f"{losses.labels[int(bad[0])]!r} a loss-differential variance of "
                 f"{float(omega2[bad[0]])!r} ({self.variance!r} variance), so it "
                 "cannot be studentized. Pass variance='bootstrap', a longer "
-                "block_length, or studentize=False."
+                "block_length, or studentize=False.",
             )
-        prov = Provenance(
-            int(self.n_resamples),
-            repr(fitted),
-            block_length_of(fitted),
-            fitted.seed_entropy_,
-            STREAM_VERSION,
-        )
         parts = spa_parts(dbar, C, omega2, T, bool(self.studentize), exact)
         parts.update(
             labels=losses.labels,
-            provenance=prov,
+            provenance=provenance(fitted, fitted.n_resamples),
             T=T,
             variance=("bootstrap" if self.variance == "bootstrap" else "asymptotic"),
         )
-        return parts, C
+        return parts
 
     def _from_metric(
         self,
@@ -172,14 +160,15 @@ class _SPABase(Procedure):
         stratify: Any,
         undefined: Any,
         options: dict[str, Any],
-    ) -> tuple[dict[str, Any], np.ndarray]:
-        self.check_params()
+    ) -> dict[str, Any]:
+        self._validate(stratify=stratify, undefined=undefined)
         owner = self._owner
         if self.variance == "asymptotic":
-            raise ValueError(
-                f"The 'variance' parameter of {owner} must be 'auto' or 'bootstrap' "
-                "for whole-sample metrics (the asymptotic formula needs a loss "
-                "series). Got 'asymptotic' instead."
+            raise value_error(
+                "variance",
+                owner,
+                "must be 'auto' or 'bootstrap' for whole-sample metrics (the "
+                "asymptotic formula needs a loss series). Got 'asymptotic' instead.",
             )
         run: MetricRun = self._metric_run(
             y_true,
@@ -218,38 +207,85 @@ class _SPABase(Procedure):
             exact = ExactSums(S[1:] - S[0], N[:, 1:] - N[:, :1] - (S[1:] - S[0]), T)
             dbar, C = exact.means, exact.centred
             omega2 = bootstrap_variance(exact)
-        fitted = run.resampler
-        prov = Provenance(
-            int(C.shape[0]),
-            repr(fitted),
-            block_length_of(fitted),
-            fitted.seed_entropy_,
-            STREAM_VERSION,
-            run.n_undefined,
-        )
+        prov = provenance(run.resampler, C.shape[0], run.n_undefined)
         parts = spa_parts(dbar, C, omega2, T, bool(self.studentize), exact)
         parts.update(labels=labels, provenance=prov, T=T, variance="bootstrap")
-        return parts, C
+        return parts
 
     def _result(self, parts: dict[str, Any]) -> SPAResult:
+        by_type = parts["pvalues_by_type"]
         return SPAResult(
             labels=tuple(parts["labels"]),
             pvalue_type=self._pvalue_type,
+            pvalue=float(by_type[PVALUE_TYPES.index(self._pvalue_type)]),
             statistic=float(parts["statistic"]),
-            simulated=parts["simulated"],
+            null_distribution=parts["null_distribution"],
             studentize=bool(self.studentize),
             variance=parts["variance"],
             n_observations=int(parts["T"]),
             provenance=parts["provenance"],
-            _pvalues=parts["pvalues"],
+            _pvalues_by_type=by_type,
             _t=parts["t"],
             _dbar=parts["dbar"],
             _omega2=parts["omega2"],
             _se=parts["se"],
             _relevant=parts["relevant"],
-            _model_p=parts["model_pvalues"],
+            _model_p=parts["pvalues"],
             _units=float(parts["units"]),
         )
+
+    def _finish(self, parts: dict[str, Any]) -> SPAResult | StepMResult:
+        """The procedure's result from the SPA statistics."""
+        return self._result(parts)
+
+    def compute(
+        self, benchmark: ArrayLike, models: ArrayLike
+    ) -> SPAResult | StepMResult:
+        """Run the procedure on loss series.
+
+        Parameters
+        ----------
+        benchmark : array-like of shape (T,)
+            Losses of the benchmark model (Series or 1-column DataFrame too).
+        models : array-like of shape (T, k) or (T,)
+            Losses of the ``k`` competing models, one column each (DataFrame
+            column names label the results).
+
+        Returns
+        -------
+        SPAResult or StepMResult
+            :class:`SPAResult` for SPA and RealityCheck (the statistic, the
+            three p-values and the per-model statistics); :class:`StepMResult`
+            for StepM (the superior models, the steps and the adjusted
+            p-values).
+        """
+        return self._finish(self._from_losses(benchmark, models))
+
+    def compute_metric(
+        self,
+        y_true: ArrayLike,
+        benchmark: ArrayLike,
+        models: ArrayLike,
+        metric: str,
+        *,
+        sample_weight: ArrayLike | None = None,
+        groups: ArrayLike | None = None,
+        stratify: bool = False,
+        undefined: str = "raise",
+        **metric_options: Any,
+    ) -> SPAResult | StepMResult:
+        parts = self._from_metric(
+            y_true,
+            benchmark,
+            models,
+            metric,
+            sample_weight,
+            groups,
+            stratify,
+            undefined,
+            metric_options,
+        )
+        return self._finish(parts)
 
 
 _SPA_REFS = """
@@ -298,7 +334,7 @@ _COMPUTE_METRIC_DOC = """Compare ``k`` models with a benchmark under a whole-sam
         stratify : bool, default=False
             Keep the class counts of ``y_true`` in every replicate
             (``StratifiedBootstrap``).
-        undefined : {{"raise", "omit"}}, default="raise"
+        undefined : {"raise", "omit"}, default="raise"
             A replicate on which the metric is undefined for any model (e.g.
             ROC AUC on one class) raises, or is dropped with an
             :class:`~skboot.UndefinedStatisticWarning` (counted in
@@ -308,8 +344,9 @@ _COMPUTE_METRIC_DOC = """Compare ``k`` models with a benchmark under a whole-sam
 
         Returns
         -------
-        {result}
-            The test on the metric differences to the benchmark.
+        SPAResult or StepMResult
+            The test on the metric differences to the benchmark
+            (:class:`StepMResult` for StepM).
 """
 
 
@@ -351,7 +388,8 @@ class SPA(_SPABase):
     bootstrap, studentize, nested, seed)``: ``SPA(block_length=block_size,
     n_resamples=reps, resampler=..., studentize=..., variance="bootstrap" if
     nested else "asymptotic", random_state=seed).compute(benchmark, models)``;
-    ``spa.pvalues``, ``critical_values``, ``better_models`` are on the result.
+    arch's ``spa.pvalues`` is ``pvalues_by_type`` on the result, and
+    ``critical_values`` and ``better_models`` are on the result too.
 
     Two differences from arch 8.  arch's ``studentize`` does not reach the test:
     it computes the variances (used for the consistent recentering) but never
@@ -375,60 +413,17 @@ class SPA(_SPABase):
     >>> benchmark = rng.chisquare(5, 500)
     >>> models = rng.chisquare(5, (500, 20))
     >>> models[:, 3] -= 1.0  # model 3 has lower losses than the benchmark
-    >>> res = SPA(block_length=10, random_state=0).compute(benchmark, models)
-    >>> res.pvalues.round(3).tolist()
+    >>> spa = SPA(n_resamples=1000, block_length=10, random_state=0)
+    >>> res = spa.compute(benchmark, models)
+    >>> res.pvalues_by_type.round(3).tolist()
     [0.0, 0.001, 0.001]
     >>> res.better_models(0.05)
     [3]
     """
     )
 
-    def compute(self, benchmark: ArrayLike, models: ArrayLike) -> SPAResult:
-        """Run the test on loss series.
 
-        Parameters
-        ----------
-        benchmark : array-like of shape (T,)
-            Losses of the benchmark model (Series or 1-column DataFrame too).
-        models : array-like of shape (T, k) or (T,)
-            Losses of the ``k`` competing models, one column each (DataFrame
-            column names label the results).
-
-        Returns
-        -------
-        SPAResult
-            The statistic, the three p-values and the per-model statistics.
-        """
-        parts, _ = self._from_losses(benchmark, models)
-        return self._result(parts)
-
-    def compute_metric(
-        self,
-        y_true: ArrayLike,
-        benchmark: ArrayLike,
-        models: ArrayLike,
-        metric: str,
-        *,
-        sample_weight: ArrayLike | None = None,
-        groups: ArrayLike | None = None,
-        stratify: bool = False,
-        undefined: str = "raise",
-        **metric_options: Any,
-    ) -> SPAResult:
-        parts, _ = self._from_metric(
-            y_true,
-            benchmark,
-            models,
-            metric,
-            sample_weight,
-            groups,
-            stratify,
-            undefined,
-            metric_options,
-        )
-        return self._result(parts)
-
-    compute_metric.__doc__ = _COMPUTE_METRIC_DOC.format(result="SPAResult")
+_SPABase.compute_metric.__doc__ = _COMPUTE_METRIC_DOC
 
 
 class RealityCheck(SPA):
@@ -461,7 +456,8 @@ class RealityCheck(SPA):
     >>> rng = np.random.default_rng(0)
     >>> benchmark = rng.chisquare(5, 500)
     >>> models = rng.chisquare(5, (500, 20))
-    >>> res = RealityCheck(block_length=10, random_state=0).compute(benchmark, models)
+    >>> rc = RealityCheck(n_resamples=1000, block_length=10, random_state=0)
+    >>> res = rc.compute(benchmark, models)
     >>> res.pvalue_type, round(res.pvalue, 3)
     ('upper', 0.989)
     """
@@ -472,9 +468,9 @@ class RealityCheck(SPA):
     def __init__(
         self,
         *,
-        n_resamples: int = 1000,
+        n_resamples: int | None = None,
         block_length: float | Literal["auto"] = "auto",
-        resampler: BaseResampler | None = None,
+        resampler: str | BaseResampler | None = None,
         studentize: bool = False,
         variance: str = "auto",
         random_state: RandomStateLike = None,

@@ -80,11 +80,11 @@ def spa_parts(
         "w": w,
         "t_dom": t_dom,
         "units": units,
-        "simulated": sim / units if units != 1.0 else sim,
+        "null_distribution": sim / units if units != 1.0 else sim,
         "t": t_dom / units if units != 1.0 else t_dom,
         "statistic": stat_dom / units,
-        "pvalues": pvalues,
-        "model_pvalues": model_p,
+        "pvalues_by_type": pvalues,
+        "pvalues": model_p,
     }
 
 

@@ -3,18 +3,15 @@ familywise error control."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
-from skboot._typing import ArrayLike, RandomStateLike
-from skboot._validation import check_one_of
+from skboot._typing import RandomStateLike
+from skboot._validation import LEVEL, Constraint, Options
+from skboot.multiple_comparison._base import alpha_of
 from skboot.multiple_comparison._results import PVALUE_TYPES, StepMResult
-from skboot.multiple_comparison._spa import (
-    _COMPUTE_METRIC_DOC,
-    _DOC_PARAMS,
-    _SPABase,
-)
+from skboot.multiple_comparison._spa import _DOC_PARAMS, _SPABase
 from skboot.multiple_comparison._statistics import labels_at, stepdown
 from skboot.resamplers import BaseResampler
 
@@ -27,18 +24,20 @@ class StepM(_SPABase):
 
     Finds the models whose loss is lower than the benchmark's, controlling the
     familywise error rate (the chance of selecting any model that is not
-    better) at ``size``.  Algorithm: the :class:`SPA` statistics and replicates
-    (same parameters, same cost); then, while models remain, the critical value
-    is the ``1 - size`` quantile of ``max_k Z*_bk / se_k`` over the remaining
-    models under the ``pvalue_type`` recentering, the models with ``t_k`` above
-    it are selected and removed, and the step is repeated on the others.  The
+    better) at ``1 - level``.  Algorithm: the :class:`SPA` statistics and
+    replicates (same parameters, same cost); then, while models remain, the
+    critical value is the ``level`` quantile of ``max_k Z*_bk / se_k`` over the
+    remaining models under the ``pvalue_type`` recentering, the models with
+    ``t_k`` above it are selected and removed, and the step is repeated on the
+    others.  The
     procedure stops when a step selects nothing or every model is selected
     (arch 8 fails in that case, arch issue 862).  Each step costs O(B k).
 
     Parameters
     ----------
-    size : float, default=0.05
-        Familywise error rate in (0, 1) (arch's ``size``).
+    level : float, default=0.95
+        Confidence level in (0, 1): the familywise error rate is controlled at
+        ``1 - level`` (arch's ``size`` is ``1 - level``).
     pvalue_type : {"lower", "consistent", "upper"}, default="consistent"
         Recentering of the null distribution; arch uses "consistent" (Hansen
         2005); "upper" is Romano & Wolf's original recentering."""
@@ -53,7 +52,7 @@ class StepM(_SPABase):
     Notes
     -----
     Mapping from ``arch.bootstrap.StepM(benchmark, models, size, block_size,
-    reps, bootstrap, studentize, nested, seed)``: ``StepM(size,
+    reps, bootstrap, studentize, nested, seed)``: ``StepM(1 - size,
     block_length=block_size, n_resamples=reps, resampler=...,
     studentize=..., variance="bootstrap" if nested else "asymptotic",
     random_state=seed).compute(benchmark, models).superior_models``.  As for
@@ -77,20 +76,27 @@ class StepM(_SPABase):
     >>> benchmark = rng.chisquare(5, 500)
     >>> models = rng.chisquare(5, (500, 20))
     >>> models[:, [3, 7]] -= 1.5  # two models with lower losses
-    >>> res = StepM(0.05, block_length=10, random_state=0).compute(benchmark, models)
+    >>> stepm = StepM(0.95, n_resamples=1000, block_length=10, random_state=0)
+    >>> res = stepm.compute(benchmark, models)
     >>> res.superior_models
     [3, 7]
     """
     )
 
+    _params: ClassVar[dict[str, list[Constraint]]] = {
+        **_SPABase._params,
+        "level": [LEVEL],
+        "pvalue_type": [Options(PVALUE_TYPES)],
+    }
+
     def __init__(
         self,
-        size: float = 0.05,
+        level: float = 0.95,
         *,
         pvalue_type: str = "consistent",
-        n_resamples: int = 1000,
+        n_resamples: int | None = None,
         block_length: float | Literal["auto"] = "auto",
-        resampler: BaseResampler | None = None,
+        resampler: str | BaseResampler | None = None,
         studentize: bool = True,
         variance: str = "auto",
         random_state: RandomStateLike = None,
@@ -105,72 +111,20 @@ class StepM(_SPABase):
             random_state=random_state,
             n_jobs=n_jobs,
         )
-        self.size = size
+        self.level = level
         self.pvalue_type = pvalue_type
 
-    def check_params(self) -> None:
-        """Validate the constructor parameters, raising on the first bad one."""
-        super().check_params()
-        self._size()
-        check_one_of(self.pvalue_type, "pvalue_type", self._owner, PVALUE_TYPES)
-
-    def _stepm_result(self, parts: dict[str, Any]) -> StepMResult:
-        size = float(self.size)
+    def _finish(self, parts: dict[str, Any]) -> StepMResult:
+        level = float(self.level)
         labels = parts["labels"]
-        steps, crits, adjusted = stepdown(parts, size, self.pvalue_type)
+        steps, crits, adjusted = stepdown(parts, alpha_of(level), self.pvalue_type)
         chosen = np.concatenate(steps) if steps else np.empty(0, dtype=np.int64)
         return StepMResult(
             superior_models=labels_at(labels, chosen),
             steps=[labels_at(labels, s) for s in steps],
             critical_values=crits,
-            size=size,
+            level=level,
             pvalue_type=self.pvalue_type,
             spa=self._result(parts),
             _adjusted=adjusted,
         )
-
-    def compute(self, benchmark: ArrayLike, models: ArrayLike) -> StepMResult:
-        """Run the stepdown on loss series.
-
-        Parameters
-        ----------
-        benchmark : array-like of shape (T,)
-            Losses of the benchmark model.
-        models : array-like of shape (T, k) or (T,)
-            Losses of the competing models, one column each.
-
-        Returns
-        -------
-        StepMResult
-            The superior models, the steps and the adjusted p-values.
-        """
-        parts, _ = self._from_losses(benchmark, models)
-        return self._stepm_result(parts)
-
-    def compute_metric(
-        self,
-        y_true: ArrayLike,
-        benchmark: ArrayLike,
-        models: ArrayLike,
-        metric: str,
-        *,
-        sample_weight: ArrayLike | None = None,
-        groups: ArrayLike | None = None,
-        stratify: bool = False,
-        undefined: str = "raise",
-        **metric_options: Any,
-    ) -> StepMResult:
-        parts, _ = self._from_metric(
-            y_true,
-            benchmark,
-            models,
-            metric,
-            sample_weight,
-            groups,
-            stratify,
-            undefined,
-            metric_options,
-        )
-        return self._stepm_result(parts)
-
-    compute_metric.__doc__ = _COMPUTE_METRIC_DOC.format(result="StepMResult")
