@@ -32,7 +32,15 @@ from skboot.model_based import (
     WildClusterResult,
     wild_cluster_bootstrap,
 )
-from skboot.multiple_comparison import MCS, SPA, RealityCheck, StepM
+from skboot.multiple_comparison import (
+    MCS,
+    SPA,
+    MCSResult,
+    RealityCheck,
+    SPAResult,
+    StepM,
+    StepMResult,
+)
 from skboot.resamplers import (
     BayesianBootstrap,
     Bootstrap,
@@ -61,7 +69,9 @@ _cache.disable_unwritable()
 
 __all__ = [
     "MCS",
+    "MCSResult",
     "SPA",
+    "SPAResult",
     "STREAM_VERSION",
     "BayesianBootstrap",
     "Bootstrap",
@@ -90,6 +100,7 @@ __all__ = [
     "StationaryBootstrap",
     "StatisticError",
     "StepM",
+    "StepMResult",
     "StratifiedBootstrap",
     "TaperedBlockBootstrap",
     "UndefinedStatisticWarning",
