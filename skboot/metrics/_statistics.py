@@ -23,6 +23,7 @@ from skboot._kernels.metric import (
     metric_chunk,
     metric_loo,
 )
+from skboot._validation import value_error
 from skboot.metrics._guard import undefined_metric_errors
 from skboot.metrics._prepare import PreparedMetric
 from skboot.metrics._registry import METRICS, pack_arrays, packed
@@ -392,9 +393,11 @@ def build_statistic(
     assert metric.func is not None
     use_weights = accepts(metric.func, "sample_weight")
     if sw is not None and not use_weights:
-        raise ValueError(
-            f"The 'sample_weight' parameter of {owner} needs a metric that accepts "
-            f"sample_weight. Got {metric.name}, which does not, instead."
+        raise value_error(
+            "sample_weight",
+            owner,
+            f"needs a metric that accepts sample_weight. Got {metric.name}, which "
+            "does not, instead.",
         )
     return CallableMetricStatistic(
         metric.func,
