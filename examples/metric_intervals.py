@@ -61,20 +61,22 @@ def main(fast: bool = False) -> None:
             y_test, pred, name, stratify=True, n_resamples=n_resamples, random_state=0
         )
         ms = (time.perf_counter() - t0) * 1e3
+        ci, ci_strat = res.confidence_interval(), strat.confidence_interval()
         print(
-            f"  {name:9s} {res.estimate:.4f}  iid [{res.interval.low:.4f}, "
-            f"{res.interval.high:.4f}]  stratified [{strat.interval.low:.4f}, "
-            f"{strat.interval.high:.4f}]  ({ms:.0f} ms for both)"
+            f"  {name:9s} {res.estimate:.4f}  iid [{ci.low:.4f}, "
+            f"{ci.high:.4f}]  stratified [{ci_strat.low:.4f}, "
+            f"{ci_strat.high:.4f}]  ({ms:.0f} ms for both)"
         )
 
     cmp = compare_metrics(
         y_test, proba_lr, proba_nb, "roc_auc", n_resamples=n_resamples, random_state=0
     )
+    ci = cmp.confidence_interval()
     print(
         "\nROC AUC, logistic regression minus naive Bayes (paired bootstrap):\n"
         f"  difference {cmp.estimate:+.4f} ({cmp.estimate_a:.4f} vs "
-        f"{cmp.estimate_b:.4f}), 95% CI [{cmp.interval.low:+.4f}, "
-        f"{cmp.interval.high:+.4f}], p-value {cmp.p_value:.4f}"
+        f"{cmp.estimate_b:.4f}), 95% CI [{ci.low:+.4f}, "
+        f"{ci.high:+.4f}], p-value {cmp.pvalue:.4f}"
     )
     # The paired bootstrap distribution of the AUC difference: the dashed line at
     # 0 is "no difference", labelled with the p-value.

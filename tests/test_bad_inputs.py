@@ -494,10 +494,10 @@ case(M, "y_true-length-1", lambda: metric_ci([1], [0.5], "roc_auc"), V, r"'y_tru
 case(M, "y_pred-length", lambda: metric_ci(Y01, SCORE[:10], "roc_auc"), V, r"'y_pred' parameter of metric_ci must have as many rows as y_true \(40\). Got 10")
 case(M, "y_true-estimator", lambda: metric_ci(LogisticRegression(), X2, Y01), V, r"'y_true' parameter of metric_ci must be an array of true targets. Got an estimator \(LogisticRegression\) instead")
 case(M, "y_pred-3d", lambda: metric_ci(Y01, np.zeros((N, 2, 2)), "roc_auc"), V, r"'y_pred' parameter of roc_auc must be a non-empty 1-d array. Got an array of shape \(40, 2, 2\)")
-case(M, "y_pred-nan", lambda: metric_ci(Y01, _with_nan(SCORE), "roc_auc"), V, r"'y_pred' parameter of roc_auc must be an array of finite values. Got 1 NaN or infinite")
-case(M, "y_pred-inf", lambda: metric_ci(Y01, _with_inf(SCORE), "roc_auc"), V, r"'y_pred' parameter of roc_auc must be an array of finite values")
+case(M, "y_pred-nan", lambda: metric_ci(Y01, _with_nan(SCORE), "roc_auc"), V, r"'y_pred' parameter of roc_auc must contain only finite values. Got 1 NaN or infinite")
+case(M, "y_pred-inf", lambda: metric_ci(Y01, _with_inf(SCORE), "roc_auc"), V, r"'y_pred' parameter of roc_auc must contain only finite values")
 case(M, "y_true-nan", lambda: metric_ci(_with_nan(Y01), SCORE, "roc_auc"), V, r"'y_true' parameter of roc_auc must be an array of class labels without NaN")
-case(M, "y_true-nan-regression", lambda: metric_ci(_with_nan(SCORE), SCORE, "mean_squared_error"), V, r"'y_true' parameter of mean_squared_error must be an array of finite values")
+case(M, "y_true-nan-regression", lambda: metric_ci(_with_nan(SCORE), SCORE, "mean_squared_error"), V, r"'y_true' parameter of mean_squared_error must contain only finite values")
 case(M, "device-unknown", lambda: metric_ci(Y01, SCORE, "roc_auc", device="cuda:0"), V, r"'device' parameter of metric_ci must be one of \{'auto', 'cpu', 'cuda'\}. Got 'cuda:0'")
 case(M, "y_true-three-classes-binary-metric", lambda: metric_ci(np.arange(N) % 3, SCORE, "roc_auc"), V, r"'y_true' parameter of roc_auc must be an array of binary labels \(two classes at most\). Got 3 classes \[0, 1, 2\]")
 case(M, "y_pred-probability-above-1", lambda: metric_ci(Y01, SCORE + 5, "log_loss"), V, r"'y_pred' parameter of log_loss must be an array of probabilities in \[0, 1\]")
@@ -513,7 +513,7 @@ case(M, "sample_weight-negative", lambda: metric_ci(Y01, SCORE, "roc_auc", sampl
 case(M, "sample_weight-nan", lambda: metric_ci(Y01, SCORE, "roc_auc", sample_weight=_with_nan(np.ones(N))), V, r"'sample_weight' parameter of metric_ci must hold finite")
 case(M, "sample_weight-zero-sum", lambda: metric_ci(Y01, SCORE, "roc_auc", sample_weight=np.zeros(N)), V, r"'sample_weight' parameter.*positive sum. Got minimum 0.0 and sum 0.0")
 case(M, "sample_weight-length", lambda: metric_ci(Y01, SCORE, "roc_auc", sample_weight=np.ones(5)), V, r"'sample_weight' parameter of metric_ci must be a 1-d array with one weight per row of y_true \(40\). Got shape \(5,\)")
-case(M, "sample_weight-strings", lambda: metric_ci(Y01, SCORE, "roc_auc", sample_weight=np.array(["a"] * N)), V, r"'sample_weight' parameter of metric_ci must be an array of real numbers")
+case(M, "sample_weight-strings", lambda: metric_ci(Y01, SCORE, "roc_auc", sample_weight=np.array(["a"] * N)), V, r"'sample_weight' parameter of metric_ci must contain real numbers")
 case(M, "sample_weight-metric-without", lambda: metric_ci(Y01, SCORE, _accuracy_no_weights, sample_weight=np.ones(N)), V, r"'sample_weight' parameter of metric_ci needs a metric that accepts sample_weight")
 case(M, "groups-length", lambda: metric_ci(Y01, SCORE, "roc_auc", groups=np.arange(5)), V, r"'groups' parameter of metric_ci must have one label per row of y_true \(40\). Got 5")
 case(M, "stratify-str", lambda: metric_ci(Y01, SCORE, "roc_auc", stratify="yes"), V, r"'stratify' parameter of metric_ci must be True or False. Got 'yes'")
@@ -525,7 +525,8 @@ case(M, "level-95", lambda: metric_ci(Y01, SCORE, "roc_auc", level=95), V, r"'le
 case(M, "undefined-policy", lambda: metric_ci(Y01, SCORE, "roc_auc", undefined="ignore"), V, r"'undefined' parameter of metric_ci must be one of \{'raise', 'omit'\}. Got 'ignore'")
 case(M, "n_jobs-0", lambda: metric_ci(Y01, SCORE, "roc_auc", n_jobs=0), V, r"'n_jobs' parameter of metric_ci must be an int other than 0")
 case(M, "n_jobs-float", lambda: metric_ci(Y01, SCORE, "roc_auc", n_jobs=1.5), V, r"'n_jobs' parameter of metric_ci.*Got 1.5")
-case(M, "n_resamples-0", lambda: metric_ci(Y01, SCORE, "roc_auc", n_resamples=0), V, r"'n_resamples' parameter of metric_ci must be an int >= 1 or None. Got 0")
+case(M, "n_resamples-0", lambda: metric_ci(Y01, SCORE, "roc_auc", n_resamples=0), V, r"'n_resamples' parameter of metric_ci must be an int in \[1, 2\*\*32 - 1\] or None. Got 0")
+case(M, "n_resamples-2**32", lambda: metric_ci(Y01, SCORE, "roc_auc", n_resamples=2**32), V, r"'n_resamples' parameter of metric_ci must be an int in \[1, 2\*\*32 - 1\] or None. Got 4294967296")
 case(M, "random_state-str", lambda: metric_ci(Y01, SCORE, "roc_auc", random_state="a"), V, r"'random_state' parameter of Bootstrap must be None, a non-negative int")
 case(M, "resampler-str", lambda: metric_ci(Y01, SCORE, "roc_auc", resampler="iid"), V, r"'resampler' parameter of metric_ci must be None or a skboot resampler")
 case(M, "resampler-block_length", lambda: metric_ci(Y01, SCORE, "roc_auc", resampler=MovingBlockBootstrap(block_length=0)), V, r"'block_length' parameter of MovingBlockBootstrap")
@@ -537,16 +538,17 @@ C = "compare_metrics"
 case(C, "y_pred_b-length", lambda: compare_metrics(Y01, SCORE, SCORE[:5], "roc_auc"), V, r"'y_pred_b' parameter of compare_metrics must have as many rows as y_true \(40\). Got 5")
 case(C, "y_pred_a-estimator", lambda: compare_metrics(Y01, LogisticRegression(), LinearRegression(), "accuracy"), V, r"'y_pred_a' parameter of compare_metrics must be an array of predictions. Got an estimator \(LogisticRegression\) instead")
 case(C, "y_pred_a-None", lambda: compare_metrics(Y01, None, SCORE, "roc_auc"), V, r"'y_pred_a' parameter of compare_metrics must be an array-like. Got None")
-case(C, "y_pred_b-nan", lambda: compare_metrics(Y01, SCORE, _with_nan(SCORE), "roc_auc"), V, r"'y_pred' parameter of roc_auc must be an array of finite values.*\(in 'y_pred_b' of compare_metrics\)")
+case(C, "y_pred_b-nan", lambda: compare_metrics(Y01, SCORE, _with_nan(SCORE), "roc_auc"), V, r"'y_pred' parameter of roc_auc must contain only finite values.*\(in 'y_pred_b' of compare_metrics\)")
 case(C, "metric-unknown", lambda: compare_metrics(Y01, SCORE, SCORE, "bogus"), V, r"'metric' parameter of compare_metrics must be a callable.*Got 'bogus'")
 case(C, "level-nan", lambda: compare_metrics(Y01, SCORE, SCORE, "roc_auc", level=float("nan")), V, r"'level' parameter.*Got nan")
 case(C, "method-BCA-", lambda: compare_metrics(Y01, SCORE, SCORE, "roc_auc", method="BCA-"), V, r"'method' parameter of compare_metrics must be one of.*Got 'BCA-'")
 case(C, "n_jobs-0", lambda: compare_metrics(Y01, SCORE, SCORE, "roc_auc", n_jobs=0), V, r"'n_jobs' parameter of compare_metrics must be an int other than 0")
+case(C, "n_resamples-2**32", lambda: compare_metrics(Y01, SCORE, SCORE, "roc_auc", n_resamples=2**32), V, r"'n_resamples' parameter of compare_metrics must be an int in \[1, 2\*\*32 - 1\] or None. Got 4294967296")
 
 # -- bootstrap_score --------------------------------------------------------------
 BS = "bootstrap_score"
 _LR = LogisticRegression
-case(BS, "method-632", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", method="632"), V, r"'method' parameter of bootstrap_score must be one of \{'oob', '\.632', '\.632\+'\}. Got '632'")
+case(BS, "rule-632", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", rule="632"), V, r"'rule' parameter of bootstrap_score must be one of \{'oob', '\.632', '\.632\+'\}. Got '632'")
 case(BS, "undefined-None", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", undefined=None), V, r"'undefined' parameter of bootstrap_score must be one of \{'raise', 'omit'\}. Got None")
 case(BS, "estimator-None", lambda: bootstrap_score(None, XR, Y01, scoring="accuracy"), V, r"'estimator' parameter of bootstrap_score must be an estimator object implementing 'fit'. Got None")
 case(BS, "estimator-str", lambda: bootstrap_score("lr", XR, Y01, scoring="accuracy"), V, r"'estimator' parameter of bootstrap_score.*Got 'lr'")
@@ -554,9 +556,12 @@ case(BS, "estimator-without-fit", lambda: bootstrap_score(_NoFit(), XR, Y01, sco
 case(BS, "resampler-str", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", resampler="iid"), V, r"'resampler' parameter of bootstrap_score must be None or a skboot resampler. Got 'iid'")
 case(BS, "resampler-bayesian", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", n_resamples=5, resampler=BayesianBootstrap()), V, r"resampler of bootstrap_score gives continuous weights \(BayesianBootstrap\), which have no out-of-bag rows")
 case(BS, "n_resamples-conflict", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", resampler=Bootstrap(5), n_resamples=7), V, r"'n_resamples' parameter of bootstrap_score \(7\) conflicts with the resampler's n_resamples \(5\)")
-case(BS, "n_resamples-0", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", n_resamples=0), V, r"'n_resamples' parameter of bootstrap_score must be an int >= 1 or None. Got 0")
+case(BS, "n_resamples-0", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", n_resamples=0), V, r"'n_resamples' parameter of bootstrap_score must be an int in \[1, 2\*\*32 - 1\] or None. Got 0")
 case(BS, "n_jobs-str", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", n_jobs="2"), V, r"'n_jobs' parameter of bootstrap_score must be an int other than 0.*Got '2'")
 case(BS, "scoring-None", lambda: bootstrap_score(_LR(), XR, Y01, scoring=None), V, r"'scoring' parameter of bootstrap_score must be a scorer name or a callable scorer. Got None")
+case(BS, "n_resamples-2**32", lambda: bootstrap_score(_LR(), XR, Y01, scoring="accuracy", n_resamples=2**32), V, r"'n_resamples' parameter of bootstrap_score must be an int in \[1, 2\*\*32 - 1\] or None. Got 4294967296")
+case(BS, "scoring-list", lambda: bootstrap_score(_LR(), XR, Y01, scoring=["accuracy"]), V, r"'scoring' parameter of bootstrap_score must be a scorer name or a callable scorer. Got \['accuracy'\]")
+case(BS, "scoring-metric-function", lambda: bootstrap_score(_LR(), XR, Y01, scoring=_accuracy_no_weights, n_resamples=5), V, r"'scoring' parameter of bootstrap_score must be a scorer name \(sklearn.metrics.get_scorer_names\(\)\) or a callable scorer\(estimator, X, y\). Got <function _accuracy_no_weights")
 case(BS, "scoring-unknown", lambda: bootstrap_score(_LR(), XR, Y01, scoring="bogus", n_resamples=5), V, r"'scoring' parameter of bootstrap_score must be a scorer name \(sklearn.metrics.get_scorer_names\(\)\) or a callable scorer\(estimator, X, y\). Got 'bogus'")
 case(BS, "y-2d", lambda: bootstrap_score(_LR(), XR, np.c_[Y01, Y01], scoring="accuracy", n_resamples=5), V, r"'y' parameter of bootstrap_score must be 1-d with one target per row of X \(40\). Got shape \(40, 2\)")
 case(BS, "y-length", lambda: bootstrap_score(_LR(), XR, Y01[:5], scoring="accuracy", n_resamples=5), V, r"'y' parameter of bootstrap_score must be 1-d.*Got shape \(5,\)")
@@ -891,11 +896,13 @@ class CountingRegression(LinearRegression):
 def test_invalid_refit_arguments_cost_no_fit():
     CountingRegression.fits = 0
     for bad in (
-        {"method": "632"},
+        {"rule": "632"},
         {"undefined": None},
         {"n_jobs": 0},
         {"n_resamples": 0},
         {"scoring": "bogus"},
+        {"scoring": lambda y_true, y_pred: 0.0},
+        {"n_resamples": 2**32},
         {"resampler": BayesianBootstrap(5)},
         {"resampler": MovingBlockBootstrap(5, block_length=0)},
     ):

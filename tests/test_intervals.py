@@ -349,7 +349,7 @@ def test_normal_interval_uses_the_result_standard_error():
     )
     y = np.r_[np.zeros(30), np.ones(30)].astype(int)
     m = metric_ci(y, x, "roc_auc", n_resamples=300, random_state=2, method="normal")
-    assert m.interval.low == pytest.approx(
+    assert m.confidence_interval().low == pytest.approx(
         m.estimate - ndtri(0.975) * m.standard_error, rel=1e-13
     )
 
@@ -948,11 +948,9 @@ def test_method_names_are_case_insensitive(spelling):
     assert (direct.low, direct.high) == ci
     y = np.array([0, 1] * 25)
     m = metric_ci(y, x, "roc_auc", n_resamples=100, random_state=0, method=spelling)
-    assert m.method == "bca" and m.interval.method == "bca"
-    assert (
-        m.interval
-        == metric_ci(y, x, "roc_auc", n_resamples=100, random_state=0).interval
-    )
+    assert m.method == "bca" and m.confidence_interval().method == "bca"
+    default = metric_ci(y, x, "roc_auc", n_resamples=100, random_state=0)
+    assert m.confidence_interval() == default.confidence_interval()
     assert m.confidence_interval(method="Percentile").method == "percentile"
     with pytest.raises(
         ValueError,

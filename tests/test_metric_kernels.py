@@ -540,10 +540,10 @@ INVALID = [
     ("roc_auc", _B, _P[:3], {}, r"'y_pred' parameter of roc_auc must be an array with as many rows as y_true \(4\)\. Got 3 rows"),
     ("log_loss", _B, np.zeros((4, 2, 1)), {}, r"'y_pred' parameter of log_loss must be a non-empty array with 1 or 2 dimensions"),
     # non-finite and non-numeric values
-    ("mean_absolute_error", _R, np.array([1.0, np.nan, 2.0, 3.0]), {}, r"'y_pred' parameter of mean_absolute_error must be an array of finite values\. Got 1 NaN or infinite value\(s\)"),
-    ("r2", np.array([1.0, np.inf, 2.0, 3.0]), _R, {}, r"'y_true' parameter of r2 must be an array of finite values"),
-    ("mean_squared_error", np.array(["a", "b", "c", "d"]), _R, {}, r"'y_true' parameter of mean_squared_error must be an array of real numbers\. Got dtype <U1"),
-    ("roc_auc", _B, np.array([0.1, np.nan, 0.2, 0.3]), {}, r"'y_pred' parameter of roc_auc must be an array of finite values"),
+    ("mean_absolute_error", _R, np.array([1.0, np.nan, 2.0, 3.0]), {}, r"'y_pred' parameter of mean_absolute_error must contain only finite values\. Got 1 NaN or infinite value\(s\)"),
+    ("r2", np.array([1.0, np.inf, 2.0, 3.0]), _R, {}, r"'y_true' parameter of r2 must contain only finite values"),
+    ("mean_squared_error", np.array(["a", "b", "c", "d"]), _R, {}, r"'y_true' parameter of mean_squared_error must contain real numbers\. Got dtype <U1"),
+    ("roc_auc", _B, np.array([0.1, np.nan, 0.2, 0.3]), {}, r"'y_pred' parameter of roc_auc must contain only finite values"),
     ("accuracy", np.array([0.0, np.nan, 1.0, 1.0]), _B, {}, r"'y_true' parameter of accuracy must be an array of class labels without NaN or infinity"),
     ("accuracy", np.array([0, "a", 1, 2], dtype=object), _B, {}, r"'y_true' parameter of accuracy must be an array of class labels of one type"),
     ("accuracy", np.array(["a", "b", "a", "b"]), _B, {}, r"'y_pred' parameter of accuracy must be an array of labels of the same type as y_true"),
@@ -555,12 +555,12 @@ INVALID = [
     ("log_loss", np.array([0, 1, 2, 1]), _P, {}, r"'y_true' parameter of log_loss must be an array of binary labels \(two classes at most\) when y_pred is 1-d; .* Got 3 classes \[0, 1, 2\]"),
     ("brier_score", np.array(["n", "y", "y", "n"]), _P, {}, r"'pos_label' parameter of brier_score must be given when y_true holds strings \(\['n', 'y'\]\)"),
     # options
-    ("f1", _B, _B, {"average": "weighted"}, r"'average' parameter of f1 must be a str among \{'binary', 'macro', 'micro'\}\. Got 'weighted'"),
-    ("precision", _B, _B, {"average": None}, r"'average' parameter of precision must be a str among .* Got None"),
+    ("f1", _B, _B, {"average": "weighted"}, r"'average' parameter of f1 must be one of \{'binary', 'micro', 'macro'\}\. Got 'weighted'"),
+    ("precision", _B, _B, {"average": None}, r"'average' parameter of precision must be one of .* Got None"),
     ("recall", _B, _B, {"zero_division": "warn"}, r"'zero_division' parameter of recall must be one of \{0\.0, 1\.0, nan\}\. Got 'warn'"),
     ("f1", _B, _B, {"zero_division": 0.5}, r"'zero_division' parameter of f1 must be one of \{0\.0, 1\.0, nan\}\. Got 0\.5"),
     ("precision", _B, _B, {"zero_division": True}, r"'zero_division' parameter of precision must be one of .* Got True"),
-    ("r2", _R, _R, {"force_finite": "yes"}, r"'force_finite' parameter of r2 must be a bool\. Got 'yes'"),
+    ("r2", _R, _R, {"force_finite": "yes"}, r"'force_finite' parameter of r2 must be True or False\. Got 'yes'"),
     # probabilities
     ("log_loss", _B, np.array([0.1, 1.2, 0.5, 0.3]), {}, r"'y_pred' parameter of log_loss must be an array of probabilities in \[0, 1\]\. Got values in \[0\.1, 1\.2\]"),
     ("brier_score", _B, np.array([-0.1, 0.2, 0.5, 0.3]), {}, r"'y_pred' parameter of brier_score must be an array of probabilities in \[0, 1\]\. Got values in \[-0\.1, 0\.5\]"),
@@ -590,7 +590,7 @@ def test_prepare_rejects_invalid_input(name, y_true, y_pred, options, match):
         ("accuracy", np.ones(3), r"'w' parameter of metric_on_weights must be a 1-d array of length 4\. Got shape \(3,\)"),
         ("accuracy", np.ones((4, 1)), r"'w' parameter of metric_on_weights must be a 1-d array of length 4\. Got shape \(4, 1\)"),
         ("accuracy", np.array([1.0, -1.0, 0.0, 1.0]), r"'w' parameter of metric_on_weights must be an array of non-negative weights\. Got minimum -1\.0"),
-        ("accuracy", np.array([1.0, np.nan, 0.0, 1.0]), r"'w' parameter of metric_on_weights must be an array of finite values"),
+        ("accuracy", np.array([1.0, np.nan, 0.0, 1.0]), r"'w' parameter of metric_on_weights must contain only finite values"),
     ],
 )  # fmt: skip
 def test_metric_on_weights_rejects_invalid_input(name, w, match):

@@ -62,7 +62,7 @@ def test_metric_ci_plot_draws_its_interval():
     np.testing.assert_array_equal([b.get_height() for b in bars], counts)
     (line,) = ax.get_lines()
     assert line.get_xdata()[0] == res.estimate
-    assert _span_x(ax) == pytest.approx((res.interval.low, res.interval.high))
+    assert _span_x(ax) == pytest.approx(tuple(res.confidence_interval()))
     assert ax.get_xlabel() == "roc_auc"
     assert ax.get_title() == "Bootstrap distribution, B = 400"
     assert any(t.startswith("95% percentile [") for t in _legend(ax))
@@ -71,7 +71,7 @@ def test_metric_ci_plot_draws_its_interval():
 def test_metric_ci_plot_other_interval_from_the_same_replicates():
     res = metric_ci(Y, GOOD, "roc_auc", n_resamples=400, random_state=1)
     other = res.confidence_interval(level=0.8, method="basic")
-    assert other.low != res.interval.low
+    assert other.low != res.confidence_interval().low
     _, ax = plt.subplots()
     out = res.plot(ax=ax, level=0.8, method="Basic")
     assert out is ax
@@ -103,9 +103,9 @@ def test_metric_comparison_plot_draws_the_line_of_no_difference():
     assert sum(b.get_height() for b in _bars(ax)) == 300
     xs = [ln.get_xdata()[0] for ln in ax.get_lines()]
     assert xs == [cmp.estimate, 0.0]
-    assert _span_x(ax) == pytest.approx((cmp.interval.low, cmp.interval.high))
+    assert _span_x(ax) == pytest.approx(tuple(cmp.confidence_interval()))
     assert ax.get_xlabel() == "roc_auc(a) - roc_auc(b)"
-    assert f"no difference (p = {cmp.p_value:.3g})" in _legend(ax)
+    assert f"no difference (p = {cmp.pvalue:.3g})" in _legend(ax)
     assert any(t.startswith("95% bca [") for t in _legend(ax))
 
 

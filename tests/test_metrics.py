@@ -47,7 +47,7 @@ from skboot.metrics import (
     EstimatorStatistic,
     MetricStatistic,
 )
-from skboot.metrics._score import pairwise_mae
+from skboot.metrics._no_information import pairwise_mae
 
 TOL = {"rtol": 1e-12, "atol": 1e-12}
 ROOT = Path(__file__).resolve().parents[1]
@@ -259,7 +259,7 @@ def test_pandas_input():
     a = metric_ci(ys, ss, "roc_auc", n_resamples=50, random_state=0)
     b = metric_ci(y, score, "roc_auc", n_resamples=50, random_state=0)
     np.testing.assert_array_equal(a.distribution, b.distribution)
-    assert a.interval == b.interval
+    assert a.confidence_interval() == b.confidence_interval()
 
 
 def test_n_jobs_does_not_change_results():
@@ -271,7 +271,7 @@ def test_n_jobs_does_not_change_results():
     with parallel_config(backend="threading"):  # the kernels release the GIL
         two = metric_ci(y, score, "roc_auc", n_jobs=2, **kw)
     np.testing.assert_array_equal(one.distribution, two.distribution)
-    assert one.interval == two.interval
+    assert one.confidence_interval() == two.confidence_interval()
 
 
 # --------------------------------------------------------------------------- #
@@ -283,7 +283,8 @@ def test_interval_methods_and_result_api():
     y, score = _data("binary", n=200)
     res = metric_ci(y, score, "roc_auc", n_resamples=999, random_state=0)
     assert res.method == "bca" and res.level == 0.95
-    assert res.interval.low < res.estimate < res.interval.high
+    stored = res.confidence_interval()
+    assert stored.low < res.estimate < stored.high
     assert res.n_resamples == 999 and res.distribution.shape == (999,)
     assert res.standard_error == pytest.approx(res.distribution.std(ddof=1))
     assert res.bias == pytest.approx(res.distribution.mean() - res.estimate)
@@ -291,13 +292,13 @@ def test_interval_methods_and_result_api():
     for method in ("percentile", "basic", "normal", "bc", "bca"):
         ci = res.confidence_interval(level=0.9, method=method)
         assert ci.low < ci.high
-        assert ci.high - ci.low < res.interval.high - res.interval.low
+        assert ci.high - ci.low < stored.high - stored.low
     # The interval equals the intervals module on the same inputs.
     from skboot.intervals import bca_interval
 
     jk = res.result.jackknife_values()[:, 0]
     direct = bca_interval(res.distribution, res.estimate, jk)
-    assert res.interval == (direct.low, direct.high)
+    assert tuple(res.confidence_interval()) == (direct.low, direct.high)
     # Rerunning with the recorded state reproduces the run.
     again = metric_ci(
         y, score, "roc_auc", n_resamples=999, random_state=res.random_state
@@ -346,7 +347,7 @@ def test_group_intervals_use_the_delete_one_group_jackknife():
     np.testing.assert_allclose(
         res.distribution[11], skm.log_loss(y[idx], proba[idx], labels=[0, 1]), **TOL
     )
-    assert np.isfinite(res.interval).all()
+    assert np.isfinite(tuple(res.confidence_interval())).all()
 
 
 def test_stratified_bca_uses_the_multi_sample_acceleration():
@@ -364,7 +365,7 @@ def test_stratified_bca_uses_the_multi_sample_acceleration():
     a_hat = (U**3).sum() / (6 * ((U**2).sum()) ** 1.5)
     direct = bca_interval(res.distribution, res.estimate, -U)
     assert direct.diagnostics["a_hat"] == pytest.approx(a_hat, rel=1e-12)
-    assert res.interval == (direct.low, direct.high)
+    assert tuple(res.confidence_interval()) == (direct.low, direct.high)
 
 
 def test_callable_metric_bca_on_large_n_deletes_seeded_groups():
@@ -384,12 +385,12 @@ def test_callable_metric_bca_on_large_n_deletes_seeded_groups():
         return float(np.mean(y_true == y_pred))
 
     res = metric_ci(y, pred, accuracy, n_resamples=50, random_state=0)
-    assert res.interval.jackknife_groups == G
+    assert res.confidence_interval().jackknife_groups == G
     assert len(calls) == 1 + 50 + G
     # the same interval as the wrapped result's own automatic rule
     own = res.result.confidence_interval(method="bca")
     assert own.jackknife_groups == G
-    assert (res.interval.low, res.interval.high) == (own.low, own.high)
+    assert tuple(res.confidence_interval()) == (own.low, own.high)
     # its values: the metric without each seeded group's rows
     key = Bootstrap(50, random_state=0).fit(y).key_
     codes = random_jackknife_groups(key, n, G)
@@ -403,7 +404,7 @@ def test_callable_metric_bca_on_large_n_deletes_seeded_groups():
     assert full.jackknife_groups is None and len(calls) == n
     assert res.confidence_interval(method="bc").jackknife_groups is None
     fused = metric_ci(y, pred, "accuracy", n_resamples=50, random_state=0)
-    assert fused.interval.jackknife_groups is None
+    assert fused.confidence_interval().jackknife_groups is None
     with pytest.raises(ValueError, match="'jackknife_groups' parameter of "):
         res.confidence_interval(jackknife_groups=1)
 
@@ -416,7 +417,7 @@ def test_stratified_keeps_every_replicate_defined():
     with pytest.raises(ValueError, match="undefined on"):
         metric_ci(y, score, "roc_auc", n_resamples=300, random_state=0)
     res = metric_ci(y, score, "roc_auc", stratify=True, n_resamples=300, random_state=0)
-    assert res.n_undefined == 0 and np.isfinite(res.interval).all()
+    assert res.n_undefined == 0 and np.isfinite(tuple(res.confidence_interval())).all()
     fitted = StratifiedBootstrap(300, random_state=0).fit(y, y)
     for b in (0, 299):
         idx = fitted.replicate(b).indices
@@ -477,7 +478,7 @@ def test_undefined_omit_records_and_warns():
             res.distribution[j], skm.roc_auc_score(y[idx], score[idx]), **TOL
         )
     assert np.isfinite(res.distribution).all()
-    assert np.isfinite(res.interval).all()
+    assert np.isfinite(tuple(res.confidence_interval())).all()
 
 
 def test_undefined_jackknife_policy():
@@ -493,9 +494,9 @@ def test_undefined_jackknife_policy():
     with pytest.warns(UndefinedStatisticWarning, match="1 of 30 jackknife"):
         res = metric_ci(y, score, "roc_auc", undefined="omit", **kw)
     assert res.n_undefined == 0
-    assert np.isfinite(res.interval.low)
+    assert np.isfinite(res.confidence_interval().low)
     ok = metric_ci(y, score, "roc_auc", method="percentile", **kw)
-    assert np.isfinite(ok.interval).all()
+    assert np.isfinite(tuple(ok.confidence_interval())).all()
 
 
 def test_undefined_on_original_data_is_an_error():
@@ -582,7 +583,7 @@ def test_compare_identical_predictions():
             y, score, score, "roc_auc", n_resamples=300, random_state=0
         )
     assert isinstance(cmp, MetricComparison)
-    assert cmp.estimate == 0.0 and cmp.p_value == 1.0
+    assert cmp.estimate == 0.0 and cmp.pvalue == 1.0
     assert (cmp.distribution == 0.0).all()
     assert cmp.estimate_a == cmp.estimate_b
     assert cmp.greater_is_better is True
@@ -616,7 +617,7 @@ def test_compare_is_the_paired_difference(name, kind):
     expected = min(
         1.0, 2 * min(1 + (d <= 0).sum(), 1 + (d >= 0).sum()) / (d.shape[0] + 1)
     )
-    assert cmp.p_value == expected
+    assert cmp.pvalue == expected
 
 
 def test_compare_detects_a_better_model():
@@ -625,8 +626,8 @@ def test_compare_detects_a_better_model():
     good = y + rng.normal(size=400)
     weak = y + rng.normal(scale=3.0, size=400)
     cmp = compare_metrics(y, good, weak, "roc_auc", n_resamples=999, random_state=0)
-    assert cmp.estimate > 0 and cmp.interval.low > 0
-    assert cmp.p_value == 2 / 1000
+    assert cmp.estimate > 0 and cmp.confidence_interval().low > 0
+    assert cmp.pvalue == 2 / 1000
     reverse = compare_metrics(y, weak, good, "roc_auc", n_resamples=999, random_state=0)
     np.testing.assert_allclose(reverse.distribution, -cmp.distribution, **TOL)
 
@@ -815,13 +816,13 @@ def test_632_plus_matches_direct_implementation(scoring, metric, response, kind)
     )
     scorer = skm.get_scorer(scoring)
     slow = _slow_632(est, X, y, scorer, resampler, _pairs_score(metric, response), True)
-    for method in ("oob", ".632", ".632+"):
+    for rule in ("oob", ".632", ".632+"):
         res = bootstrap_score(
-            est, X, y, scoring=scoring, resampler=resampler, method=method
+            est, X, y, scoring=scoring, resampler=resampler, rule=rule
         )
-        assert isinstance(res, BootstrapScore)
-        np.testing.assert_allclose(res.estimate, slow[method], rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(res.oob_scores, slow["scores"], **TOL)
+        assert isinstance(res, BootstrapScore) and res.rule == rule
+        np.testing.assert_allclose(res.estimate, slow[rule], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(res.distribution, slow["scores"], **TOL)
     np.testing.assert_allclose(
         res.no_information_score, slow["gamma"], rtol=1e-10, atol=1e-12
     )
@@ -861,7 +862,7 @@ def test_632_weight_and_defaults():
     res = bootstrap_score(
         DecisionTreeClassifier(random_state=0), X, y, scoring="accuracy", random_state=0
     )
-    assert res.n_resamples == 200 and res.method == ".632+"
+    assert res.n_resamples == 200 and res.rule == ".632+"
     assert res.apparent_score == 1.0
     w = 0.632 / (1 - 0.368 * res.relative_overfitting_rate)
     assert res.weight == pytest.approx(w)
@@ -893,7 +894,7 @@ def test_bootstrap_score_undefined_oob():
             undefined="omit",
         )
     assert res.n_undefined > 0
-    assert res.oob_scores.shape == (30 - res.n_undefined,)
+    assert res.distribution.shape == (30 - res.n_undefined,)
     assert np.isfinite(res.estimate)
 
 
@@ -915,11 +916,11 @@ METRIC_CI_INVALID = [
     ((np.arange(_Y.shape[0]) % 3, _S, "roc_auc"), {}, r"'y_true' parameter of roc_auc must be an array of binary labels \(two classes at most\)\. Got 3 classes \[0, 1, 2\]"),
     ((_Y, _Y * 2, "precision"), {}, r"'y_pred' parameter of precision must be an array of binary labels with average='binary' .* Got 3 classes \[0, 1, 2\]"),
     ((_Y, _S, "roc_auc"), {"max_fpr": 0.5}, r"metric 'roc_auc' of metric_ci accepts the options \['pos_label'\]\. Got \['max_fpr'\] instead\. Pass the scikit-learn function \(sklearn\.metrics\.roc_auc_score\)"),
-    ((_Y, _Y, "f1"), {"average": "weighted"}, r"'average' parameter of f1 must be a str among"),
+    ((_Y, _Y, "f1"), {"average": "weighted"}, r"'average' parameter of f1 must be one of \{'binary', 'micro', 'macro'\}"),
     ((_Y, _S, "roc_auc"), {"method": "studentized"}, r"'method' parameter of metric_ci must be one of \{'percentile', 'basic', 'normal', 'bc', 'bca'\}"),
     ((_Y, _S, "roc_auc"), {"undefined": "ignore"}, r"'undefined' parameter of metric_ci must be one of \{'raise', 'omit'\}"),
     ((_Y, _S, "roc_auc"), {"level": 95}, r"'level' parameter of metric_ci must be a float in \(0, 1\)\. Got 95"),
-    ((_Y, _S, "roc_auc"), {"n_resamples": 0}, r"'n_resamples' parameter of metric_ci must be an int >= 1 or None"),
+    ((_Y, _S, "roc_auc"), {"n_resamples": 0}, r"'n_resamples' parameter of metric_ci must be an int in \[1, 2\*\*32 - 1\] or None"),
     ((_Y, _S, "roc_auc"), {"stratify": "yes"}, r"'stratify' parameter of metric_ci must be True or False"),
     ((_Y, _S, "roc_auc"), {"stratify": True, "groups": _Y}, r"'stratify' and 'groups' parameters of metric_ci cannot be used together"),
     ((_Y, _S, "roc_auc"), {"stratify": True, "resampler": Bootstrap()}, r"'stratify' parameter of metric_ci must be False when a resampler is given"),
@@ -967,12 +968,12 @@ def test_compare_metrics_rejects_invalid_input(args, kwargs, match):
 _X = np.arange(12, dtype=float).reshape(6, 2)
 
 SCORE_INVALID = [
-    ({"scoring": "accuracy", "method": ".632++"}, r"'method' parameter of bootstrap_score must be one of \{'oob', '\.632', '\.632\+'\}"),
+    ({"scoring": "accuracy", "rule": ".632++"}, r"'rule' parameter of bootstrap_score must be one of \{'oob', '\.632', '\.632\+'\}"),
     ({"scoring": None}, r"'scoring' parameter of bootstrap_score must be a scorer name"),
     ({"scoring": "accuracy", "resampler": BayesianBootstrap(5)}, r"continuous weights \(BayesianBootstrap\), which have no out-of-bag rows"),
     ({"scoring": "accuracy", "resampler": Bootstrap(7), "n_resamples": 5}, r"'n_resamples' parameter of bootstrap_score \(5\) conflicts with the resampler's n_resamples \(7\)"),
     ({"scoring": "accuracy", "y": _Y[:5]}, r"'y' parameter of bootstrap_score must be 1-d with one target per row of X \(6\)"),
-    ({"scoring": lambda est, X, y: 1.0}, r"method '\.632\+' of bootstrap_score needs a scikit-learn scorer"),
+    ({"scoring": lambda est, X, y: 1.0}, r"rule '\.632\+' of bootstrap_score needs a scikit-learn scorer"),
     ({"scoring": "accuracy", "undefined": "drop"}, r"'undefined' parameter of bootstrap_score must be one of"),
 ]  # fmt: skip
 

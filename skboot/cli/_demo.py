@@ -139,7 +139,7 @@ def _model_rows(X: Any, y: Any, B: int, seed: int) -> tuple[list[Row], Any]:
         auc = metric_ci(
             y_te.to_numpy(), proba, "roc_auc", n_resamples=B, random_state=seed
         )
-        ci = auc.confidence_interval(method="bca")
+        ci = auc.confidence_interval()  # BCa at 95%, as computed
         rows.append(
             (
                 "test ROC AUC (logistic regr.)",
@@ -183,11 +183,11 @@ def _print_report(
             f"{_fmt(hi):>10s}  {method}"
         )
     if comparison is not None:
-        cmp_ci = comparison.interval
+        cmp_ci = comparison.confidence_interval()
         print(
             "\nROC AUC, logistic regression minus naive Bayes: "
             f"{comparison.estimate:+.4f} (95% percentile CI [{cmp_ci.low:+.4f}, "
-            f"{cmp_ci.high:+.4f}], paired bootstrap p-value {comparison.p_value:.3g})"
+            f"{cmp_ci.high:+.4f}], paired bootstrap p-value {comparison.pvalue:.3g})"
         )
     print(
         f"\n{len(rows)} bootstrap runs of {B} replicates in {elapsed:.2f} s"

@@ -52,12 +52,13 @@ Results
 -------
 :func:`metric_ci` returns a frozen :class:`MetricCI` and :func:`compare_metrics`
 a frozen :class:`MetricComparison`: the estimate, the interval asked for
-(``.interval``, at ``level`` by ``method``), the undefined-replicate record, and
-the underlying :class:`~skboot.BootstrapResult` of the defined replicates
-(``.result``); ``.plot()`` draws the distribution with the estimate and the
-interval.  ``.confidence_interval(level=..., method=...)`` computes another
-interval from the same replicates (nothing is resampled) with the metric's
-jackknife rules above; prefer it to ``.result.confidence_interval``, which knows
+(``.confidence_interval()``, at ``level`` by ``method``), the
+undefined-replicate record, and the underlying :class:`~skboot.BootstrapResult`
+of the defined replicates (``.result``); ``.plot()`` draws the distribution
+with the estimate and the interval, ``.to_frame()`` gives one row.
+``.confidence_interval(level=..., method=...)`` computes another interval from
+the same replicates (nothing is resampled) with the metric's jackknife rules
+above; prefer it to ``.result.confidence_interval``, which knows
 neither the undefined policy nor the stratified acceleration.  For
 classification metrics, ``stratify=True`` keeps the class counts of every
 replicate, which makes ROC AUC, average precision and balanced accuracy defined
@@ -80,6 +81,7 @@ Modules
   :mod:`~skboot.metrics._results`: :func:`metric_ci`, :func:`compare_metrics`,
   their checks and results; :mod:`~skboot.metrics._plot`, their ``plot``;
 * :mod:`~skboot.metrics._score`: :func:`bootstrap_score`, :class:`BootstrapScore`;
+  :mod:`~skboot.metrics._no_information`: the no-information score of ".632+";
 * :mod:`~skboot.metrics._guard`: scikit-learn's ``UndefinedMetricWarning`` as an
   error while a metric is evaluated.
 """

@@ -2,31 +2,39 @@
 
 A message names the parameter, the metric (as the owner), what is allowed and
 what was given (:func:`skboot._validation.value_error`, the one builder):
-"The 'y_pred' parameter of roc_auc must be an array of finite values. Got 1 NaN or
-infinite value(s) instead."
+"The 'y_pred' parameter of roc_auc must contain only finite values. Got 1 NaN or
+infinite value(s) instead."  Numeric arrays (scores, probabilities, regression
+targets) are converted by :func:`skboot._validation.as_float_array`; the
+options of the metrics are constraint tables (:data:`PRF_OPTIONS`,
+:data:`R2_OPTIONS`).
 """
 
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 import numpy as np
 
-from skboot._validation import value_error
+from skboot._validation import (
+    BOOL,
+    Constraint,
+    Options,
+    Predicate,
+    as_float_array,
+    is_real,
+    value_error,
+)
 
 __all__ = [
     "AVERAGE_CODES",
     "EPS",
+    "PRF_OPTIONS",
+    "R2_OPTIONS",
     "check_array",
-    "check_average",
-    "check_bool",
     "check_labels",
     "check_proba_values",
-    "check_real",
     "check_same_length",
-    "check_zero_division",
     "encode",
     "invalid",
     "prepare_labels",
@@ -38,6 +46,19 @@ EPS = float(np.finfo(np.float64).eps)
 
 #: ``average`` of precision / recall / F1 -> the kernel's code.
 AVERAGE_CODES = {"binary": 0, "micro": 1, "macro": 2}
+
+#: The options of precision / recall / F1 that a table states.
+PRF_OPTIONS: dict[str, list[Constraint]] = {
+    "average": [Options(tuple(AVERAGE_CODES))],
+    "zero_division": [
+        Predicate(
+            lambda v: is_real(v) and (math.isnan(v) or v in (0, 1)),
+            "one of {0.0, 1.0, nan}",
+        )
+    ],
+}
+#: The option of r2.
+R2_OPTIONS: dict[str, list[Constraint]] = {"force_finite": [BOOL]}
 
 
 def invalid(param: str, metric: str, allowed: str, got: str) -> ValueError:
@@ -77,22 +98,6 @@ def check_same_length(metric: str, y_true: np.ndarray, y_pred: np.ndarray) -> in
             f"{y_pred.shape[0]} rows",
         )
     return n
-
-
-def check_real(arr: np.ndarray, param: str, metric: str) -> np.ndarray:
-    """Convert to a contiguous float64 array of finite values."""
-    if arr.dtype.kind not in "biuf":
-        raise invalid(param, metric, "an array of real numbers", f"dtype {arr.dtype}")
-    out = np.ascontiguousarray(arr, dtype=np.float64)
-    bad = ~np.isfinite(out)
-    if bad.any():
-        raise invalid(
-            param,
-            metric,
-            "an array of finite values",
-            f"{int(bad.sum())} NaN or infinite value(s)",
-        )
-    return out
 
 
 def check_labels(arr: np.ndarray, param: str, metric: str) -> np.ndarray:
@@ -157,35 +162,8 @@ def encode(
     return classes, codes_true, codes_pred
 
 
-def check_average(average: Any, metric: str) -> int:
-    if not isinstance(average, str) or average not in AVERAGE_CODES:
-        raise invalid(
-            "average", metric, "a str among {'binary', 'macro', 'micro'}", repr(average)
-        )
-    return AVERAGE_CODES[average]
-
-
-def check_zero_division(zero_division: Any, metric: str) -> float:
-    ok = (
-        isinstance(zero_division, numbers.Real)
-        and not isinstance(zero_division, bool | np.bool_)
-        and (math.isnan(zero_division) or zero_division in (0, 1))
-    )
-    if not ok:
-        raise invalid(
-            "zero_division", metric, "one of {0.0, 1.0, nan}", repr(zero_division)
-        )
-    return float(zero_division)
-
-
-def check_bool(value: Any, param: str, metric: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise invalid(param, metric, "a bool", repr(value))
-    return bool(value)
-
-
 def check_proba_values(p: np.ndarray, metric: str) -> np.ndarray:
-    p = check_real(p, "y_pred", metric)
+    p = np.ascontiguousarray(as_float_array(p, "y_pred", metric))
     lo, hi = float(p.min()), float(p.max())
     if lo < 0.0 or hi > 1.0:
         raise invalid(
@@ -203,7 +181,10 @@ def prepare_regression(
     yt = check_array(y_true, "y_true", metric)
     yp = check_array(y_pred, "y_pred", metric)
     check_same_length(metric, yt, yp)
-    return check_real(yt, "y_true", metric), check_real(yp, "y_pred", metric)
+    return (
+        np.ascontiguousarray(as_float_array(yt, "y_true", metric)),
+        np.ascontiguousarray(as_float_array(yp, "y_pred", metric)),
+    )
 
 
 def prepare_labels(

@@ -147,8 +147,8 @@ def metric_ci(
         Any resampler; None means :class:`Bootstrap` (or the stratified / group
         one above).  ``y_true`` is routed as ``y`` and ``groups`` as ``groups``.
     n_resamples : int or None, default=None
-        Number of replicates.  None: the resampler's ``n_resamples`` when a
-        resampler is given, else 9999.  An int replaces the value of a resampler
+        Number of replicates, in [1, 2**32 - 1].  None: the resampler's
+        ``n_resamples`` when a resampler is given, else 9999.  An int replaces the value of a resampler
         left at its default; a resampler set to another value raises a
         ValueError.
     random_state : None, int, SeedSequence or Generator, default=None
@@ -178,9 +178,10 @@ def metric_ci(
     Returns
     -------
     MetricCI
-        ``.estimate``, ``.interval`` (at ``level`` by ``method``), the
-        bootstrap ``.distribution`` and ``.result``; other intervals from the
-        same replicates with ``.confidence_interval(level=..., method=...)``.
+        ``.estimate``, ``.confidence_interval()`` (the interval at ``level``
+        by ``method``), the bootstrap ``.distribution`` and ``.result``; other
+        intervals from the same replicates with
+        ``.confidence_interval(level=..., method=...)``.
 
     Raises
     ------
@@ -209,7 +210,8 @@ def metric_ci(
     >>> y = rng.integers(0, 2, 300)
     >>> score = y + rng.normal(size=300)
     >>> res = metric_ci(y, score, "roc_auc", n_resamples=999, random_state=0)
-    >>> print(f"{res.estimate:.3f} [{res.interval.low:.3f}, {res.interval.high:.3f}]")
+    >>> ci = res.confidence_interval()
+    >>> print(f"{res.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]")
     0.814 [0.759, 0.859]
 
     Text labels, as in scikit-learn: the same replicates as the 0/1 labels.
@@ -253,7 +255,7 @@ def metric_ci(
     return MetricCI(
         metric=name,
         estimate=float(result.estimate),
-        interval=interval,
+        _interval=interval,
         method=setup.method,
         level=setup.level,
         n_undefined=int(undefined_replicates.shape[0]),
@@ -338,8 +340,8 @@ def compare_metrics(
     Returns
     -------
     MetricComparison
-        ``.estimate`` (a - b), ``.estimate_a``, ``.estimate_b``, ``.interval``
-        of the difference, ``.p_value``.
+        ``.estimate`` (a - b), ``.estimate_a``, ``.estimate_b``,
+        ``.confidence_interval()`` of the difference, ``.pvalue``.
 
     See Also
     --------
@@ -363,7 +365,7 @@ def compare_metrics(
     >>> weak = y + rng.normal(scale=2.0, size=400)
     >>> cmp = compare_metrics(y, good, weak, "roc_auc", n_resamples=999,
     ...                       random_state=0)
-    >>> print(f"{cmp.estimate:.3f} p={cmp.p_value:.3f}")
+    >>> print(f"{cmp.estimate:.3f} p={cmp.pvalue:.3f}")
     0.190 p=0.002
     """
     owner = "compare_metrics"
@@ -401,8 +403,8 @@ def compare_metrics(
         estimate=float(result.estimate),
         estimate_a=float(est_a),
         estimate_b=float(est_b),
-        interval=interval,
-        p_value=paired_p_value(np.asarray(result.distribution)),
+        _interval=interval,
+        pvalue=paired_p_value(np.asarray(result.distribution)),
         method=setup.method,
         level=setup.level,
         greater_is_better=resolved.greater_is_better,

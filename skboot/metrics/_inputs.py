@@ -1,7 +1,7 @@
 """The input checks of :func:`~skboot.metrics.metric_ci` and
 :func:`~skboot.metrics.compare_metrics`, raised before any work: the options
-(a constraint table and the public interval checks), the arrays (targets,
-predictions, weights, groups) and the resampler they imply; and
+(one constraint table), the arrays (targets, predictions, weights, groups) and
+the resampler they imply; and
 :func:`setup_metric_run`, which checks them all and builds the run."""
 
 from __future__ import annotations
@@ -16,17 +16,18 @@ from skboot._engine.cuda import check_device
 from skboot._run import Data, check_bootstrap_plan, fit_resampler, resolve_resampler
 from skboot._validation import (
     BOOL,
+    LEVEL,
     N_JOBS,
+    N_RESAMPLES,
     NONE,
     Constraint,
-    Interval,
     Options,
+    as_float_array,
     check_sample_weight,
     param_error,
     validate_params,
     value_error,
 )
-from skboot.intervals import check_level, check_method
 from skboot.metrics._resolve import ResolvedMetric, resolve_metric
 from skboot.metrics._statistics import CallableMetricStatistic, build_statistic
 from skboot.resamplers import (
@@ -37,6 +38,7 @@ from skboot.resamplers import (
 )
 
 __all__ = [
+    "INTERVAL_OPTIONS",
     "METRIC_INTERVAL_METHODS",
     "UNDEFINED_POLICIES",
     "MetricRun",
@@ -54,12 +56,19 @@ METRIC_INTERVAL_METHODS = ("percentile", "basic", "normal", "bc", "bca")
 #: What to do with replicates on which the metric is undefined.
 UNDEFINED_POLICIES = ("raise", "omit")
 
-#: The options of metric_ci and compare_metrics that a table states.
+#: The interval options of the metric results (``method``, ``level``): any
+#: letter case of a method ("BCa" is "bca").
+INTERVAL_OPTIONS: dict[str, list[Constraint]] = {
+    "method": [Options(METRIC_INTERVAL_METHODS, case_insensitive=True)],
+    "level": [LEVEL],
+}
+#: The options of metric_ci and compare_metrics (the one table of both).
 _CONSTRAINTS: dict[str, list[Constraint]] = {
+    **INTERVAL_OPTIONS,
     "undefined": [Options(UNDEFINED_POLICIES)],
     "n_jobs": [N_JOBS, NONE],
     "stratify": [BOOL],
-    "n_resamples": [Interval("int", 1, None), NONE],
+    "n_resamples": [N_RESAMPLES, NONE],
 }
 
 #: What to pass instead of an estimator, per entry point that takes predictions.
@@ -72,19 +81,12 @@ _PREDICTION_CALLS = {
 }
 
 
-def check_options(
-    owner: str,
-    method: Any,
-    level: Any,
-    **options: Any,
-) -> tuple[str, float]:
-    """``method`` (lowercase) and ``level`` checked by the interval checks, the
-    other ``options`` (``undefined``, ``n_jobs``, ``stratify``, ``n_resamples``)
-    by the table."""
-    method = check_method(method, owner, METRIC_INTERVAL_METHODS)
-    level = check_level(level, owner)
-    validate_params(owner, _CONSTRAINTS, **options)
-    return method, level
+def check_options(owner: str, **options: Any) -> tuple[str, float]:
+    """The scalar options of ``owner`` (``method``, ``level``, ``undefined``,
+    ``n_jobs``, ``stratify``, ``n_resamples``) checked by the one table; returns
+    ``method`` (lowercase) and ``level`` (a float)."""
+    values = validate_params(owner, _CONSTRAINTS, **options)
+    return str(values["method"]), float(values["level"])
 
 
 def _check_not_estimator(value: Any, param: str, owner: str) -> None:
@@ -150,7 +152,12 @@ def check_inputs(
                 f"must have as many rows as y_true ({n}). Got {arr.shape[0]} instead.",
             )
         out.append(arr)
-    sw = None if sample_weight is None else check_sample_weight(sample_weight, n, owner)
+    sw = None
+    if sample_weight is not None:
+        sw = as_float_array(
+            sample_weight, "sample_weight", owner, ndim=(1,), nan="allow"
+        )
+        sw = check_sample_weight(sw, n, owner)
     if n < 2:
         raise value_error(
             "y_true", owner, f"must have at least 2 rows. Got {n} instead."
@@ -240,8 +247,8 @@ def setup_metric_run(
     statistic and fit the resampler (its key drawn once from ``random_state``)."""
     method, level = check_options(
         owner,
-        method,
-        level,
+        method=method,
+        level=level,
         undefined=undefined,
         n_jobs=n_jobs,
         stratify=stratify,

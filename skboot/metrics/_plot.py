@@ -1,7 +1,8 @@
 """Plots of :class:`~skboot.MetricCI` and :class:`~skboot.MetricComparison`: the
 bootstrap distribution of the metric (or of the paired difference) with the
 estimate and the interval marked, drawn by :func:`skboot.plotting.plot_distribution`
-so that they look like :meth:`skboot.BootstrapResult.plot`."""
+so that they look like :meth:`skboot.BootstrapResult.plot`; and of
+:class:`~skboot.BootstrapScore`: the out-of-bag scores of the replicates."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from skboot.intervals import ConfidenceInterval, check_level, check_method
-from skboot.metrics._inputs import METRIC_INTERVAL_METHODS
+from skboot._validation import validate_params
+from skboot.intervals import ConfidenceInterval
+from skboot.metrics._inputs import INTERVAL_OPTIONS
 from skboot.plotting import plot_distribution
 
-__all__ = ["PLOT_OPTIONS", "plot_metric_result"]
+__all__ = ["PLOT_OPTIONS", "plot_metric_result", "plot_score"]
 
 #: The keyword options of the metric results' ``plot``.
 PLOT_OPTIONS = ("method", "level", "bins")
@@ -27,15 +29,26 @@ class _DistributionView:
     def __init__(self, result: Any) -> None:
         self._result = result
         self.distribution = np.asarray(result.distribution, dtype=float).reshape(-1)
-        self.statistic = str(result.result.statistic)
+        # the run's name, under the field name BootstrapResult has and the one
+        # of the result protocol
+        self.statistic = self.statistic_name = str(result.confidence_interval().name)
         self.estimate = float(result.estimate)
         self.n_resamples = int(self.distribution.shape[0])
 
     def confidence_interval(self, level: float, method: str) -> ConfidenceInterval:
         r = self._result
         if method == r.method and level == r.level:
-            return r.interval
+            return r.confidence_interval()  # the stored one
         return r.confidence_interval(level=level, method=method)
+
+
+def _check_options(options: dict[str, Any], allowed: tuple[str, ...]) -> None:
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise TypeError(
+            f"plot() got an unexpected keyword argument {unknown[0]!r} (it takes "
+            f"ax and {', '.join(allowed)})"
+        )
 
 
 def plot_metric_result(
@@ -46,16 +59,14 @@ def plot_metric_result(
 ) -> Any:
     """Draw ``result`` (a metric result) on ``ax``; ``reference`` adds a dashed
     vertical line ``(x, label)``.  Returns the Axes."""
-    unknown = sorted(set(options) - set(PLOT_OPTIONS))
-    if unknown:
-        raise TypeError(
-            f"plot() got an unexpected keyword argument {unknown[0]!r} (it takes "
-            f"ax and {', '.join(PLOT_OPTIONS)})"
-        )
-    method = check_method(
-        options.get("method", result.method), "plot", METRIC_INTERVAL_METHODS
+    _check_options(options, PLOT_OPTIONS)
+    values = validate_params(
+        "plot",
+        INTERVAL_OPTIONS,
+        method=options.get("method", result.method),
+        level=options.get("level", result.level),
     )
-    level = check_level(options.get("level", result.level), "plot")
+    method, level = str(values["method"]), float(values["level"])
     view = _DistributionView(result)
     out = plot_distribution(
         view, ax=ax, method=method, level=level, bins=options.get("bins", "auto")
@@ -69,3 +80,51 @@ def plot_metric_result(
         out.axvline(x, color="0.2", linestyle="--", linewidth=1.2, label=label)
         out.legend(loc="upper left", fontsize="small")
     return out
+
+
+def plot_score(score: Any, ax: Any, options: dict[str, Any]) -> Any:
+    """Draw a :class:`~skboot.BootstrapScore` on ``ax`` (None: a new figure):
+    the histogram of the out-of-bag scores, a dotted line at the apparent
+    score, a dashed one at their mean and a solid one at the estimate.  Returns
+    the Axes."""
+    _check_options(options, ("bins",))
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
+    ax.hist(
+        np.asarray(score.distribution, dtype=float),
+        bins=options.get("bins", "auto"),
+        color="0.75",
+        edgecolor="0.45",
+        label="out-of-bag score of each replicate",
+    )
+    ax.axvline(
+        score.apparent_score,
+        color="0.2",
+        linestyle=":",
+        linewidth=1.5,
+        label=f"apparent {score.apparent_score:.4g}",
+    )
+    ax.axvline(
+        score.oob_score,
+        color="C0",
+        linestyle="--",
+        linewidth=1.5,
+        label=f"out-of-bag {score.oob_score:.4g}",
+    )
+    ax.axvline(
+        score.estimate,
+        color="C3",
+        linewidth=2,
+        label=f"{score.rule} {score.estimate:.4g}",
+    )
+    ax.set_xlabel(score.scoring)
+    ax.set_ylabel("replicates")
+    title = f"Out-of-bag scores, B = {score.n_resamples}"
+    if score.n_undefined:
+        title += f" ({score.n_undefined} undefined omitted)"
+    ax.set_title(title)
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.45)  # headroom: the legend sits above
+    ax.legend(loc="upper left", fontsize="small")
+    return ax

@@ -91,12 +91,12 @@ from skboot._kernels.metric import (
     weighted_mean_kernel,
     weighted_rms_kernel,
 )
+from skboot._validation import as_float_array, validate_params
 from skboot.metrics._checks import (
+    AVERAGE_CODES,
     EPS,
-    check_average,
-    check_bool,
-    check_real,
-    check_zero_division,
+    PRF_OPTIONS,
+    R2_OPTIONS,
     encode,
     invalid,
     prepare_labels,
@@ -214,8 +214,14 @@ def _prepare_prf(
     y_pred: Any,
     options: dict[str, Any],
 ) -> PreparedMetric:
-    average_code = check_average(options["average"], metric)
-    zd = check_zero_division(options["zero_division"], metric)
+    values = validate_params(
+        metric,
+        PRF_OPTIONS,
+        average=options["average"],
+        zero_division=options["zero_division"],
+    )
+    average_code = AVERAGE_CODES[values["average"]]
+    zd = float(values["zero_division"])
     pos_label, labels = options["pos_label"], options["labels"]
     yt, yp = prepare_labels(y_true, y_pred, metric)
     positive = None
@@ -348,7 +354,7 @@ def _prepare_ranking(
     (labels,), classes, positive = binary_label_codes(
         metric, [("y_true", yt)], pos_label, rule
     )
-    scores = check_real(yp, "y_pred", metric)
+    scores = np.ascontiguousarray(as_float_array(yp, "y_pred", metric))
     order = np.ascontiguousarray(np.argsort(-scores, kind="stable"), dtype=np.int64)
     sorted_scores = scores[order]
     boundaries = np.flatnonzero(np.diff(sorted_scores)) + 1
@@ -586,7 +592,9 @@ def prepare_r2(
         ``args = (y_true, squares, force_finite)``.
     """
     metric = "r2"
-    ff = check_bool(force_finite, "force_finite", metric)
+    ff = bool(
+        validate_params(metric, R2_OPTIONS, force_finite=force_finite)["force_finite"]
+    )
     yt, yp = prepare_regression(y_true, y_pred, metric)
     squares = np.ascontiguousarray((yt - yp) ** 2)
     return PreparedMetric(metric, r2_kernel, (yt, squares, ff), yt.shape[0])

@@ -44,7 +44,8 @@ from skboot._kernels.metric import (
     weighted_mean_kernel,
     weighted_rms_kernel,
 )
-from skboot.metrics._checks import check_real, invalid
+from skboot._validation import as_float_array
+from skboot.metrics._checks import invalid
 from skboot.metrics._prepare import (
     PreparedMetric,
     prepare_accuracy,
@@ -288,7 +289,7 @@ def _check_weights(w: Any, n: int) -> np.ndarray:
         raise invalid(
             "w", "metric_on_weights", f"a 1-d array of length {n}", f"shape {arr.shape}"
         )
-    out = check_real(arr, "w", "metric_on_weights")
+    out = np.ascontiguousarray(as_float_array(arr, "w", "metric_on_weights"))
     if (out < 0).any():
         raise invalid(
             "w",

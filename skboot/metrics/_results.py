@@ -11,20 +11,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from skboot._results import Result
 from skboot._run import (
     apply_undefined_policy,
     auto_jackknife_groups,
     check_jackknife_groups,
     stratified_jackknife,
 )
-from skboot.intervals import (
-    ConfidenceInterval,
-    check_alternative,
-    check_level,
-    check_method,
-    interval_by_method,
-)
-from skboot.metrics._inputs import METRIC_INTERVAL_METHODS
+from skboot._validation import ALTERNATIVE, NONE, Constraint, validate_params
+from skboot.intervals import ConfidenceInterval, interval_by_method
+from skboot.metrics._inputs import INTERVAL_OPTIONS
 from skboot.metrics._plot import plot_metric_result
 from skboot.statistic import BootstrapResult
 
@@ -32,6 +28,13 @@ if TYPE_CHECKING:  # matplotlib is optional
     from matplotlib.axes import Axes
 
 __all__ = ["MetricCI", "MetricComparison", "MetricResultMixin", "metric_interval"]
+
+#: The options of the results' ``confidence_interval`` (None: the result's own).
+_CI_OPTIONS: dict[str, list[Constraint]] = {
+    "method": [*INTERVAL_OPTIONS["method"], NONE],
+    "level": [*INTERVAL_OPTIONS["level"], NONE],
+    "alternative": [ALTERNATIVE],
+}
 
 
 def metric_interval(
@@ -100,12 +103,16 @@ def metric_interval(
 
 
 class MetricResultMixin:
-    """Read-through properties to the wrapped :class:`BootstrapResult`."""
+    """Read-through properties to the wrapped :class:`BootstrapResult`, the
+    stored interval and the one-row frame."""
 
     result: BootstrapResult
     n_undefined: int
     undefined: str
     metric: str
+    method: str
+    level: float
+    _interval: ConfidenceInterval
 
     @property
     def distribution(self) -> np.ndarray:
@@ -142,23 +149,44 @@ class MetricResultMixin:
         """Version of the random-stream definition that drew the replicates."""
         return int(self.result.stream_version)
 
+    def _frame_row(self) -> dict[str, Any]:
+        """The row of ``to_frame``: the estimate, the stored interval and what
+        produced it."""
+        return {
+            "metric": self.metric,
+            "estimate": float(self.estimate),  # type: ignore[attr-defined]
+            "low": float(self._interval.low),
+            "high": float(self._interval.high),
+            "level": self.level,
+            "method": self.method,
+            "standard_error": self.standard_error,
+            "bias": self.bias,
+            "n_resamples": self.n_resamples,
+            "n_undefined": int(self.n_undefined),
+        }
+
     def confidence_interval(
         self,
-        level: float = 0.95,
-        method: str = "bca",
+        level: float | None = None,
+        method: str | None = None,
         alternative: str = "two-sided",
         *,
         jackknife_groups: int | str = "auto",
     ) -> ConfidenceInterval:
-        """Another interval from the same replicates (nothing is resampled).
+        """The interval of the result, or another one from the same replicates.
+
+        Without arguments, the interval computed by the call that made the
+        result (at :attr:`level` by :attr:`method`, two-sided); with
+        arguments, another interval from the same replicates (nothing is
+        resampled).
 
         Parameters
         ----------
-        level : float, default=0.95
-            Confidence level, in (0, 1).
-        method : {"percentile", "basic", "normal", "bc", "bca"}, default="bca"
+        level : float, default=None
+            Confidence level, in (0, 1); None: the result's :attr:`level`.
+        method : {"percentile", "basic", "normal", "bc", "bca"}, default=None
             Any letter case; "normal" is ``estimate -/+ z * standard_error``
-            (``ddof=1``).
+            (``ddof=1``).  None: the result's :attr:`method`.
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
             A two-sided interval, or the one-sided interval bounded above
             ("less") or below ("greater").
@@ -176,27 +204,39 @@ class MetricResultMixin:
             The endpoints, with the estimate, method and level.
         """
         owner = "confidence_interval"
-        method = check_method(method, owner, METRIC_INTERVAL_METHODS)
-        level = check_level(level, owner)
-        alternative = check_alternative(alternative, owner)
+        values = validate_params(
+            owner, _CI_OPTIONS, method=method, level=level, alternative=alternative
+        )
+        if (
+            values["method"] is None
+            and values["level"] is None
+            and values["alternative"] == "two-sided"
+            and isinstance(jackknife_groups, str)
+            and jackknife_groups == "auto"
+        ):
+            return self._interval
         return metric_interval(
             self.result,
-            method,
-            level,
-            alternative,
+            self.method if values["method"] is None else values["method"],
+            self.level if values["level"] is None else float(values["level"]),
+            values["alternative"],
             self.undefined,
             self.metric,
             jackknife_groups,
         )
 
 
-@dataclass(frozen=True, eq=False)
-class MetricCI(MetricResultMixin):
+@dataclass(frozen=True, eq=False, repr=False)
+class MetricCI(MetricResultMixin, Result):
     """A metric's estimate and bootstrap confidence interval; immutable.
 
-    Returned by :func:`metric_ci`.  It keeps the bootstrap run, so intervals
-    at other levels or by other methods come from the same replicates through
-    :meth:`confidence_interval`, without resampling.
+    Returned by :func:`metric_ci`.  ``confidence_interval()`` gives its
+    interval (at :attr:`level` by :attr:`method`); it keeps the bootstrap run,
+    so intervals at other levels or by other methods come from the same
+    replicates through ``confidence_interval(level=..., method=...)``, without
+    resampling.  ``to_frame()`` gives one row (the estimate, ``low``,
+    ``high``, the level, method and standard error), ``plot()`` draws the
+    distribution; ``==`` compares every field.
 
     Attributes
     ----------
@@ -204,12 +244,10 @@ class MetricCI(MetricResultMixin):
         Name of the metric (registry name, scorer name or function name).
     estimate : float
         The metric on the original data.
-    interval : ConfidenceInterval
-        ``(low, high)`` at ``level`` by ``method``.
     method : str
-        Interval method of :attr:`interval`.
+        Interval method of the result's interval.
     level : float
-        Confidence level of :attr:`interval`.
+        Confidence level of the result's interval.
     n_undefined : int
         Replicates on which the metric was undefined and that were omitted
         (``undefined="omit"``); 0 otherwise.
@@ -239,13 +277,16 @@ class MetricCI(MetricResultMixin):
     >>> res = metric_ci(y, s, "roc_auc", n_resamples=500, random_state=0)
     >>> type(res).__name__, round(res.estimate, 3)
     ('MetricCI', 0.626)
-    >>> bool(res.interval.low < res.estimate < res.interval.high)
-    True
+    >>> ci = res.confidence_interval()
+    >>> bool(ci.low < res.estimate < ci.high), ci.method, ci.level
+    (True, 'bca', 0.95)
+    >>> list(res.to_frame().columns[:5])
+    ['metric', 'estimate', 'low', 'high', 'level']
     """
 
     metric: str
     estimate: float
-    interval: ConfidenceInterval
+    _interval: ConfidenceInterval
     method: str
     level: float
     n_undefined: int
@@ -258,7 +299,7 @@ class MetricCI(MetricResultMixin):
 
         Drawn as :meth:`skboot.BootstrapResult.plot` draws a run: the defined
         replicates, a solid line at :attr:`estimate` and a shaded span for the
-        interval, here :attr:`interval` unless ``method`` or ``level`` asks for
+        interval, the result's own unless ``method`` or ``level`` asks for
         another one (computed by :meth:`confidence_interval`, nothing is
         resampled).  Needs matplotlib.
 
@@ -267,8 +308,8 @@ class MetricCI(MetricResultMixin):
         ax : matplotlib Axes, default=None
             Where to draw; None makes a new figure.
         **kwargs : dict
-            ``method`` and ``level`` of the interval drawn (default: those of
-            :attr:`interval`) and ``bins`` of the histogram (as in
+            ``method`` and ``level`` of the interval drawn (default: the
+            result's) and ``bins`` of the histogram (as in
             :func:`numpy.histogram`, default "auto").
 
         Returns
@@ -298,14 +339,21 @@ class MetricCI(MetricResultMixin):
         """
         return plot_metric_result(self, ax, kwargs)
 
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        return [self._frame_row()]
 
-@dataclass(frozen=True, eq=False)
-class MetricComparison(MetricResultMixin):
+
+@dataclass(frozen=True, eq=False, repr=False)
+class MetricComparison(MetricResultMixin, Result):
     """Paired bootstrap comparison of two predictions under one metric; immutable.
 
     Returned by :func:`compare_metrics`.  The difference ``a - b`` was computed
-    on the same replicates for both predictions; other intervals of it come
-    from those replicates through :meth:`confidence_interval`.
+    on the same replicates for both predictions; ``confidence_interval()``
+    gives its interval (at :attr:`level` by :attr:`method`), and other
+    intervals come from those replicates through
+    ``confidence_interval(level=..., method=...)``.  ``to_frame()`` gives one
+    row (``estimate``, ``estimate_a``, ``estimate_b``, ``low``, ``high``,
+    ``pvalue``, ...).
 
     Attributes
     ----------
@@ -315,15 +363,13 @@ class MetricComparison(MetricResultMixin):
         ``estimate_a - estimate_b`` on the original data.
     estimate_a, estimate_b : float
         The metric of each prediction on the original data.
-    interval : ConfidenceInterval
-        Interval for the difference at ``level`` by ``method``.
-    p_value : float
+    pvalue : float
         Two-sided bootstrap p-value for "no difference" (see
         :func:`compare_metrics`).
     method : str
-        Interval method of :attr:`interval`.
+        Interval method of the interval of the difference.
     level : float
-        Confidence level of :attr:`interval`.
+        Confidence level of the interval of the difference.
     greater_is_better : bool or None
         Whether a larger metric is better (None when unknown, for a plain
         callable); a positive difference favours ``y_pred_a`` when True.
@@ -352,16 +398,18 @@ class MetricComparison(MetricResultMixin):
     >>> s = np.linspace(0.1, 0.9, 50)
     >>> s = np.where(y == 1, s, s[::-1] * 0.8)
     >>> cmp = compare_metrics(y, s, 1 - s, "roc_auc", n_resamples=500, random_state=0)
-    >>> round(cmp.estimate, 3), 0 < cmp.p_value <= 1
+    >>> round(cmp.estimate, 3), 0 < cmp.pvalue <= 1
     (0.251, True)
+    >>> list(cmp.to_frame().columns[:7])
+    ['metric', 'estimate', 'estimate_a', 'estimate_b', 'low', 'high', 'pvalue']
     """
 
     metric: str
     estimate: float
     estimate_a: float
     estimate_b: float
-    interval: ConfidenceInterval
-    p_value: float
+    _interval: ConfidenceInterval
+    pvalue: float
     method: str
     level: float
     greater_is_better: bool | None
@@ -375,17 +423,17 @@ class MetricComparison(MetricResultMixin):
 
         Drawn as :meth:`skboot.BootstrapResult.plot` draws a run (the defined
         replicates of ``a - b``, a solid line at :attr:`estimate`, a shaded span
-        for :attr:`interval` unless ``method`` or ``level`` asks for another
-        one), with a dashed line at 0 labelled with :attr:`p_value`.  Needs
-        matplotlib.
+        for the result's interval unless ``method`` or ``level`` asks for
+        another one), with a dashed line at 0 labelled with :attr:`pvalue`.
+        Needs matplotlib.
 
         Parameters
         ----------
         ax : matplotlib Axes, default=None
             Where to draw; None makes a new figure.
         **kwargs : dict
-            ``method`` and ``level`` of the interval drawn (default: those of
-            :attr:`interval`) and ``bins`` of the histogram (as in
+            ``method`` and ``level`` of the interval drawn (default: the
+            result's) and ``bins`` of the histogram (as in
             :func:`numpy.histogram`, default "auto").
 
         Returns
@@ -416,10 +464,21 @@ class MetricComparison(MetricResultMixin):
         >>> [line.get_xdata()[0] for line in ax.get_lines()][-1]
         0.0
         """
-        line = (0.0, f"no difference (p = {self.p_value:.3g})")
+        line = (0.0, f"no difference (p = {self.pvalue:.3g})")
         return plot_metric_result(self, ax, kwargs, reference=line)
 
-
-# --------------------------------------------------------------------------- #
-# Public entry points                                                           #
-# --------------------------------------------------------------------------- #
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        row = self._frame_row()
+        head = {k: row.pop(k) for k in ("metric", "estimate")}
+        return [
+            {
+                **head,
+                "estimate_a": self.estimate_a,
+                "estimate_b": self.estimate_b,
+                "low": row.pop("low"),
+                "high": row.pop("high"),
+                "pvalue": self.pvalue,
+                **row,
+                "greater_is_better": self.greater_is_better,
+            }
+        ]

@@ -4,10 +4,11 @@ on the out-of-bag rows, and the no-information score of the .632+ rule."""
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
@@ -20,8 +21,9 @@ from skboot._engine import (
     run_bootstrap,
     take_rows,
 )
-from skboot._exceptions import StatisticError
+from skboot._engine._statistic import call_user
 from skboot._random import STREAM_VERSION
+from skboot._results import Result
 from skboot._run import (
     apply_undefined_policy,
     check_bootstrap_plan,
@@ -37,9 +39,9 @@ from skboot._typing import (
 )
 from skboot._validation import (
     N_JOBS,
+    N_RESAMPLES,
     NONE,
     Constraint,
-    Interval,
     Options,
     Predicate,
     param_error,
@@ -48,25 +50,25 @@ from skboot._validation import (
 )
 from skboot.metrics._guard import undefined_metric_errors, with_undefined_metric_errors
 from skboot.metrics._inputs import UNDEFINED_POLICIES
-from skboot.metrics._registry import METRICS
-from skboot.metrics._resolve import REGRESSION, is_scorer, resolve_metric
-from skboot.metrics._statistics import accepts
+from skboot.metrics._no_information import no_information_score
+from skboot.metrics._plot import plot_score
 from skboot.resamplers import BaseResampler, ResamplingPlan
 
+if TYPE_CHECKING:  # matplotlib is optional
+    from matplotlib.axes import Axes
+
 __all__ = [
-    "SCORE_METHODS",
+    "SCORE_RULES",
     "BootstrapScore",
     "OOBScoreStatistic",
     "bootstrap_score",
-    "no_information_score",
-    "pairwise_mae",
 ]
 
 #: The estimates of bootstrap_score.
-SCORE_METHODS = ("oob", ".632", ".632+")
+SCORE_RULES = ("oob", ".632", ".632+")
 
 _CONSTRAINTS: dict[str, list[Constraint]] = {
-    "method": [Options(SCORE_METHODS)],
+    "rule": [Options(SCORE_RULES)],
     "undefined": [Options(UNDEFINED_POLICIES)],
     "n_jobs": [N_JOBS, NONE],
     "estimator": [
@@ -79,25 +81,30 @@ _CONSTRAINTS: dict[str, list[Constraint]] = {
         NONE,
         Predicate(lambda v: isinstance(v, BaseResampler), "a skboot resampler"),
     ],
-    "n_resamples": [Interval("int", 1, None), NONE],
+    "n_resamples": [N_RESAMPLES, NONE],
     "scoring": [
-        Predicate(lambda v: v is not None, "a scorer name or a callable scorer")
+        Predicate(
+            lambda v: isinstance(v, str) or callable(v),
+            "a scorer name or a callable scorer",
+        )
     ],
 }
 
 
-@dataclass(frozen=True, eq=False)
-class BootstrapScore:
+@dataclass(frozen=True, eq=False, repr=False)
+class BootstrapScore(Result):
     """Bootstrap estimate of a model's out-of-sample score; immutable.
 
     All scores are in the scorer's orientation (greater is better, so losses
-    appear negated, as in scikit-learn: ``neg_log_loss``).
+    appear negated, as in scikit-learn: ``neg_log_loss``).  ``to_frame()``
+    gives one row (the estimate and the scores it combines), ``plot()`` the
+    out-of-bag scores of the replicates with the three estimates marked.
 
     Attributes
     ----------
     estimate : float
-        The estimate of ``method``.
-    method : str
+        The estimate of ``rule``.
+    rule : str
         "oob", ".632" or ".632+".
     scoring : str
         Name of the scorer.
@@ -114,7 +121,7 @@ class BootstrapScore:
     weight : float
         Weight ``w`` of ``oob_score`` in the estimate (1 for "oob", 0.632 for
         ".632", ``0.632 / (1 - 0.368 R')`` for ".632+").
-    oob_scores : ndarray of shape (n_defined,)
+    distribution : ndarray of shape (n_defined,)
         Out-of-bag score of every defined replicate, in replicate order.
     n_resamples : int
     n_undefined : int
@@ -138,25 +145,79 @@ class BootstrapScore:
     >>> X, y = load_iris(return_X_y=True)
     >>> score = bootstrap_score(LogisticRegression(max_iter=500), X, y,
     ...                         scoring="accuracy", n_resamples=20, random_state=0)
-    >>> type(score).__name__, bool(0.9 < score.estimate <= 1.0)
-    ('BootstrapScore', True)
+    >>> type(score).__name__, bool(0.9 < score.estimate <= 1.0), score.rule
+    ('BootstrapScore', True, '.632+')
+    >>> list(score.to_frame().columns[:4])
+    ['estimate', 'rule', 'scoring', 'apparent_score']
     """
 
     estimate: float
-    method: str
+    rule: str
     scoring: str
     apparent_score: float
     oob_score: float
     no_information_score: float | None
     relative_overfitting_rate: float | None
     weight: float
-    oob_scores: np.ndarray = field(repr=False)
+    distribution: np.ndarray = field(repr=False)
     n_resamples: int
     n_undefined: int
     undefined_replicates: np.ndarray = field(repr=False)
-    resampler: str
+    resampler: str = field(repr=False)
     random_state: SeedRecord
-    stream_version: int = STREAM_VERSION
+    stream_version: int = field(default=STREAM_VERSION, repr=False)
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        names = (
+            "estimate",
+            "rule",
+            "scoring",
+            "apparent_score",
+            "oob_score",
+            "no_information_score",
+            "relative_overfitting_rate",
+            "weight",
+            "n_resamples",
+            "n_undefined",
+        )
+        return [{name: getattr(self, name) for name in names}]
+
+    def plot(self, ax: Axes | None = None, **kwargs: int | str) -> Axes:
+        """Histogram of the replicates' out-of-bag scores, estimates marked.
+
+        Dotted line: the apparent score; dashed: their mean (the out-of-bag
+        score); solid: the estimate of :attr:`rule`.  Needs matplotlib.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; None makes a new figure.
+        **kwargs : dict
+            ``bins`` of the histogram (as in :func:`numpy.histogram`, default
+            "auto").
+
+        Returns
+        -------
+        ax : matplotlib Axes
+            With one histogram (``ax.patches``), three vertical lines (the
+            apparent score, the mean out-of-bag score and the estimate) and a
+            legend.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn.datasets import load_iris
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from skboot import bootstrap_score
+        >>> X, y = load_iris(return_X_y=True)
+        >>> res = bootstrap_score(DecisionTreeClassifier(random_state=0), X, y,
+        ...                       scoring="accuracy", n_resamples=20, random_state=0)
+        >>> ax = res.plot(bins=10)
+        >>> ax.get_xlabel(), len(ax.get_lines())
+        ('accuracy', 3)
+        """
+        return plot_score(self, ax, kwargs)
 
 
 class OOBScoreStatistic(RefitMixin, Statistic):
@@ -201,116 +262,20 @@ class OOBScoreStatistic(RefitMixin, Statistic):
 
 
 def safe_score(scorer: Any, fitted: Any, X: Any, y: Any, b: int) -> float:
-    try:
-        with undefined_metric_errors():
-            value = float(scorer(fitted, X, y))
-    except UndefinedMetricWarning:
-        return math.nan
-    except Exception as exc:
-        where = (
-            "the original data" if b < 0 else f"the out-of-bag rows of replicate {b}"
+    """``scorer(fitted, X, y)`` as a float: NaN when undefined (scikit-learn
+    warned ``UndefinedMetricWarning``, or a non-finite value); an exception
+    becomes a StatisticError naming the rows scored."""
+    where = "the original data" if b < 0 else f"the out-of-bag rows of replicate {b}"
+    with undefined_metric_errors():
+        value = call_user(
+            lambda: float(scorer(fitted, X, y)),
+            (),
+            what="scorer",
+            b=b,
+            where=where,
+            undefined=(UndefinedMetricWarning,),
         )
-        raise StatisticError(f"The scorer raised on {where}: {exc!r}.", b) from exc
     return value if math.isfinite(value) else math.nan
-
-
-def response(estimator: Any, X: Any, response_method: Any) -> tuple[np.ndarray, str]:
-    methods = (
-        (response_method,)
-        if isinstance(response_method, str)
-        else tuple(response_method)
-    )
-    for m in methods:
-        if hasattr(estimator, m):
-            return np.asarray(getattr(estimator, m)(X)), m
-    raise ValueError(
-        f"The estimator {type(estimator).__name__} has none of the response methods "
-        f"{list(methods)} that the scorer needs."
-    )
-
-
-def no_information_score(
-    scorer: Any, fitted: Any, X: Any, y: np.ndarray, owner: str
-) -> float:
-    """The scorer's value when predictions are independent of the targets.
-
-    Efron & Tibshirani's no-information error rate ``gamma`` is the loss
-    averaged over all n^2 pairs ``(y_i, yhat_j)``.  Those pairs form the product
-    of the empirical distributions of ``y`` and of the predictions, which is
-    represented exactly with weights instead of n^2 rows:
-
-    - classification: every class ``k`` of ``y`` (proportion ``p_k``) paired with
-      every prediction (weight ``1/n``): K*n weighted rows, one metric call
-      (O(K n log(K n)) for ranking metrics; for accuracy this is
-      ``sum_k p_k q_k``, i.e. the error ``sum_k p_k (1 - q_k)``);
-    - regression, closed forms: mean squared error of the pairs is
-      ``var(y) + var(yhat) + (mean(y) - mean(yhat))^2``; their mean absolute
-      error is computed from the two sorted samples and prefix sums (O(n log n));
-      R^2 is ``1 - mse_pairs / var(y)``.
-    """
-    if not is_scorer(scorer):
-        raise ValueError(
-            f"The method '.632+' of {owner} needs a scikit-learn scorer (a scorer name "
-            "or sklearn.metrics.make_scorer(...)) to compute the no-information "
-            f"rate. Got {scorer!r} instead; use method='.632' or 'oob'."
-        )
-    resolved = resolve_metric(scorer, {}, owner)
-    yhat, used = response(fitted, X, getattr(scorer, "_response_method", "predict"))
-    reg = resolved.registry
-    if reg in REGRESSION:
-        yt = np.asarray(y, dtype=np.float64)
-        yh = np.asarray(yhat, dtype=np.float64).reshape(-1)
-        if reg == "mean_absolute_error":
-            value = pairwise_mae(yt, yh)
-        else:
-            mse = float(yt.var() + yh.var() + (yt.mean() - yh.mean()) ** 2)
-            if reg == "mean_squared_error":
-                value = mse
-            elif reg == "root_mean_squared_error":
-                value = math.sqrt(mse)
-            else:
-                value = 1.0 - mse / float(yt.var()) if yt.var() > 0 else math.nan
-        return resolved.sign * value
-    if (
-        used == "predict_proba"
-        and yhat.ndim == 2
-        and reg in ("roc_auc", "average_precision")
-    ):
-        yhat = yhat[:, 1]
-    classes, counts = np.unique(np.asarray(y), return_counts=True)
-    K, n = classes.shape[0], yhat.shape[0]
-    if K > 1000:
-        raise ValueError(
-            f"The no-information rate of {owner} for scoring {resolved.name} on a "
-            f"target with {K} distinct values is not available (regression targets "
-            "need one of the scorers of mean_squared_error, root_mean_squared_error, "
-            "mean_absolute_error or r2). Use method='.632' or 'oob'."
-        )
-    y_pairs = np.repeat(classes, n)
-    yhat_pairs = np.tile(yhat, (K,) + (1,) * (yhat.ndim - 1))
-    w = np.repeat(counts / counts.sum(), n) / n
-    if reg is not None:
-        prepared = METRICS[reg].prepare(y_pairs, yhat_pairs, **resolved.options)
-        return resolved.sign * float(prepared.kernel(*prepared.args, w))
-    assert resolved.func is not None
-    if not accepts(resolved.func, "sample_weight"):
-        raise ValueError(
-            f"The no-information rate of {owner} needs a metric that accepts "
-            f"sample_weight. Got {resolved.name} instead; use method='.632' or 'oob'."
-        )
-    value = resolved.func(y_pairs, yhat_pairs, sample_weight=w, **resolved.options)
-    return resolved.sign * float(value)
-
-
-def pairwise_mae(y: np.ndarray, yhat: np.ndarray) -> float:
-    """``mean_{i,j} |y_i - yhat_j|`` in O(n log n): sort, search, prefix sums."""
-    s = np.sort(yhat)
-    prefix = np.concatenate(([0.0], np.cumsum(s)))
-    m = s.shape[0]
-    k = np.searchsorted(s, y, side="left")  # yhat_j < y_i for j < k
-    below = y * k - prefix[k]
-    above = (prefix[m] - prefix[k]) - y * (m - k)
-    return float((below + above).sum() / (y.shape[0] * m))
 
 
 @with_undefined_metric_errors
@@ -321,7 +286,7 @@ def bootstrap_score(
     *,
     scoring: MetricLike,
     resampler: BaseResampler | None = None,
-    method: str = ".632+",
+    rule: str = ".632+",
     n_resamples: int | None = None,
     random_state: RandomStateLike = None,
     groups: ArrayLike | None = None,
@@ -367,7 +332,12 @@ def bootstrap_score(
     y : array-like of shape (n_samples,)
         Targets, resampled with the rows.
     scoring : str or callable
-        A scikit-learn scorer name or ``scorer(estimator, X, y)``.  For ".632+"
+        A scikit-learn scorer name or ``scorer(estimator, X, y)``, as
+        ``scoring`` of ``sklearn.model_selection.cross_validate`` (one
+        scorer); unlike ``metric`` of :func:`metric_ci`, a function of
+        ``(y_true, y_pred)`` applied to fixed predictions, a scorer is called
+        with each refitted estimator, so a metric function such as
+        ``accuracy_score`` must be wrapped by ``make_scorer``.  For ".632+"
         the scorer must compute a metric of :func:`metric_ci`'s registry (or a
         ``sklearn.metrics`` function accepting ``sample_weight`` on a
         classification target), so that ``gamma`` can be computed.
@@ -375,10 +345,11 @@ def bootstrap_score(
         None: :class:`Bootstrap`.  Must give in-bag / out-of-bag rows
         (not :class:`BayesianBootstrap`).  ``y`` is routed as the strata and
         ``groups`` as the groups.
-    method : {"oob", ".632", ".632+"}, default=".632+"
+    rule : {"oob", ".632", ".632+"}, default=".632+"
         Which estimate ``estimate`` holds (all three parts are on the result).
     n_resamples : int or None, default=None
-        None: the resampler's ``n_resamples`` when one is given, else 200.  An
+        Number of replicates (refits), in [1, 2**32 - 1].  None: the
+        resampler's ``n_resamples`` when one is given, else 200.  An
         int replaces the value of a resampler left at its default; a resampler
         set to another value raises a ValueError.
     random_state : None, int, SeedSequence or Generator, default=None
@@ -393,7 +364,7 @@ def bootstrap_score(
     Returns
     -------
     BootstrapScore
-        The estimate of ``method`` with the apparent, out-of-bag and
+        The estimate of ``rule`` with the apparent, out-of-bag and
         no-information scores it combines.
 
     See Also
@@ -433,7 +404,7 @@ def bootstrap_score(
     validate_params(
         owner,
         _CONSTRAINTS,
-        method=method,
+        rule=rule,
         undefined=undefined,
         n_jobs=n_jobs,
         estimator=estimator,
@@ -467,7 +438,7 @@ def bootstrap_score(
     )
     oob = float(scores.mean())
     estimate, w, gamma, R = _combine(
-        method,
+        rule,
         apparent,
         oob,
         lambda: no_information_score(scorer, full, X, y_arr, owner),
@@ -479,14 +450,14 @@ def bootstrap_score(
     )
     return BootstrapScore(
         estimate=float(estimate),
-        method=method,
+        rule=rule,
         scoring=str(name),
         apparent_score=float(apparent),
         oob_score=oob,
         no_information_score=None if gamma is None else float(gamma),
         relative_overfitting_rate=None if R is None else float(R),
         weight=float(w),
-        oob_scores=scores,
+        distribution=scores,
         n_resamples=B,
         n_undefined=record.count,
         undefined_replicates=record.replicates,
@@ -516,16 +487,16 @@ def _check_scoring_and_y(
     """The scorer of ``scoring`` and ``y`` as a 1-d array of one target per row."""
     from sklearn.metrics import check_scoring
 
+    allowed = (
+        "a scorer name (sklearn.metrics.get_scorer_names()) or a callable "
+        "scorer(estimator, X, y)"
+    )
     try:
         scorer = check_scoring(estimator, scoring=scoring)
     except ValueError as exc:  # sklearn's message names check_scoring, not us
-        raise param_error(
-            "scoring",
-            owner,
-            "a scorer name (sklearn.metrics.get_scorer_names()) or a callable "
-            "scorer(estimator, X, y)",
-            scoring,
-        ) from exc
+        raise param_error("scoring", owner, allowed, scoring) from exc
+    if not _takes_three(scorer):  # e.g. a metric function of (y_true, y_pred)
+        raise param_error("scoring", owner, allowed, scoring)
     n = n_rows(X)
     y_arr = np.asarray(y)
     if y_arr.ndim != 1 or y_arr.shape[0] != n:
@@ -538,14 +509,26 @@ def _check_scoring_and_y(
     return scorer, y_arr
 
 
+def _takes_three(scorer: Any) -> bool:
+    """Whether ``scorer(estimator, X, y)`` binds (True when the signature
+    cannot be read)."""
+    try:
+        inspect.signature(scorer).bind(None, None, None)
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read (some builtins)
+        return True
+    return True
+
+
 def _combine(
-    method: str, apparent: float, oob: float, gamma_of: Callable[[], float]
+    rule: str, apparent: float, oob: float, gamma_of: Callable[[], float]
 ) -> tuple[float, float, float | None, float | None]:
-    """The estimate of ``method``, the weight of the out-of-bag score, and for
+    """The estimate of ``rule``, the weight of the out-of-bag score, and for
     ".632+" the no-information score and the relative overfitting rate."""
-    if method == "oob":
+    if rule == "oob":
         return oob, 1.0, None, None
-    if method == ".632":
+    if rule == ".632":
         return 0.368 * apparent + 0.632 * oob, 0.632, None, None
     gamma = gamma_of()
     # loss orientation: L = -score

@@ -14,7 +14,7 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from skboot._engine import Statistic, centre_of, moments_to_values
-from skboot._exceptions import StatisticError
+from skboot._engine._statistic import call_user
 from skboot._kernels.iid import iid_sum_1d
 from skboot._kernels.metric import (
     KID_MEAN,
@@ -23,6 +23,7 @@ from skboot._kernels.metric import (
     metric_chunk,
     metric_loo,
 )
+from skboot._validation import value_error
 from skboot.metrics._guard import undefined_metric_errors
 from skboot.metrics._prepare import PreparedMetric
 from skboot.metrics._registry import METRICS, pack_arrays, packed
@@ -272,26 +273,25 @@ class CallableMetricStatistic(Statistic):
         kw = dict(self.options)
         if sw is not None:
             kw["sample_weight"] = sw
-        try:
-            with undefined_metric_errors():
-                value = float(self.func(yt, yp, **kw))
-                if yp2 is not None:
-                    value -= float(self.func(yt, yp2, **kw))
-        except UndefinedMetricWarning:
-            return math.nan
-        except Exception as exc:
-            where = "the original data" if b < 0 else f"replicate {b}"
-            raise StatisticError(
-                f"The metric {self.name} raised on {where}: {exc!r}."
-                + (
-                    ""
-                    if b < 0
-                    else f" Regenerate the replicate with resampler.replicate({b})."
-                ),
-                b,
-            ) from exc
-        value *= self.sign
-        return value if math.isfinite(value) else math.nan
+
+        def value() -> float:
+            out = float(self.func(yt, yp, **kw))
+            if yp2 is not None:
+                out -= float(self.func(yt, yp2, **kw))
+            return out
+
+        hint = f" Regenerate the replicate with resampler.replicate({b})."
+        with undefined_metric_errors():
+            out = call_user(
+                value,
+                (),
+                what=f"metric {self.name}",
+                b=b,
+                hint="" if b < 0 else hint,
+                undefined=(UndefinedMetricWarning,),
+            )
+        out *= self.sign
+        return out if math.isfinite(out) else math.nan
 
     def estimate(self) -> np.ndarray:
         yt, yp, sw = self.arrays[:3]
@@ -393,9 +393,11 @@ def build_statistic(
     assert metric.func is not None
     use_weights = accepts(metric.func, "sample_weight")
     if sw is not None and not use_weights:
-        raise ValueError(
-            f"The 'sample_weight' parameter of {owner} needs a metric that accepts "
-            f"sample_weight. Got {metric.name}, which does not, instead."
+        raise value_error(
+            "sample_weight",
+            owner,
+            f"needs a metric that accepts sample_weight. Got {metric.name}, which "
+            "does not, instead.",
         )
     return CallableMetricStatistic(
         metric.func,
