@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -13,6 +13,9 @@ from scipy import fft as sp_fft
 
 from skboot._results import Result
 from skboot._validation import as_float_array, value_error
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["OptimalBlockLength", "optimal_block_length"]
 
@@ -86,7 +89,7 @@ class OptimalBlockLength(Result):
             index=list(self.labels),
         )
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+    def plot(self, ax: Axes | None = None, **kwargs: str | float) -> Axes:
         """Bar chart of the block lengths, two bars per column of ``x``.
 
         Needs matplotlib.
@@ -110,8 +113,9 @@ class OptimalBlockLength(Result):
         frame = self.to_frame()
         where = np.arange(len(frame))
         width = 0.4
+        options: dict[str, Any] = dict(kwargs)
         for shift, scheme in ((-0.5, "stationary"), (0.5, "circular")):
-            ax.bar(where + shift * width, frame[scheme], width, label=scheme, **kwargs)
+            ax.bar(where + shift * width, frame[scheme], width, label=scheme, **options)
         ax.set_xticks(where, [str(label) for label in frame.index])
         ax.set_ylabel("optimal block length")
         ax.legend()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy.special import ndtri
@@ -20,6 +20,10 @@ from skboot._typing import SeedRecord
 from skboot._validation import LEVEL, validate_params
 from skboot.intervals import ConfidenceInterval
 from skboot.model_based._cluster_inputs import FINITE_FLOAT, min_resamples_error
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
 
 __all__ = ["TIE_RTOL", "WildClusterResult", "p_value", "tstar_at"]
 
@@ -211,12 +215,13 @@ class WildClusterResult(Result):
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row: the test, the interval at the run's level (NaN when the
         drawn replicates are too few for it) and the run's settings."""
-        low = high = math.nan
+        interval: tuple[Any, Any] = (math.nan, math.nan)
         if self.enumerated or (
             min_resamples_error(self.n_resamples, self.level, self.alternative, "")
             is None
         ):
-            low, high = self.confidence_interval()
+            interval = self.confidence_interval()
+        low, high = interval
         return [
             {
                 "estimate": self.estimate,
@@ -236,7 +241,7 @@ class WildClusterResult(Result):
             }
         ]
 
-    def to_frame(self) -> Any:
+    def to_frame(self) -> pd.DataFrame:
         """The result as a one-row pandas DataFrame.
 
         Returns
@@ -248,7 +253,7 @@ class WildClusterResult(Result):
         """
         return super().to_frame()
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+    def plot(self, ax: Axes | None = None, **kwargs: str | float) -> Axes:
         """Histogram of the bootstrap t statistics at the null, and the observed t.
 
         Needs matplotlib.
@@ -271,10 +276,9 @@ class WildClusterResult(Result):
 
             _, ax = plt.subplots(layout="constrained")
         tstar = self.null_distribution[np.isfinite(self.null_distribution)]
-        kwargs.setdefault("bins", "auto")
-        kwargs.setdefault("density", True)
+        options: dict[str, Any] = {"bins": "auto", "density": True, **kwargs}
         if tstar.size:
-            ax.hist(tstar, label="bootstrap t at the null", **kwargs)
+            ax.hist(tstar, label="bootstrap t at the null", **options)
         if math.isfinite(self.statistic):
             ax.axvline(self.statistic, color="C3", label=f"t = {self.statistic:.3g}")
         ax.set_xlabel("t")
