@@ -315,13 +315,13 @@ def wild_cluster_bootstrap(
 def _undefined(base: dict[str, Any], se: float, zero_se: float) -> WildClusterResult:
     """The result when ``t`` is undefined: the standard error is zero up to
     rounding (see ``skboot.model_based._cluster_checks``).  No replicate is
-    computed; ``t``, the p-value, the distribution and the interval are NaN."""
+    computed; ``t``, the p-value, the null distribution and the interval are NaN."""
     warn(
         "wild_cluster_bootstrap: the cluster-robust standard error "
         f"({se:.3g}) is zero up to rounding (at most {zero_se:.3g}, the error that "
         "rounding in the residuals can produce): y is fitted exactly by X, so t is "
         "undefined. The standard error is reported as 0 and the statistic, p-value, "
-        "distribution and interval are NaN.",
+        "null distribution and interval are NaN.",
         UndefinedStatisticWarning,
     )
     B = int(base["n_resamples"])
