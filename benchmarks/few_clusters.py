@@ -86,9 +86,8 @@ def size_rows(
                         weights=weights,
                         n_resamples=B,
                         random_state=t,
-                        confidence_interval=False,
                     )
-                rej[weights] += bool(res.p_value <= ALPHA)
+                rej[weights] += bool(res.pvalue <= ALPHA)
                 warned[weights] += any(
                     issubclass(w.category, FewClustersWarning) for w in caught
                 )
@@ -109,9 +108,7 @@ def peer_p_value(G: int, seed: int) -> tuple[float, float] | None:
     x, y, g = cluster_data(G, (seed, G, 0))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        mine = wild_cluster_bootstrap(
-            x, y, g, n_resamples=4096, confidence_interval=False
-        )
+        mine = wild_cluster_bootstrap(x, y, g, n_resamples=4096)
         peer = WildboottestCL(
             X=np.column_stack([x, np.ones_like(x)]),
             Y=y,
@@ -129,7 +126,7 @@ def peer_p_value(G: int, seed: int) -> tuple[float, float] | None:
         peer.get_vcov()
         peer.get_tstat()
         peer.get_pvalue(pval_type="two-tailed")
-    return float(mine.p_value), float(peer.pvalue)
+    return float(mine.pvalue), float(peer.pvalue)
 
 
 def report(rows: list[dict[str, Any]], peer: dict[int, Any]) -> str:

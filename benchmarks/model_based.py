@@ -58,7 +58,7 @@ def _peer_cells(kind: str, x: np.ndarray, B: int) -> tuple[dict, dict, dict]:
     if kind == "residual":
         rs = skboot.ResidualBootstrap(B, order=1, burn_in=0, random_state=0)
     else:
-        rs = skboot.SieveBootstrap(B, criterion="bic", burn_in=0, random_state=0)
+        rs = skboot.SieveBootstrap(B, order="bic", burn_in=0, random_state=0)
     impls["skboot"] = lambda: skboot.bootstrap(x, "mean", resampler=rs)
     tsb = _tsb()
     if tsb is None:
@@ -172,7 +172,7 @@ def group_wild_cluster(cfg: Any) -> Group:
     X, y, g = cluster_data(n, G)
     impls = {
         "skboot": lambda: skboot.wild_cluster_bootstrap(
-            X, y, g, n_resamples=B, random_state=0, confidence_interval=False
+            X, y, g, n_resamples=B, random_state=0
         ),
         "loop": lambda: straightforward_wcb(X, y, g, B),
     }
@@ -209,7 +209,7 @@ def group_wild_cluster_1m(cfg: Any) -> Group:
     impls = {
         "skboot": lambda: skboot.wild_cluster_bootstrap(
             X, y, g, n_resamples=B, random_state=0
-        ),
+        ).confidence_interval(),
     }
     na = NA("n/a: not run (the straightforward version takes minutes)")
     return Group(

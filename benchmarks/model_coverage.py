@@ -94,10 +94,9 @@ def size_rows(
                     g,
                     n_resamples=B,
                     random_state=t,
-                    confidence_interval=False,
                     **kw,
                 )
-                rej[name] += res.p_value <= 0.05
+                rej[name] += res.pvalue <= 0.05
             rej["CRV1 t(G-1)"] += abs(crv1_t(x, y, g)) > crit
         rows.append({"G": G, "trials": trials, "B": B, "rejections": rej})
         _log(".")

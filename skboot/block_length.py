@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy import fft as sp_fft
 
-from skboot._validation import value_error
+from skboot._results import Result
+from skboot._validation import as_float_array, value_error
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["OptimalBlockLength", "optimal_block_length"]
 
@@ -25,8 +29,8 @@ MIN_OBSERVATIONS = 9
 _BATCH_ELEMENTS = 1 << 20
 
 
-@dataclass(frozen=True, eq=False)
-class OptimalBlockLength:
+@dataclass(frozen=True, eq=False, repr=False)
+class OptimalBlockLength(Result):
     """Estimated optimal block lengths, as returned by `optimal_block_length`.
 
     One estimate per column of the data for each block scheme: the expected
@@ -60,6 +64,8 @@ class OptimalBlockLength:
     >>> obl = optimal_block_length(np.random.default_rng(0).normal(size=100))
     >>> round(obl.stationary, 2), round(obl.circular, 2)
     (1.42, 1.62)
+    >>> list(obl.to_frame().columns)
+    ['stationary', 'circular']
     """
 
     stationary: float | NDArray[np.float64]
@@ -83,6 +89,38 @@ class OptimalBlockLength:
             index=list(self.labels),
         )
 
+    def plot(self, ax: Axes | None = None, **kwargs: str | float) -> Axes:
+        """Bar chart of the block lengths, two bars per column of ``x``.
+
+        Needs matplotlib.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw; None draws on a new figure.
+        **kwargs
+            Passed to ``Axes.bar`` (for both schemes).
+
+        Returns
+        -------
+        matplotlib Axes
+            The Axes drawn on.
+        """
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            _, ax = plt.subplots(layout="constrained")
+        frame = self.to_frame()
+        where = np.arange(len(frame))
+        width = 0.4
+        options: dict[str, Any] = dict(kwargs)
+        for shift, scheme in ((-0.5, "stationary"), (0.5, "circular")):
+            ax.bar(where + shift * width, frame[scheme], width, label=scheme, **options)
+        ax.set_xticks(where, [str(label) for label in frame.index])
+        ax.set_ylabel("optimal block length")
+        ax.legend()
+        return ax
+
 
 class _ValidatedX(NamedTuple):
     values: NDArray[np.float64]  # shape (n, d), finite, no constant column
@@ -94,72 +132,15 @@ def _describe_column(labels: tuple[Hashable, ...], j: int, is_1d: bool) -> str:
     return "the series" if is_1d else f"column {labels[j]!r}"
 
 
-def _pandas_to_float(x: pd.Series | pd.DataFrame) -> NDArray[np.float64]:
-    columns = x.items() if isinstance(x, pd.DataFrame) else [(x.name, x)]
-    for name, col in columns:
-        dtype = col.dtype
-        if not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_complex_dtype(
-            dtype
-        ):
-            where = "" if isinstance(x, pd.Series) else f" in column {name!r}"
-            raise value_error(
-                "x",
-                _OWNER,
-                f"must contain real numbers. Got dtype {dtype}{where} instead.",
-            )
-    # Nullable dtypes (Int64, Float64, boolean) map missing values to NaN, which
-    # the finiteness check below then reports.
-    return np.asarray(x.to_numpy(dtype=np.float64, na_value=np.nan))
-
-
-def _array_to_float(x: Any) -> NDArray[np.float64]:
-    """A non-pandas ``x`` as a float64 array (bools and ints converted)."""
-    try:
-        arr = np.asarray(x)
-    except (TypeError, ValueError) as exc:
-        raise value_error(
-            "x",
-            _OWNER,
-            "must be a 1-D or 2-D array-like of real numbers. "
-            f"Got a {type(x).__name__} that cannot be converted to an array "
-            "instead.",
-        ) from exc
-    kind = arr.dtype.kind
-    if kind == "O":
-        try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError) as exc:
-            raise value_error(
-                "x",
-                _OWNER,
-                "must contain real numbers. Got non-numeric objects instead.",
-            ) from exc
-    elif kind not in "biuf":
-        raise value_error(
-            "x",
-            _OWNER,
-            f"must contain real numbers. Got dtype {arr.dtype} instead.",
-        )
-    return arr.astype(np.float64, copy=False)
-
-
 def _validate_x(x: Any) -> _ValidatedX:
+    # Nullable dtypes (Int64, Float64, boolean) map missing values to NaN, which
+    # the finiteness check below reports by column.
+    values = as_float_array(x, "x", _OWNER, ndim=(1, 2), nan="allow", min_rows=0)
+    labels: tuple[Hashable, ...]
     if isinstance(x, (pd.Series, pd.DataFrame)):
-        values = _pandas_to_float(x)
-        labels: tuple[Hashable, ...] = (
-            tuple(x.columns) if isinstance(x, pd.DataFrame) else (x.name,)
-        )
+        labels = tuple(x.columns) if isinstance(x, pd.DataFrame) else (x.name,)
     else:
-        values = _array_to_float(x)
         labels = tuple(range(values.shape[1])) if values.ndim == 2 else (0,)
-
-    if values.ndim not in (1, 2):
-        raise value_error(
-            "x",
-            _OWNER,
-            "must be 1-D or 2-D (rows are observations). "
-            f"Got a {values.ndim}-D array of shape {values.shape} instead.",
-        )
     if values.size == 0:
         raise value_error(
             "x",

@@ -248,20 +248,18 @@ ERROR_CASES = [
     ),
     pytest.param(
         [[1.0, 2.0], [3.0]],
-        f"{PREFIX} must be a 1-D or 2-D array-like of real numbers. "
+        f"{PREFIX} must be an array-like of real numbers. "
         "Got a list that cannot be converted to an array instead.",
         id="ragged",
     ),
     pytest.param(
         np.zeros((20, 2, 2)),
-        f"{PREFIX} must be 1-D or 2-D (rows are observations). "
-        "Got a 3-D array of shape (20, 2, 2) instead.",
+        f"{PREFIX} must be 1-D or 2-D. Got an array of shape (20, 2, 2) instead.",
         id="3d",
     ),
     pytest.param(
         np.float64(1.0),
-        f"{PREFIX} must be 1-D or 2-D (rows are observations). "
-        "Got a 0-D array of shape () instead.",
+        f"{PREFIX} must be 1-D or 2-D. Got an array of shape () instead.",
         id="0d",
     ),
     pytest.param(
@@ -337,3 +335,40 @@ def test_minimum_size_is_accepted() -> None:
     result = optimal_block_length(np.arange(float(MIN_OBSERVATIONS)) ** 2)
     assert np.isfinite(result.stationary)
     assert np.isfinite(result.circular)
+
+
+# ---------------------------------------------------------------------------
+# the result protocol
+# ---------------------------------------------------------------------------
+def test_result_protocol() -> None:
+    """Equality that never raises, a short repr, to_frame's shape (one row per
+    column, as arch), to_dict, and a plot returning its Axes."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    frame = pd.DataFrame({"a": ar1(0.5, 300, seed=1), "b": ar1(0.0, 300, seed=2)})
+    res = optimal_block_length(frame)
+    assert res == optimal_block_length(frame.copy())
+    assert res != optimal_block_length(frame[["b", "a"]])
+    assert res != "not a result"
+    one = optimal_block_length(frame["a"])
+    assert res != one and one == optimal_block_length(frame["a"])
+    with pytest.raises(TypeError):
+        hash(res)
+    assert len(repr(res)) < 300 and repr(res).startswith("OptimalBlockLength(")
+    wide = optimal_block_length(np.random.default_rng(0).normal(size=(50, 40)))
+    assert "array(shape=(40,), dtype=float64)" in repr(wide)
+    assert len(repr(wide)) < 300
+    out = res.to_frame()
+    assert list(out.columns) == ["stationary", "circular"]
+    assert list(out.index) == ["a", "b"]
+    assert out.loc["a", "stationary"] == res.stationary[0]
+    assert set(res.to_dict()) == {"stationary", "circular", "labels"}
+    fig, ax = plt.subplots()
+    assert res.plot(ax=ax) is ax
+    assert len(ax.patches) == 4  # two schemes for each of two columns
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b"]
+    assert one.plot().figure is not fig
+    plt.close("all")

@@ -91,7 +91,7 @@ def reference_residual_sample(rb: ResidualBootstrap, x: np.ndarray, b: int):
         {"order": 2, "burn_in": 0},
         {"order": "bic", "block_length": 5},
         {"order": 0, "burn_in": 7},
-        {"order": 3, "method": "yule_walker", "block_length": 1, "burn_in": 0},
+        {"order": 3, "fit_method": "yule_walker", "block_length": 1, "burn_in": 0},
     ],
 )
 def test_residual_replicate_equals_reference(x, params):
@@ -165,7 +165,7 @@ def test_sieve_is_yule_walker_residual_bootstrap():
     assert sb.order_ >= 2
     assert sb.criterion_values_.shape == (min(24, 149) + 1,)
     rb = ResidualBootstrap(
-        40, order=sb.order_, method="yule_walker", random_state=SEED
+        40, order=sb.order_, fit_method="yule_walker", random_state=SEED
     ).fit(x)
     np.testing.assert_array_equal(sb.sample(7), rb.sample(7))
     # a longer series allows (and AIC takes) a larger order
@@ -390,11 +390,14 @@ def _explosive(n=200):
     ("make", "match"),
     [
         (lambda x: ResidualBootstrap(order=-1).fit(x), "'order' parameter of Resid"),
-        (lambda x: ResidualBootstrap(order="hqic").fit(x), "an int >= 0, 'aic' or"),
+        (lambda x: ResidualBootstrap(order="hqic").fit(x), "an int >= 0 or one of"),
         (lambda x: ResidualBootstrap(order=60).fit(x), "at most \\(n - 2\\) // 2 = 59"),
         (lambda x: ResidualBootstrap(order=120).fit(x), "'order' parameter"),
         (lambda x: ResidualBootstrap(max_order=70).fit(x), "'max_order' parameter"),
-        (lambda x: ResidualBootstrap(method="mle").fit(x), "'method' parameter"),
+        (
+            lambda x: ResidualBootstrap(fit_method="mle").fit(x),
+            "'fit_method' parameter",
+        ),
         (lambda x: ResidualBootstrap(burn_in=-1).fit(x), "'burn_in' parameter"),
         (lambda x: ResidualBootstrap(block_length=0).fit(x), "'block_length'"),
         (lambda x: ResidualBootstrap(order=1, block_length=500).fit(x), "at most the"),
@@ -405,7 +408,7 @@ def _explosive(n=200):
         (lambda x: ResidualBootstrap(order=1).split(x), "no \\(train, test\\)"),
         (lambda x: ResidualBootstrap().sample(0), "not fitted yet"),
         (lambda x: ResidualBootstrap(5).fit(x).replicate(5), "'b' parameter"),
-        (lambda x: SieveBootstrap(criterion="hqic").fit(x), "'criterion' parameter"),
+        (lambda x: SieveBootstrap(order="hqic").fit(x), "'order' parameter"),
         (lambda x: WildBootstrap(weights="normal").fit(x), "'weights' parameter"),
         (lambda x: WildBootstrap(fit_intercept=1).fit(x, x), "'fit_intercept'"),
         (lambda x: WildBootstrap().fit(x, groups=x > 0), "'groups' parameter of"),
@@ -476,14 +479,21 @@ def test_estimator_refits_are_refused_clearly(x):
 def test_sklearn_parameters_and_clone():
     for r in (
         ResidualBootstrap(5, order=2),
-        SieveBootstrap(5, criterion="bic"),
+        SieveBootstrap(5, order="bic"),
         WildBootstrap(5, weights="webb"),
     ):
         c = clone(r)
         assert c.get_params() == r.get_params()
         assert repr(c) == repr(r)
-    assert SieveBootstrap(criterion="bic").order == "bic"
-    assert SieveBootstrap().method == "yule_walker"
+    assert SieveBootstrap(order="bic").get_params()["order"] == "bic"
+    # the sieve's AR fit is always Yule-Walker: not a parameter
+    assert "fit_method" not in SieveBootstrap().get_params()
+    assert not hasattr(SieveBootstrap(), "criterion")
+    assert not hasattr(SieveBootstrap(), "method")
+    assert ResidualBootstrap(fit_method="yule_walker").get_params()["fit_method"] == (
+        "yule_walker"
+    )
+    assert "method" not in WildBootstrap().get_params()
 
 
 # ---------------------------------------------------------------------------
@@ -521,7 +531,7 @@ def test_distributions_match_tsbootstrap(case, statistic):
         sk = ResidualBootstrap(B, order=1, burn_in=100)
         spec = TR(model=AR(order=1, burn_in=100, initial="random_block"))
     elif case == "sieve":  # tsbootstrap fits the sieve by OLS, skboot by Yule-Walker
-        sk = SieveBootstrap(B, criterion="bic", burn_in=0)
+        sk = SieveBootstrap(B, order="bic", burn_in=0)
         spec = SieveAR(criterion="bic")
     else:
         sk = WildBootstrap(B, order=1)

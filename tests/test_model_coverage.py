@@ -22,7 +22,7 @@ def test_crv1_t_matches_the_wild_cluster_bootstrap():
     from skboot import wild_cluster_bootstrap
 
     x, y, g = mc.cluster_data(7, (1, 2, 3))
-    res = wild_cluster_bootstrap(x, y, g, n_resamples=8, confidence_interval=False)
+    res = wild_cluster_bootstrap(x, y, g, n_resamples=8)
     assert mc.crv1_t(x, y, g) == pytest.approx(res.statistic, rel=1e-10)
 
 

@@ -86,7 +86,6 @@ def test_fast_equals_straightforward(weights, impose_null):
         weights=weights,
         n_resamples=B,
         random_state=SEED,
-        confidence_interval=False,
     )
     assert not res.enumerated and res.n_resamples == B
     # the cluster multipliers are WildBootstrap's for the same seed and clusters
@@ -97,8 +96,8 @@ def test_fast_equals_straightforward(weights, impose_null):
     assert res.estimate == pytest.approx(est, rel=1e-12)
     assert res.standard_error == pytest.approx(se, rel=1e-10)
     assert res.statistic == pytest.approx(t, rel=1e-10)
-    np.testing.assert_allclose(res.distribution, tstar, rtol=1e-10, atol=1e-10)
-    assert res.p_value == np.mean(np.abs(tstar) > abs(t))
+    np.testing.assert_allclose(res.null_distribution, tstar, rtol=1e-10, atol=1e-10)
+    assert res.pvalue == np.mean(np.abs(tstar) > abs(t))
     assert res.bootstrap == ("WCR" if impose_null else "WCU")
 
 
@@ -121,25 +120,25 @@ def test_enumeration_order_and_symmetry():
     has v_g = 1 - 2 * bit_g(j); v and -v give opposite t* (WCR and WCU)."""
     X, y, labels = make_data(n=80, G=5, seed=3)
     with pytest.warns(FewClustersWarning, match="1/16"):  # 2**4 pairs > 1 / 0.05
-        res = wild_cluster_bootstrap(
-            X, y, labels, n_resamples=9999, confidence_interval=False
-        )
+        res = wild_cluster_bootstrap(X, y, labels, n_resamples=9999)
     assert res.enumerated and res.n_resamples == 32 and res.random_state is None
     j = np.arange(32)
     V = 1.0 - 2.0 * ((j[:, None] >> np.arange(5)[None, :]) & 1)
     a = np.array([1.0, 0.0, 0.0])
     _, _, t, tstar = slow_wcb(X, y, labels, a, 0.0, V, True)
-    np.testing.assert_allclose(res.distribution, tstar, rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(res.distribution[::-1], -res.distribution, atol=1e-12)
+    np.testing.assert_allclose(res.null_distribution, tstar, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(
+        res.null_distribution[::-1], -res.null_distribution, atol=1e-12
+    )
     # WCR replicate 0 (all +1) reproduces the data: t* = t, a tie not counted
-    assert res.distribution[0] == pytest.approx(t, rel=1e-10)
-    assert res.p_value == np.mean(np.abs(tstar) > abs(t) * (1 + TIE_RTOL))
+    assert res.null_distribution[0] == pytest.approx(t, rel=1e-10)
+    assert res.pvalue == np.mean(np.abs(tstar) > abs(t) * (1 + TIE_RTOL))
     # Webb weights are never enumerated
     webb = wild_cluster_bootstrap(X, y, labels, weights="webb", n_resamples=50)
     assert not webb.enumerated and webb.n_resamples == 50
 
 
-def test_p_value_at_equals_a_new_run():
+def test_pvalue_at_equals_a_new_run():
     """The p-value function used for inversion equals the bootstrap rerun at that
     null value (same multipliers)."""
     X, y, labels = make_data(n=100, G=12, seed=4, beta=0.5)
@@ -153,7 +152,6 @@ def test_p_value_at_equals_a_new_run():
                 alternative=alt,
                 n_resamples=500,
                 random_state=SEED,
-                confidence_interval=False,
             )
             for r in (-0.4, 0.1, 0.9):
                 other = wild_cluster_bootstrap(
@@ -165,9 +163,8 @@ def test_p_value_at_equals_a_new_run():
                     alternative=alt,
                     n_resamples=500,
                     random_state=SEED,
-                    confidence_interval=False,
                 )
-                assert base.p_value_at(r) == other.p_value
+                assert base.pvalue_at(r) == other.pvalue
                 np.testing.assert_allclose(
                     wild_cluster_bootstrap(
                         X,
@@ -177,9 +174,8 @@ def test_p_value_at_equals_a_new_run():
                         impose_null=impose_null,
                         n_resamples=500,
                         random_state=SEED,
-                        confidence_interval=False,
-                    ).distribution,
-                    other.distribution,
+                    ).null_distribution,
+                    other.null_distribution,
                     rtol=0,
                 )
 
@@ -200,20 +196,20 @@ def test_confidence_interval_inverts_the_test(impose_null, alternative):
         level=0.9,
         random_state=SEED,
     )
-    low, high = res.confidence_interval
+    low, high = res.confidence_interval()
     alpha = 0.1
     eps = 1e-6 * res.standard_error
-    assert res.p_value_at(res.estimate) > alpha
+    assert res.pvalue_at(res.estimate) > alpha
     if alternative == "less":
         assert low == -math.inf
     else:
         assert low < res.estimate
-        assert res.p_value_at(low + eps) > alpha >= res.p_value_at(low - eps)
+        assert res.pvalue_at(low + eps) > alpha >= res.pvalue_at(low - eps)
     if alternative == "greater":
         assert high == math.inf
     else:
         assert high > res.estimate
-        assert res.p_value_at(high - eps) > alpha >= res.p_value_at(high + eps)
+        assert res.pvalue_at(high - eps) > alpha >= res.pvalue_at(high + eps)
 
 
 def test_wcu_symmetric_interval_is_bootstrap_t():
@@ -223,9 +219,9 @@ def test_wcu_symmetric_interval_is_bootstrap_t():
     res = wild_cluster_bootstrap(
         X, y, labels, impose_null=False, n_resamples=799, random_state=SEED
     )
-    a = np.sort(np.abs(res.distribution))[::-1]
+    a = np.sort(np.abs(res.null_distribution))[::-1]
     cstar = a[int(np.floor(0.05 * 799))]
-    low, high = res.confidence_interval
+    low, high = res.confidence_interval()
     assert low == pytest.approx(res.estimate - cstar * res.standard_error, abs=1e-8)
     assert high == pytest.approx(res.estimate + cstar * res.standard_error, abs=1e-8)
 
@@ -255,15 +251,13 @@ def test_peer_wildboottest_enumeration():
         peer.get_tboot()
         peer.get_vcov()
         peer.get_tstat()
-        mine = wild_cluster_bootstrap(
-            X, y, labels, impose_null=impose_null, confidence_interval=False
-        )
+        mine = wild_cluster_bootstrap(X, y, labels, impose_null=impose_null)
         assert full and B == mine.n_resamples == 256
         assert mine.statistic == pytest.approx(
             float(np.ravel(peer.t_stat)[0]), rel=1e-10
         )
         np.testing.assert_allclose(
-            np.sort(mine.distribution),
+            np.sort(mine.null_distribution),
             np.sort(np.ravel(peer.t_boot)),
             rtol=1e-9,
             atol=1e-12,
@@ -275,13 +269,11 @@ def test_cost_does_not_grow_with_n_per_replicate():
     the same t* as the straightforward version (a spot check at larger n)."""
     X, y, labels = make_data(n=20_000, G=4, k=1, seed=8)
     with pytest.warns(FewClustersWarning):
-        res = wild_cluster_bootstrap(
-            X, y, labels, n_resamples=16, confidence_interval=False
-        )
+        res = wild_cluster_bootstrap(X, y, labels, n_resamples=16)
     j = np.arange(16)
     V = 1.0 - 2.0 * ((j[:, None] >> np.arange(4)[None, :]) & 1)
     _, _, _, tstar = slow_wcb(X, y, labels, np.array([1.0, 0.0]), 0.0, V, True)
-    np.testing.assert_allclose(res.distribution, tstar, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(res.null_distribution, tstar, rtol=1e-8, atol=1e-10)
 
 
 @pytest.mark.parametrize(
@@ -300,7 +292,6 @@ def test_cost_does_not_grow_with_n_per_replicate():
         ({"null": np.nan}, "'null' parameter"),
         ({"impose_null": "yes"}, "'impose_null' parameter"),
         ({"fit_intercept": None}, "'fit_intercept' parameter"),
-        ({"confidence_interval": 1}, "'confidence_interval' parameter"),
         ({"y": np.ones(59)}, "'y' parameter"),
         ({"y": np.r_[np.ones(59), np.nan]}, "'y' parameter"),
         ({"X": np.ones((60, 2, 2))}, "'X' parameter"),
@@ -334,11 +325,75 @@ def test_size_with_few_clusters():
     T = 400
     for trial in range(T):
         X, y, labels = make_data(n=200, G=10, k=2, seed=1000 + trial)
-        res = wild_cluster_bootstrap(
-            X, y, labels, n_resamples=399, random_state=trial, confidence_interval=False
-        )
-        rejections += res.p_value <= 0.05
+        res = wild_cluster_bootstrap(X, y, labels, n_resamples=399, random_state=trial)
+        rejections += res.pvalue <= 0.05
     rate = rejections / T
     lo, hi = stats.binom.ppf([1e-4, 1 - 1e-4], T, 0.05) / T
     assert lo <= 0.02 and hi >= 0.09  # the band holds the 1e-4 binomial tails
     assert 0.02 <= rate <= 0.09, rate
+
+
+# ---------------------------------------------------------------------------
+# the result protocol
+# ---------------------------------------------------------------------------
+def test_result_protocol():
+    """Equality that never raises, a short repr at B = 9999, a one-row frame, a
+    plot of the null distribution, fields under the decided names."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    X, y, labels = make_data(n=200, G=40, seed=11, beta=0.2)
+    a = wild_cluster_bootstrap(X, y, labels, random_state=SEED)
+    b = wild_cluster_bootstrap(X, y, labels, random_state=SEED)
+    other = wild_cluster_bootstrap(X, y, labels, random_state=SEED + 1)
+    assert a.n_resamples == 9999 and not a.enumerated
+    assert a == b and a != other and a != "a string"
+    with pytest.raises(TypeError):
+        hash(a)
+    text = repr(a)
+    assert len(text) < 300, text
+    assert "null_distribution=array(shape=(9999,)" in text
+    assert not hasattr(a, "p_value") and not hasattr(a, "distribution")
+    d = a.to_dict()
+    assert d["pvalue"] == a.pvalue and not any(k.startswith("_") for k in d)
+    frame = a.to_frame()
+    assert frame.shape[0] == 1
+    assert list(frame.columns[:6]) == [
+        "estimate",
+        "standard_error",
+        "statistic",
+        "pvalue",
+        "low",
+        "high",
+    ]
+    low, high = a.confidence_interval()
+    assert (frame.loc[0, "low"], frame.loc[0, "high"]) == (low, high)
+    assert frame.loc[0, "pvalue"] == a.pvalue
+    fig, ax = plt.subplots()
+    assert a.plot(ax=ax, bins=30) is ax
+    assert len(ax.patches) == 30 and len(ax.lines) == 1
+    assert ax.lines[0].get_xdata()[0] == a.statistic
+    assert a.plot().figure is not fig  # a new figure without ax
+    plt.close("all")
+
+
+def test_confidence_interval_is_computed_from_the_stored_sums():
+    """The interval method equals the inversion at the run's level (None), is
+    kept per level (the same object on a second call, no change to equality),
+    and other levels nest."""
+    X, y, labels = make_data(n=200, G=14, seed=5, beta=0.3)
+    res = wild_cluster_bootstrap(X, y, labels, n_resamples=999, level=0.9,
+                                 random_state=SEED)  # fmt: skip
+    fresh = wild_cluster_bootstrap(X, y, labels, n_resamples=999, level=0.9,
+                                   random_state=SEED)  # fmt: skip
+    ci = res.confidence_interval()
+    assert ci.level == 0.9 and res.confidence_interval(0.9) is ci
+    assert res.confidence_interval() is ci
+    assert res == fresh  # the kept interval is not a field
+    wide = res.confidence_interval(0.99)
+    assert wide.low < ci.low < res.estimate < ci.high < wide.high
+    alpha = 0.1
+    eps = 1e-6 * res.standard_error
+    assert res.pvalue_at(ci.low + eps) > alpha >= res.pvalue_at(ci.low - eps)

@@ -64,13 +64,14 @@ def test_constant_response_gives_nan_not_a_small_p_value():
         res = wild_cluster_bootstrap(
             X, np.ones(200), g, n_resamples=999, random_state=0
         )
-    assert math.isnan(res.p_value) and math.isnan(res.statistic)
+    assert math.isnan(res.pvalue) and math.isnan(res.statistic)
     assert res.standard_error == 0.0
-    assert np.isnan(res.distribution).all() and res.distribution.shape == (999,)
-    assert all(math.isnan(v) for v in res.confidence_interval)
+    assert res.null_distribution.shape == (999,)
+    assert np.isnan(res.null_distribution).all()
+    assert all(math.isnan(v) for v in res.confidence_interval())
     assert abs(res.estimate) < 1e-15  # the coefficient itself is defined: 0
     with pytest.warns(UndefinedStatisticWarning, match="t is undefined"):
-        assert math.isnan(res.p_value_at(1.0))
+        assert math.isnan(res.pvalue_at(1.0))
 
 
 @pytest.mark.parametrize(
@@ -91,7 +92,7 @@ def test_exact_fits_are_undefined(make, alternative):
         res = wild_cluster_bootstrap(
             X, make(X), g, alternative=alternative, n_resamples=99, random_state=1
         )
-    assert math.isnan(res.p_value)
+    assert math.isnan(res.pvalue)
 
 
 @pytest.mark.parametrize("offset", [1e3, 1e4])
@@ -103,7 +104,7 @@ def test_ill_conditioned_exact_fit_is_undefined(offset):
     x = offset + rng.normal(size=200)
     with pytest.warns(UndefinedStatisticWarning):
         res = wild_cluster_bootstrap(x, 3.0 * x - 2.0, g, n_resamples=99)
-    assert math.isnan(res.p_value)
+    assert math.isnan(res.pvalue)
 
 
 @pytest.mark.parametrize("noise", [1e-10, 1e-6])
@@ -115,7 +116,7 @@ def test_small_real_noise_stays_defined(noise):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         res = wild_cluster_bootstrap(X, y, g, n_resamples=199, random_state=0)
-    assert res.standard_error > 0 and 0.0 <= res.p_value <= 1.0
+    assert res.standard_error > 0 and 0.0 <= res.pvalue <= 1.0
     # t is invariant to y -> (y - 1) / noise: the same test on data of scale 1
     ref = wild_cluster_bootstrap(X, (y - 1.0) / noise, g, n_resamples=199,
                                  random_state=0)  # fmt: skip
@@ -147,15 +148,15 @@ def test_non_finite_or_overflowing_inputs_are_refused(bad, match):
 
 
 # ---------------------------------------------------------------------------
-# p_value_at and n_resamples
+# pvalue_at and n_resamples
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf, "a", None, True, [1.0]])
-def test_p_value_at_refuses_a_bad_value(value):
+def test_pvalue_at_refuses_a_bad_value(value):
     X, y, g = clustered(seed=6)
     res = wild_cluster_bootstrap(X, y, g, n_resamples=99, random_state=0)
     with pytest.raises(ValueError, match="'value' parameter of WildClusterResult"):
-        res.p_value_at(value)
-    assert res.p_value_at(np.float32(0.1)) == res.p_value_at(0.1)
+        res.pvalue_at(value)
+    assert res.pvalue_at(np.float32(0.1)) == res.pvalue_at(0.1)
 
 
 @pytest.mark.parametrize(
@@ -172,14 +173,28 @@ def test_too_few_replicates_for_the_interval(alternative, level, low):
     assert min_resamples(1.0 - level, alternative) == low
     X, y, g = clustered(G=30, per=5, seed=7)  # 2**30 > B: drawn, never enumerated
     kw = {"alternative": alternative, "level": level, "random_state": 0}
-    with pytest.raises(ValueError, match=f"'n_resamples' .* at least {low}"):
-        wild_cluster_bootstrap(X, y, g, n_resamples=low - 1, **kw)
+    # the p-value: any n_resamples >= 1; the interval at the run's level is
+    # refused, naming the highest level those replicates reach
+    few = wild_cluster_bootstrap(X, y, g, n_resamples=low - 1, **kw)
+    step = 2 if alternative == "equal-tailed" else 1
+    with pytest.raises(
+        ValueError,
+        match=rf"'level' parameter of WildClusterResult.confidence_interval must be "
+        rf"at most 1 - {step} / \(n_resamples \+ 1\) = .* n_resamples >= {low}",
+    ):
+        few.confidence_interval()
+    highest_reachable = 1.0 - step / low  # what low - 1 replicates can reach
+    assert few.confidence_interval(highest_reachable - 1e-9) is not None
+    frame = few.to_frame()
+    assert np.isnan(frame.loc[0, "low"]) and np.isnan(frame.loc[0, "high"])
+    assert frame.loc[0, "pvalue"] == few.pvalue
     res = wild_cluster_bootstrap(X, y, g, n_resamples=low, **kw)
-    assert res.n_resamples == low and res.confidence_interval is not None
+    assert res.n_resamples == low
+    lo, hi = res.confidence_interval()
+    assert (res.to_frame().loc[0, "low"], res.to_frame().loc[0, "high"]) == (lo, hi)
     # the p-value alone: any n_resamples >= 1, a multiple of 1 / B
-    one = wild_cluster_bootstrap(X, y, g, n_resamples=1, confidence_interval=False,
-                                 **kw)  # fmt: skip
-    assert one.p_value in (0.0, 1.0) and one.confidence_interval is None
+    one = wild_cluster_bootstrap(X, y, g, n_resamples=1, **kw)
+    assert one.pvalue in (0.0, 1.0)
 
 
 # ---------------------------------------------------------------------------
@@ -204,7 +219,7 @@ def test_too_few_replicates_for_the_interval(alternative, level, low):
 def test_few_clusters_warning(G, alternative, level, warns):
     assert (few_clusters_message(G, 1.0 - level, alternative) is not None) == warns
     X, y, g = clustered(G=G, per=12, k=1, seed=8)
-    kw = {"alternative": alternative, "level": level, "confidence_interval": False}
+    kw = {"alternative": alternative, "level": level}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         res = wild_cluster_bootstrap(X, y, g, **kw)
@@ -235,12 +250,11 @@ def test_attainable_p_values_with_enumeration(G, impose_null):
                 warnings.simplefilter("ignore", FewClustersWarning)
                 res = wild_cluster_bootstrap(
                     X, y, g, alternative=alt, impose_null=impose_null,
-                    confidence_interval=False,
                 )  # fmt: skip
-            assert res.p_value * m == round(res.p_value * m)
-            seen[alt].add(round(res.p_value * m))
+            assert res.pvalue * m == round(res.pvalue * m)
+            seen[alt].add(round(res.pvalue * m))
             if impose_null and alt in ("two-sided", "equal-tailed"):
-                assert res.p_value <= 1.0 - 2.0 / 2**G
+                assert res.pvalue <= 1.0 - 2.0 / 2**G
     assert 0 in seen["two-sided"]
 
 
@@ -338,8 +352,8 @@ def test_undefined_t_never_gives_a_small_p_value(case):
         except ValueError as exc:  # a design the data cannot support, named
             assert re.search(r"The '(X|groups)' parameter", str(exc)), exc
             return
-    assert not res.p_value < 1.0, (res.standard_error, res.statistic)
-    assert math.isnan(res.p_value)
+    assert not res.pvalue < 1.0, (res.standard_error, res.statistic)
+    assert math.isnan(res.pvalue)
     assert any(issubclass(w.category, UndefinedStatisticWarning) for w in caught)
 
 

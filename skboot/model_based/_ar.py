@@ -230,6 +230,6 @@ def check_stationary(fit: ARFit, owner: str) -> None:
             f"fit by {fit.method!r}: the AR polynomial has a root on or inside the "
             f"unit circle (largest companion eigenvalue modulus {rho:.6g} >= 1), so "
             "the recursion that regenerates the series would explode. Difference "
-            "the series first, or use method='yule_walker' (always stationary). "
+            "the series first, or use fit_method='yule_walker' (always stationary). "
             f"Got coefficients {np.round(fit.coef, 6).tolist()}."
         )

@@ -24,7 +24,6 @@ not index views of the data, and three pieces make them run on skboot's engine:
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -32,10 +31,11 @@ from typing import Any, ClassVar
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
-from skboot._engine import Statistic, cache_budget
+from skboot._engine import Statistic, accepts, as_output, cache_budget
+from skboot._engine._statistic import call_user
 from skboot._exceptions import StatisticError
 from skboot._random import RootKey
-from skboot._validation import check_int
+from skboot._validation import VECTORIZED, Interval, validate_params
 from skboot.resamplers import BaseResampler, ResamplingPlan
 
 __all__ = [
@@ -124,32 +124,6 @@ class SyntheticPlan(ResamplingPlan):
 # ---------------------------------------------------------------------------
 # the statistic adapter
 # ---------------------------------------------------------------------------
-def _as_values(value: Any, k: int | None, where: str, b: int) -> np.ndarray:
-    """The statistic's value as a 1-D float array, or a StatisticError."""
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise StatisticError(
-            f"The statistic must return a number or a 1-D array of numbers; on "
-            f"{where} it returned {type(value).__name__}.",
-            b,
-        ) from exc
-    if arr.ndim > 1 or arr.size == 0 or value is None:
-        raise StatisticError(
-            "The statistic must return a number or a non-empty 1-D array; on "
-            f"{where} it returned {value!r:.80}.",
-            b,
-        )
-    arr = arr.reshape(-1)
-    if k is not None and arr.shape[0] != k:
-        raise StatisticError(
-            f"The statistic returned {arr.shape[0]} value(s) on {where}, but {k} on "
-            "the original data.",
-            b,
-        )
-    return arr
-
-
 def _reduce(name: str, a: np.ndarray, ddof: int, q: np.ndarray) -> np.ndarray:
     """Built-in ``name`` along the last axis of ``a`` (1-D or (nb, n)); (nb, k)."""
     a2 = a if a.ndim == 2 else a[None, :]
@@ -195,16 +169,8 @@ class SyntheticStatistic(Statistic):
 
     def _call(self, b: int, args: tuple[Any, ...], **kw: Any) -> Any:
         assert self.func is not None
-        try:
-            return self.func(*args, **kw)
-        except Exception as exc:
-            where = "the original data" if b < 0 else f"replicate {b}"
-            hint = (
-                "" if b < 0 else f" Regenerate it with resampler.fit(...).sample({b})."
-            )
-            raise StatisticError(
-                f"The statistic raised on {where}: {exc!r}.{hint}", b
-            ) from exc
+        hint = "" if b < 0 else f" Regenerate it with resampler.fit(...).sample({b})."
+        return call_user(self.func, args, kw, b=b, hint=hint)
 
     def estimate(self) -> np.ndarray:
         if self.builtin:
@@ -214,7 +180,7 @@ class SyntheticStatistic(Statistic):
             value = self._call(-1, views, axis=-1)
         else:
             value = self._call(-1, self.arrays)
-        return _as_values(value, None, "the original data", -1)
+        return as_output(value, None, "the original data", -1)
 
     def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
         return 8 * plan.n_samples
@@ -249,11 +215,11 @@ class SyntheticStatistic(Statistic):
             for k in range(nb):
                 one = tuple(v[k] for v in views)
                 value = self._call(b0 + k, (*one, buf[k]), axis=-1)
-                out[k] = _as_values(value, self.k, f"replicate {b0 + k}", b0 + k)
+                out[k] = as_output(value, self.k, f"replicate {b0 + k}", b0 + k)
             return
         for k in range(nb):
             value = self._call(b0 + k, (*fixed, buf[k]))
-            out[k] = _as_values(value, self.k, f"replicate {b0 + k}", b0 + k)
+            out[k] = as_output(value, self.k, f"replicate {b0 + k}", b0 + k)
 
     def _no_jackknife(self) -> ValueError:
         return ValueError(
@@ -271,13 +237,6 @@ class SyntheticStatistic(Statistic):
 
     def subset(self, rows: np.ndarray) -> Statistic:
         raise self._no_jackknife()
-
-
-def _accepts_axis(func: Callable[..., Any]) -> bool:
-    try:
-        return "axis" in inspect.signature(func).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 def make_synthetic_statistic(
@@ -312,13 +271,9 @@ def make_synthetic_statistic(
             f"{{{', '.join(repr(s) for s in SYNTHETIC_BUILTINS)}}}. Got "
             f"{statistic!r} instead."
         )
+    validate_params(owner, {"vectorized": VECTORIZED}, vectorized=vectorized)
     if vectorized is None:
-        vectorized = _accepts_axis(statistic)
-    elif not isinstance(vectorized, (bool, np.bool_)):
-        raise ValueError(
-            f"The 'vectorized' parameter of {owner} must be None, True or False. "
-            f"Got {vectorized!r} instead."
-        )
+        vectorized = accepts(statistic, "axis")
     func = functools.partial(statistic, **kwargs) if kwargs else statistic
     stat = SyntheticStatistic(
         func=func,
@@ -369,13 +324,11 @@ def _synthetic_builtin(
         )
     ddof = kwargs.get("ddof", 0)
     if statistic in ("var", "std"):
-        ddof = check_int(
-            ddof,
-            "ddof",
+        ddof = validate_params(
             f"{owner} (statistic_kwargs)",
-            min_value=0,
-            max_value=plan.n_samples - 1,
-        )
+            {"ddof": [Interval("int", 0, plan.n_samples - 1)]},
+            ddof=ddof,
+        )["ddof"]
     q = np.empty(0)
     if statistic == "quantile":
         raw = kwargs.get("q")
@@ -533,13 +486,11 @@ class SyntheticResampler(BaseResampler):
             With ``.sample`` and the draws behind it.
         """
         plan = self._check_fitted("replicate(b)")
-        b = check_int(
-            b,
-            "b",
+        b = validate_params(
             f"{self._name}.replicate",
-            min_value=0,
-            max_value=self.n_resamples - 1,
-        )
+            {"b": [Interval("int", 0, self.n_resamples - 1)]},
+            b=b,
+        )["b"]
         return SyntheticReplicate(plan, b)
 
     def sample(self, b: int) -> np.ndarray:
@@ -575,9 +526,11 @@ class SyntheticResampler(BaseResampler):
         if chunk_size is None:
             chunk = max(1, min(B, cache_budget() // (8 * plan.n_samples)))
         else:
-            chunk = check_int(
-                chunk_size, "chunk_size", f"{self._name}.iter_samples", min_value=1
-            )
+            chunk = validate_params(
+                f"{self._name}.iter_samples",
+                {"chunk_size": [Interval("int", 1)]},
+                chunk_size=chunk_size,
+            )["chunk_size"]
         return self._iter(plan, B, chunk)
 
     @staticmethod

@@ -35,11 +35,9 @@ on ``r`` without re-running the bootstrap.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy.special import ndtri
 
 from skboot._exceptions import UndefinedStatisticWarning, warn
 from skboot._kernels.model_based import (
@@ -48,10 +46,9 @@ from skboot._kernels.model_based import (
     cluster_scores,
     wcb_chunk,
 )
-from skboot._random import PURPOSE, STREAM_VERSION, check_random_state
-from skboot._typing import ArrayLike, RandomStateLike, SeedRecord
-from skboot._validation import is_real, param_error
-from skboot.intervals import ConfidenceInterval
+from skboot._random import PURPOSE, check_random_state
+from skboot._typing import ArrayLike, RandomStateLike
+from skboot._validation import validate_params
 from skboot.model_based._cluster_checks import (
     ZERO_SE_ULPS,
     FewClustersWarning,
@@ -59,204 +56,17 @@ from skboot.model_based._cluster_checks import (
     rounding_se,
     rounding_se_bound,
 )
-from skboot.model_based._cluster_inputs import (
-    check_options,
-    data_inputs,
-    inverse_gram,
+from skboot.model_based._cluster_inputs import CONSTRAINTS, data_inputs, inverse_gram
+from skboot.model_based._cluster_result import (
+    TIE_RTOL,
+    WildClusterResult,
+    p_value,
+    tstar_at,
 )
 
-__all__ = ["WildClusterResult", "wild_cluster_bootstrap"]
+__all__ = ["TIE_RTOL", "WildClusterResult", "wild_cluster_bootstrap"]
 
-#: A bootstrap t must exceed |t| by more than this (relative, at least 1e-10
-#: absolute) to count as more extreme: the replicate that reproduces the data
-#: (v = 1 under WCR) equals t up to rounding and is not counted.
-TIE_RTOL = 1e-10
 _CHUNK = 4096
-
-
-@dataclass(frozen=True)
-class WildClusterResult:
-    """Outcome of :func:`wild_cluster_bootstrap`; immutable.
-
-    It keeps the five per-replicate sums of the run, so :meth:`p_value_at` tests
-    another null value with the same multipliers in O(n_resamples).
-
-    Attributes
-    ----------
-    estimate : float
-        ``a' bhat`` (the coefficient, or the linear combination, tested).
-    standard_error : float
-        Its CRV1 cluster-robust standard error.
-    statistic : float
-        ``t = (estimate - null) / standard_error``.
-    p_value : float
-        Bootstrap p-value of the test (see ``alternative``); NaN when ``t`` is
-        undefined (zero standard error).
-    confidence_interval : ConfidenceInterval or None
-        The interval obtained by inverting the test at ``level`` (None if not
-        asked for).
-    distribution : ndarray of shape (n_resamples,)
-        The bootstrap t statistics at the null, in replicate order.
-    coef : ndarray of shape (k,)
-        All OLS coefficients (intercept last when fitted).
-    null : float
-    bootstrap : {"WCR", "WCU"}
-    weights : str
-    alternative : str
-    level : float
-    n_resamples : int
-        Replicates used: ``2**G`` when the sign vectors were enumerated.
-    enumerated : bool
-        Whether the ``2**G`` Rademacher sign vectors were enumerated.
-    n_clusters : int
-    random_state : int, SeedSequence or None
-        Reproduces the draws (None when enumerated: nothing is random).
-    stream_version : int
-
-    See Also
-    --------
-    wild_cluster_bootstrap : The function that returns it.
-    ConfidenceInterval : The type of ``confidence_interval``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skboot import wild_cluster_bootstrap
-    >>> rng = np.random.default_rng(3)
-    >>> g = np.repeat(np.arange(20), 10)
-    >>> x = rng.normal(size=200)
-    >>> y = 0.5 * x + rng.normal(size=200) + rng.normal(size=20)[g]
-    >>> res = wild_cluster_bootstrap(x, y, g, n_resamples=999, random_state=0)
-    >>> res.bootstrap, res.enumerated, res.n_resamples
-    ('WCR', False, 999)
-    >>> low, high = res.confidence_interval
-    >>> bool(low < res.estimate < high), res.p_value_at(res.estimate) > 0.05
-    (True, True)
-    """
-
-    estimate: float
-    standard_error: float
-    statistic: float
-    p_value: float
-    confidence_interval: ConfidenceInterval | None
-    distribution: np.ndarray = field(repr=False)
-    coef: np.ndarray = field(repr=False)
-    null: float = 0.0
-    bootstrap: str = "WCR"
-    weights: str = "rademacher"
-    alternative: str = "two-sided"
-    level: float = 0.95
-    n_resamples: int = 0
-    enumerated: bool = False
-    n_clusters: int = 0
-    random_state: SeedRecord = None
-    stream_version: int = STREAM_VERSION
-    _sums: np.ndarray = field(default_factory=lambda: np.empty((0, 5)), repr=False)
-    _aq: float = field(default=1.0, repr=False)
-    _c: float = field(default=1.0, repr=False)
-
-    def p_value_at(self, value: float) -> float:
-        """Bootstrap p-value of ``a' beta = value`` with the run's multipliers.
-
-        O(n_resamples); no new bootstrap.
-
-        Parameters
-        ----------
-        value : float
-            The null value ``r``, a finite number.
-
-        Returns
-        -------
-        float
-            The p-value under the run's ``alternative``; NaN, with an
-            :class:`~skboot.UndefinedStatisticWarning`, when the run's ``t`` is
-            undefined (zero standard error).
-
-        Raises
-        ------
-        ValueError
-            If ``value`` is not a finite real number.
-        """
-        owner = "WildClusterResult.p_value_at"
-        if not is_real(value) or not math.isfinite(float(value)):
-            raise param_error("value", owner, "a finite float", value)
-        if not self.standard_error > 0.0:
-            warn(
-                f"{owner}: the run's standard error is zero (y is fitted exactly "
-                "up to rounding), so t is undefined at every null value; the "
-                "p-value is NaN.",
-                UndefinedStatisticWarning,
-            )
-            return math.nan
-        t, tstar = _t_at(self, float(value))
-        return _p_value(t, tstar, self.alternative)
-
-
-def _t_at(res: WildClusterResult, r: float) -> tuple[float, np.ndarray]:
-    """Original and bootstrap t statistics for the null value ``r``."""
-    t = (res.estimate - r) / res.standard_error
-    return t, _tstar(res._sums, res._c, (res.estimate - r) / res._aq, res.bootstrap)
-
-
-def _tstar(sums: np.ndarray, c: float, delta: float, kind: str) -> np.ndarray:
-    n0, n1, q0, q1, q2 = (sums[:, j] for j in range(5))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if kind == "WCU":
-            return n0 / np.sqrt(c * q0)
-        den = c * (q0 + 2.0 * delta * q1 + delta * delta * q2)
-        return (n0 + delta * n1) / np.sqrt(np.maximum(den, 0.0))
-
-
-def _p_value(t: float, tstar: np.ndarray, alternative: str) -> float:
-    tol = TIE_RTOL * max(1.0, abs(t))
-    if alternative == "two-sided":
-        return float(np.mean(np.abs(tstar) > abs(t) + tol))
-    up = float(np.mean(tstar > t + tol))
-    down = float(np.mean(tstar < t - tol))
-    if alternative == "greater":
-        return up
-    if alternative == "less":
-        return down
-    return min(1.0, 2.0 * min(up, down))
-
-
-def _invert(res: WildClusterResult, alpha: float) -> ConfidenceInterval:
-    """Endpoints where the p-value falls to ``alpha``, searched outward from the
-    estimate (doubling steps, then bisection to 1e-10 standard errors)."""
-    est, se = res.estimate, res.standard_error
-
-    def accepted(r: float) -> bool:
-        t, tstar = _t_at(res, r)
-        return _p_value(t, tstar, res.alternative) > alpha
-
-    def endpoint(direction: float) -> float:
-        if not accepted(est):
-            return math.nan
-        step = se * max(1.0, float(ndtri(1.0 - alpha / 2.0)))
-        inner, outer = est, math.nan
-        for _ in range(80):
-            r = est + direction * step
-            if not accepted(r):
-                outer = r
-                break
-            inner = r
-            step *= 2.0
-        if math.isnan(outer):
-            return math.nan
-        for _ in range(200):
-            if abs(outer - inner) <= 1e-10 * se:
-                break
-            mid = 0.5 * (inner + outer)
-            if accepted(mid):
-                inner = mid
-            else:
-                outer = mid
-        return 0.5 * (inner + outer)
-
-    alt = res.alternative
-    low = -math.inf if alt == "less" else endpoint(-1.0)
-    high = math.inf if alt == "greater" else endpoint(1.0)
-    return ConfidenceInterval(low, high)
 
 
 def wild_cluster_bootstrap(
@@ -271,7 +81,6 @@ def wild_cluster_bootstrap(
     n_resamples: int = 9999,
     alternative: str = "two-sided",
     level: float = 0.95,
-    confidence_interval: bool = True,
     fit_intercept: bool = True,
     random_state: RandomStateLike = None,
 ) -> WildClusterResult:
@@ -310,8 +119,8 @@ def wild_cluster_bootstrap(
       could produce (``kappa``: condition number of the column-equilibrated
       design; module ``skboot.model_based._cluster_checks`` states the rule),
       ``y`` is fitted exactly up to rounding and ``t`` is undefined: the result
-      has ``standard_error = 0``, NaN ``statistic``, ``p_value``, distribution
-      and interval, and an :class:`~skboot.UndefinedStatisticWarning` says why.
+      has ``standard_error = 0``, NaN ``statistic``, ``pvalue``,
+      ``null_distribution`` and interval, and an :class:`~skboot.UndefinedStatisticWarning` says why.
       No replicate is computed.
     * **Few clusters.**  With Rademacher weights the p-values are multiples of
       ``2 / 2**G`` (symmetric, equal-tailed) or ``1 / 2**G`` (one-sided), and
@@ -320,10 +129,11 @@ def wild_cluster_bootstrap(
       data sets under the null (one-sided ``2**G``), so
       :class:`~skboot.model_based.FewClustersWarning` is raised (two-sided at
       95%: ``G <= 5``; one-sided: ``G <= 4``).  Use ``weights="webb"``.
-    * **Few replicates.**  With the interval asked for, ``n_resamples`` must be
-      at least ``ceil(1 / (1 - level)) - 1`` (19 at 95%; equal-tailed
-      ``ceil(2 / (1 - level)) - 1``, 39), else the test behind the interval
-      could only reject at ``p = 0``.  The p-value alone accepts any
+    * **Few replicates.**  The interval at ``level`` needs at least
+      ``ceil(1 / (1 - level)) - 1`` drawn replicates (19 at 95%; equal-tailed
+      ``ceil(2 / (1 - level)) - 1``, 39), else the test behind it could only
+      reject at ``p = 0``: with fewer, ``result.confidence_interval()`` raises
+      and ``result.to_frame()`` shows NaN endpoints.  The p-value accepts any
       ``n_resamples >= 1`` (it is then a multiple of ``1 / n_resamples``).
 
     Memory: O(n k) for the design plus O(n_resamples) for the sums.
@@ -349,13 +159,15 @@ def wild_cluster_bootstrap(
         clusters (fewer than about 12), where Rademacher has only ``2**G`` values.
     n_resamples : int, default=9999
         Replicates; with Rademacher weights and ``2**G <= n_resamples`` the ``2**G``
-        sign vectors are enumerated instead (``result.n_resamples = 2**G``).  At
-        least ``ceil(1 / (1 - level)) - 1`` with the interval (see above).
-    alternative : {"two-sided", "equal-tailed", "greater", "less"}, default="two-sided"
+        sign vectors are enumerated instead (``result.n_resamples = 2**G``).  The
+        interval needs ``ceil(1 / (1 - level)) - 1`` of them (see above).
+    alternative : {"two-sided", "less", "greater", "equal-tailed"}, default="two-sided"
+        The alternative of the test (scipy's three), or ``"equal-tailed"``: the
+        two-sided test ``2 min(P(t* > t), P(t* < t))`` (see above), which does
+        not assume ``t*`` symmetric.
     level : float, default=0.95
-        Confidence level of the interval.
-    confidence_interval : bool, default=True
-        Whether to invert the test for an interval.
+        Confidence level of the interval (``result.confidence_interval()``; the
+        result computes it when asked) and of the few-clusters check.
     fit_intercept : bool, default=True
         Add an intercept column to ``X`` (its coefficient comes last).
     random_state : None, int, SeedSequence or Generator, default=None
@@ -365,15 +177,15 @@ def wild_cluster_bootstrap(
     Returns
     -------
     WildClusterResult
-        The estimate, its CRV1 standard error, the t statistic, the p-value, the
-        interval and the bootstrap t distribution.
+        The estimate, its CRV1 standard error, the t statistic, the p-value and
+        the bootstrap t distribution at the null; its ``confidence_interval()``
+        inverts the test.
 
     Raises
     ------
     ValueError
         Fewer than 2 clusters, a singular design, no more rows than columns,
-        non-finite data (or data whose squares overflow), too few replicates for
-        the interval, or a bad parameter (named in the message).
+        non-finite data (or data whose squares overflow), or a bad parameter (named in the message).
 
     Warns
     -----
@@ -414,22 +226,24 @@ def wild_cluster_bootstrap(
     >>> res = wild_cluster_bootstrap(x, y, g, n_resamples=999, random_state=0)
     >>> res.enumerated, res.n_resamples          # 2**8 = 256 <= 999
     (True, 256)
-    >>> round(res.estimate, 3), round(res.p_value, 3)
+    >>> round(res.estimate, 3), round(res.pvalue, 3)
     (0.246, 0.016)
-    >>> [round(v, 3) for v in res.confidence_interval]
+    >>> [round(v, 3) for v in res.confidence_interval()]
     [0.013, 0.539]
     """
     owner = "wild_cluster_bootstrap"
-    B = check_options(
-        impose_null,
-        fit_intercept,
-        confidence_interval,
-        weights,
-        alternative,
-        n_resamples,
-        level,
-        null,
+    options = validate_params(
+        owner,
+        CONSTRAINTS,
+        impose_null=impose_null,
+        fit_intercept=fit_intercept,
+        weights=weights,
+        alternative=alternative,
+        n_resamples=n_resamples,
+        level=level,
+        null=null,
     )
+    B, level, null = options["n_resamples"], options["level"], float(null)
     D, yf, codes, G, a = data_inputs(X, y, groups, coef, bool(fit_intercept), owner)
     n, k = D.shape
     key = check_random_state(random_state, owner=owner)
@@ -454,7 +268,6 @@ def wild_cluster_bootstrap(
             f"{float(np.abs(yf).max()):.3g} instead; rescale y."
         )
     est = float(a @ beta)
-    null = float(null)
     kind = "WCR" if impose_null else "WCU"
     enumerate_all = weights == "rademacher" and G < 32 and 2**G <= B
     if enumerate_all:
@@ -466,7 +279,7 @@ def wild_cluster_bootstrap(
         "bootstrap": kind,
         "weights": weights,
         "alternative": alternative,
-        "level": float(level),
+        "level": level,
         "n_resamples": B,
         "enumerated": bool(enumerate_all),
         "n_clusters": G,
@@ -479,54 +292,44 @@ def wild_cluster_bootstrap(
     if not se > zero_se:  # the bound does not decide: the exact rounding level
         zero_se = factor * rounding_se(D, yf, beta, q, codes, G, c)
     if not se > zero_se:
-        return _undefined(base, se, zero_se, bool(confidence_interval))
+        return _undefined(base, se, zero_se)
     if weights == "rademacher":
-        message = few_clusters_message(G, 1.0 - float(level), alternative)
+        message = few_clusters_message(G, 1.0 - level, alternative)
         if message is not None:
             warn(message, FewClustersWarning)
 
     # -- the replicates: O(G k) each ----------------------------------------------
     sums = _replicate_sums(key, B, weights, enumerate_all, su @ A, F @ A, F, wu, wf)
-    tstar = _tstar(sums, c, (est - null) / aq, kind)
+    tstar = tstar_at(sums, c, (est - null) / aq, kind)
     t = (est - null) / se
-    res = WildClusterResult(
+    return WildClusterResult(
         standard_error=se,
         statistic=t,
-        p_value=_p_value(t, tstar, alternative),
-        confidence_interval=None,
-        distribution=tstar,
+        pvalue=p_value(t, tstar, alternative),
+        null_distribution=tstar,
         _sums=sums,
         **base,
     )
-    if not confidence_interval:
-        return res
-    ci = _invert(res, 1.0 - float(level))
-    return WildClusterResult(**{**res.__dict__, "confidence_interval": ci})
 
 
-def _undefined(
-    base: dict[str, Any], se: float, zero_se: float, interval: bool
-) -> WildClusterResult:
+def _undefined(base: dict[str, Any], se: float, zero_se: float) -> WildClusterResult:
     """The result when ``t`` is undefined: the standard error is zero up to
     rounding (see ``skboot.model_based._cluster_checks``).  No replicate is
-    computed; ``t``, the p-value, the distribution and the interval are NaN."""
+    computed; ``t``, the p-value, the null distribution and the interval are NaN."""
     warn(
         "wild_cluster_bootstrap: the cluster-robust standard error "
         f"({se:.3g}) is zero up to rounding (at most {zero_se:.3g}, the error that "
         "rounding in the residuals can produce): y is fitted exactly by X, so t is "
         "undefined. The standard error is reported as 0 and the statistic, p-value, "
-        "distribution and interval are NaN.",
+        "null distribution and interval are NaN.",
         UndefinedStatisticWarning,
     )
     B = int(base["n_resamples"])
     return WildClusterResult(
         standard_error=0.0,
         statistic=math.nan,
-        p_value=math.nan,
-        confidence_interval=ConfidenceInterval(math.nan, math.nan)
-        if interval
-        else None,
-        distribution=np.full(B, math.nan),
+        pvalue=math.nan,
+        null_distribution=np.full(B, math.nan),
         _sums=np.full((B, 5), math.nan),
         **base,
     )

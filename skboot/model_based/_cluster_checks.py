@@ -18,7 +18,8 @@ Three rules of :func:`skboot.wild_cluster_bootstrap`, each stated here once:
   ``se / se_round`` stays below 1 for well-conditioned designs and below
   ``0.05 kappa**2`` otherwise; a response with noise ``1e-11`` times its size
   gives a ratio of about ``10**4`` and stays defined.
-* **Too few replicates for an interval.**  With ``B`` drawn replicates a
+* **Too few replicates for an interval** (checked by
+  ``WildClusterResult.confidence_interval``).  With ``B`` drawn replicates a
   symmetric or one-sided p-value is a multiple of ``1 / B`` (equal-tailed:
   ``2 / B``); the interval at level ``1 - alpha`` needs the test to reject at a
   positive p-value, so ``B >= ceil(1 / alpha) - 1`` (symmetric, one-sided) or
@@ -88,10 +89,10 @@ class FewClustersWarning(UserWarning):
     >>> x, y = rng.normal(size=40), rng.normal(size=40)
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     res = wild_cluster_bootstrap(x, y, g, confidence_interval=False)
+    ...     res = wild_cluster_bootstrap(x, y, g)
     >>> any(issubclass(w.category, FewClustersWarning) for w in caught)
     True
-    >>> res.n_resamples, res.p_value * 8 == round(res.p_value * 8)
+    >>> res.n_resamples, res.pvalue * 8 == round(res.pvalue * 8)
     (16, True)
     """
 

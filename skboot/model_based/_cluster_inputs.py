@@ -1,10 +1,10 @@
-"""The inputs of :func:`wild_cluster_bootstrap`, checked before any work: options,
-design, response, clusters, restriction, and the inverse of the Gram matrix."""
+"""The inputs of :func:`wild_cluster_bootstrap`, checked before any work: the
+constraint table of its options, the design, response, clusters, restriction,
+and the inverse of the Gram matrix."""
 
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 import numpy as np
@@ -12,54 +12,65 @@ from scipy.linalg import solve_triangular
 
 from skboot._kernels.model_based import WEIGHT_CODES, dense_codes
 from skboot._validation import (
+    ALTERNATIVES,
+    BOOL,
+    LEVEL,
+    N_RESAMPLES,
+    Constraint,
+    Options,
+    Predicate,
+    as_float_array,
     check_array_1d_labels,
     check_int,
-    check_one_of,
+    is_int,
+    is_real,
     param_error,
     value_error,
 )
 from skboot.model_based._cluster_checks import min_resamples
 
 __all__ = [
-    "check_options",
+    "CONSTRAINTS",
+    "FINITE_FLOAT",
+    "WCB_ALTERNATIVES",
     "cluster_codes",
     "data_inputs",
     "design",
     "inverse_gram",
+    "min_resamples_error",
     "response",
     "restriction",
 ]
 
-ALTERNATIVES = ("two-sided", "equal-tailed", "greater", "less")
+#: The shared sides of a test, and the equal-tailed two-sided test
+#: ``2 min(P(t* > t), P(t* < t))``: a wild cluster bootstrap extension.
+WCB_ALTERNATIVES = (*ALTERNATIVES, "equal-tailed")
+#: A finite real number (the null value of the test).
+FINITE_FLOAT = Predicate(lambda v: is_real(v) and math.isfinite(v), "a finite float")
+#: The options of :func:`wild_cluster_bootstrap`, checked in this order before
+#: any work.
+CONSTRAINTS: dict[str, list[Constraint]] = {
+    "impose_null": [BOOL],
+    "fit_intercept": [BOOL],
+    "weights": [Options(tuple(WEIGHT_CODES))],
+    "alternative": [Options(WCB_ALTERNATIVES)],
+    "n_resamples": [N_RESAMPLES],
+    "level": [LEVEL],
+    "null": [FINITE_FLOAT],
+}
 #: Columns below this magnitude underflow when squared.
 _TINY = math.sqrt(np.finfo(np.float64).tiny) * 2.0**26
 
 
 def design(X: Any, fit_intercept: bool, owner: str) -> np.ndarray:
-    raw = X.to_numpy() if hasattr(X, "to_numpy") else X
-    try:
-        Xf = np.asarray(raw, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            f"The 'X' parameter of {owner} must be a numeric array of shape (n,) or "
-            f"(n, n_features). Got {type(X).__name__} that is not numeric instead."
-        ) from exc
-    if Xf.ndim not in (1, 2):
-        raise ValueError(
-            f"The 'X' parameter of {owner} must be 1-D or 2-D. Got shape "
-            f"{Xf.shape} instead."
-        )
+    """The design as finite float64 of shape (n, n_features), intercept last."""
+    Xf = as_float_array(X, "X", owner, ndim=(1, 2), min_rows=0)
     if Xf.size == 0:
         raise ValueError(
             f"The 'X' parameter of {owner} must have at least one row and one "
             f"column. Got shape {Xf.shape} instead."
         )
     Xf = Xf.reshape(Xf.shape[0], -1)
-    if not np.all(np.isfinite(Xf)):
-        raise ValueError(
-            f"The 'X' parameter of {owner} must hold finite values. Got "
-            f"{int((~np.isfinite(Xf)).sum())} NaN or infinite value(s) instead."
-        )
     if fit_intercept:
         return np.column_stack([Xf, np.ones(Xf.shape[0])])
     return np.ascontiguousarray(Xf)
@@ -131,11 +142,8 @@ def inverse_gram(
 
 def restriction(coef: Any, d: int, k: int, owner: str) -> np.ndarray:
     a = np.zeros(k)
-    if isinstance(coef, (numbers.Integral, np.integer)) and not isinstance(
-        coef, (bool, np.bool_)
-    ):
-        j = check_int(coef, "coef", owner, min_value=0, max_value=d - 1)
-        a[j] = 1.0
+    if is_int(coef):
+        a[check_int(coef, "coef", owner, min_value=0, max_value=d - 1)] = 1.0
         return a
     try:
         R = np.asarray(coef, dtype=np.float64)
@@ -153,77 +161,37 @@ def restriction(coef: Any, d: int, k: int, owner: str) -> np.ndarray:
     return a
 
 
-def check_options(
-    impose_null: Any,
-    fit_intercept: Any,
-    confidence_interval: Any,
-    weights: Any,
-    alternative: Any,
-    n_resamples: Any,
-    level: Any,
-    null: Any,
-) -> int:
-    """The options of :func:`wild_cluster_bootstrap`, checked before any work;
-    returns ``n_resamples``."""
-    owner = "wild_cluster_bootstrap"
-    if not isinstance(impose_null, (bool, np.bool_)):
-        raise param_error("impose_null", owner, "True or False", impose_null)
-    if not isinstance(fit_intercept, (bool, np.bool_)):
-        raise param_error("fit_intercept", owner, "True or False", fit_intercept)
-    if not isinstance(confidence_interval, (bool, np.bool_)):
-        raise param_error(
-            "confidence_interval", owner, "True or False", confidence_interval
-        )
-    check_one_of(weights, "weights", owner, tuple(WEIGHT_CODES))
-    check_one_of(alternative, "alternative", owner, ALTERNATIVES)
-    B = check_int(n_resamples, "n_resamples", owner, min_value=1, max_value=2**32 - 1)
-    if (
-        isinstance(level, (bool, np.bool_))
-        or not isinstance(level, (numbers.Real, np.floating))
-        or not 0.0 < float(level) < 1.0
-    ):
-        raise param_error("level", owner, "a float in (0, 1)", level)
-    if (
-        isinstance(null, (bool, np.bool_))
-        or not isinstance(null, (numbers.Real, np.floating, np.integer))
-        or not math.isfinite(float(null))
-    ):
-        raise param_error("null", owner, "a finite float", null)
-    if confidence_interval:
-        low = min_resamples(1.0 - float(level), alternative)
-        if low > B:
-            raise value_error(
-                "n_resamples",
-                owner,
-                f"must be at least {low} for a {alternative} interval at level "
-                f"{float(level):.6g} (with fewer replicates the test rejects only at "
-                f"p = 0, so the interval would cover in about {B} of {B + 1} data "
-                "sets whatever the level). Got "
-                f"{B} instead; or pass confidence_interval=False for the p-value "
-                "alone.",
-            )
-    return B
+def min_resamples_error(
+    n_resamples: int, level: float, alternative: str, owner: str
+) -> ValueError | None:
+    """The error when ``n_resamples`` drawn replicates cannot give the interval
+    at ``level`` (the test behind it would reject only at ``p = 0``), else
+    None."""
+    low = min_resamples(1.0 - level, alternative)
+    if low <= n_resamples:
+        return None
+    step = 2 if alternative == "equal-tailed" else 1
+    article = "an" if alternative == "equal-tailed" else "a"
+    return value_error(
+        "level",
+        owner,
+        f"must be at most 1 - {step} / (n_resamples + 1) = "
+        f"{1.0 - step / (n_resamples + 1):.6g} for {article} {alternative} interval from "
+        f"{n_resamples} drawn replicates (with fewer than {low} replicates at this "
+        "level the test rejects only at p = 0, so the interval would cover in about "
+        f"{n_resamples} of {n_resamples + 1} data sets whatever the level). Got "
+        f"{level:.6g} instead; or run wild_cluster_bootstrap with n_resamples >= "
+        f"{low}.",
+    )
 
 
 def response(y: Any, n: int, owner: str) -> np.ndarray:
     """``y`` as finite float64, one value per row of the design."""
-    raw_y = y.to_numpy() if hasattr(y, "to_numpy") else y
-    try:
-        yf = np.asarray(raw_y, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            f"The 'y' parameter of {owner} must be a numeric 1-D array. Got "
-            f"{type(y).__name__} that is not numeric instead."
-        ) from exc
-    if yf.ndim != 1 or yf.shape[0] != n:
+    yf = as_float_array(y, "y", owner, ndim=(1,), min_rows=0)
+    if yf.shape[0] != n:
         raise ValueError(
             f"The 'y' parameter of {owner} must be 1-D with one value per row of X "
             f"({n}). Got shape {yf.shape} instead."
-        )
-    if not np.all(np.isfinite(yf)):
-        raise ValueError(
-            f"The 'y' parameter of {owner} must hold finite values. Got "
-            f"{int((~np.isfinite(yf)).sum())} NaN or infinite value(s) instead."
         )
     return yf
 

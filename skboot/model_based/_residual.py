@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
-import numbers
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from skboot._kernels.model_based import LANES, ar_residual_chunk
 from skboot._random import PURPOSE, RootKey, fill_indices_kernel
 from skboot._typing import RandomStateLike
-from skboot._validation import check_int, check_one_of, param_error, value_error
+from skboot._validation import (
+    NONE,
+    Constraint,
+    Interval,
+    Options,
+    as_float_array,
+    is_int,
+    validate_params,
+    value_error,
+)
 from skboot.model_based._ar import (
     CRITERIA,
     METHODS,
@@ -133,15 +141,9 @@ class ARResidualPlan(SyntheticPlan):
 
 
 def _series(X: Any, owner: str) -> np.ndarray:
-    """The 1-D float series of ``X`` ((n,) or (n, 1)), or a clear error."""
-    raw = X.to_numpy() if hasattr(X, "to_numpy") else X
-    try:
-        x = np.asarray(raw, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            f"The 'X' parameter of {owner} must be a numeric 1-D series. Got "
-            f"{type(X).__name__} that is not numeric instead."
-        ) from exc
+    """The 1-D float series of ``X`` ((n,) or (n, 1)), or a clear error; its
+    values are checked by the AR fit."""
+    x = as_float_array(X, "X", owner, ndim=(1, 2), nan="allow")
     if x.ndim == 2 and x.shape[1] == 1:
         x = x[:, 0]
     if x.ndim != 1:
@@ -153,40 +155,39 @@ def _series(X: Any, owner: str) -> np.ndarray:
     return np.ascontiguousarray(x)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(
-        value, (bool, np.bool_)
-    )
+#: The AR settings of the residual and wild bootstraps (table rows, checked in
+#: this order).
+AR_CONSTRAINTS: dict[str, list[Constraint]] = {
+    "order": [Interval("int", 0), Options(CRITERIA)],
+    "max_order": [Interval("int", 0), NONE],
+    "fit_method": [Options(METHODS)],
+}
+#: ``block_length`` of a model-based resampler: None or a positive int.
+BLOCK_LENGTH: list[Constraint] = [Interval("int", 1), NONE]
 
 
 class _ARMixin:
-    """Order, method and fit shared by the residual, sieve and wild bootstraps."""
+    """Order, fit method and fit shared by the residual, sieve and wild
+    bootstraps."""
 
     order: Any
     max_order: Any
-    method: Any
+    fit_method: Any
 
     @property
     def _name(self) -> str:
         return type(self).__name__
 
-    def _check_ar_params(self) -> None:
-        order = self.order
-        if not (
-            (_is_int(order) and int(order) >= 0)
-            or (isinstance(order, str) and order in CRITERIA)
-        ):
-            raise param_error("order", self._name, "an int >= 0, 'aic' or 'bic'", order)
-        if self.max_order is not None:
-            check_int(self.max_order, "max_order", self._name, min_value=0)
-        check_one_of(self.method, "method", self._name, METHODS)
+    def _fit_method(self) -> str:
+        """How the AR model is fitted ("ols" or "yule_walker")."""
+        return str(self.fit_method)
 
     def _fit_order(self, x: np.ndarray) -> tuple[ARFit, np.ndarray | None]:
         """Fit the AR model of the chosen (or given) order to ``x``; also return
         the criterion values when the order was selected."""
         n = x.shape[0]
         top = max_allowed_order(n)
-        if _is_int(self.order):
+        if is_int(self.order):
             p = int(self.order)
             if p > top:
                 raise ValueError(
@@ -206,9 +207,9 @@ class _ARMixin:
                     "instead."
                 )
             p, crit = select_order(
-                x, p_max, str(self.order), str(self.method), self._name
+                x, p_max, str(self.order), self._fit_method(), self._name
             )
-        fit = fit_ar(x, p, str(self.method), self._name)
+        fit = fit_ar(x, p, self._fit_method(), self._name)
         check_stationary(fit, self._name)
         return fit, crit
 
@@ -294,8 +295,9 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
             order_doc="""order : int or {"aic", "bic"}, default="aic"
         The AR order ``p`` (``0 <= p <= (n - 2) // 2``), or the criterion that
         chooses it in ``[0, max_order]``.""",
-            method_doc="""method : {"ols", "yule_walker"}, default="ols"
-        OLS with an intercept, or Yule-Walker (always stationary).""",
+            method_doc="""fit_method : {"ols", "yule_walker"}, default="ols"
+        How the AR model is fitted: OLS with an intercept, or Yule-Walker
+        (always stationary).""",
         )
         + """
     See Also
@@ -335,7 +337,7 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
         *,
         order: int | str = "aic",
         max_order: int | None = None,
-        method: str = "ols",
+        fit_method: str = "ols",
         block_length: int | None = None,
         burn_in: int = 100,
         random_state: RandomStateLike = None,
@@ -343,17 +345,24 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
         super().__init__(n_resamples, random_state=random_state)
         self.order = order
         self.max_order = max_order
-        self.method = method
+        self.fit_method = fit_method
         self.block_length = block_length
         self.burn_in = burn_in
+
+    #: The constructor parameters (beside ``n_resamples`` and ``random_state``,
+    #: checked by the base class), checked in this order.
+    _constraints: ClassVar[dict[str, list[Constraint]]] = {
+        **AR_CONSTRAINTS,
+        "block_length": BLOCK_LENGTH,
+        "burn_in": [Interval("int", 0)],
+    }
 
     def check_params(self) -> None:
         """Validate the constructor parameters, raising on the first bad one."""
         super().check_params()
-        self._check_ar_params()
-        if self.block_length is not None:
-            check_int(self.block_length, "block_length", self._name, min_value=1)
-        burn_in = check_int(self.burn_in, "burn_in", self._name, min_value=0)
+        table = self._constraints
+        validate_params(self._name, table, **{k: getattr(self, k) for k in table})
+        burn_in = int(self.burn_in)
         if burn_in > MAX_BURN_IN:
             raise value_error(
                 "burn_in",
@@ -415,7 +424,7 @@ class SieveBootstrap(ResidualBootstrap):
     AR(infinity) as ``p_n -> infinity`` with ``p_n = o(n^(1/4))``-type rates; then
     the residual bootstrap of :class:`ResidualBootstrap` runs on that fit (same
     streams, same replicates as ``ResidualBootstrap(order=p_n,
-    method="yule_walker")``).
+    fit_method="yule_walker")``).
 
     Parameters
     ----------
@@ -423,8 +432,8 @@ class SieveBootstrap(ResidualBootstrap):
         Number of replicates.
     max_order : int, optional
         Largest order tried; None means ``min(floor(10 log10 n), (n - 2) // 2)``.
-    criterion : {"aic", "bic"}, default="aic"
-        The criterion that chooses the order.
+    order : {"aic", "bic"}, default="aic"
+        The criterion that chooses the AR order.
     block_length : int, optional
         As in :class:`ResidualBootstrap`.
     burn_in : int, default=100
@@ -465,7 +474,7 @@ class SieveBootstrap(ResidualBootstrap):
         n_resamples: int = 9999,
         *,
         max_order: int | None = None,
-        criterion: str = "aic",
+        order: str = "aic",
         block_length: int | None = None,
         burn_in: int = 100,
         random_state: RandomStateLike = None,
@@ -473,22 +482,17 @@ class SieveBootstrap(ResidualBootstrap):
         BaseInit = SyntheticResampler.__init__
         BaseInit(self, n_resamples, random_state=random_state)
         self.max_order = max_order
-        self.criterion = criterion
+        self.order = order
         self.block_length = block_length
         self.burn_in = burn_in
 
-    # the AR settings the sieve fixes
-    @property
-    def order(self) -> str:
-        """The criterion that chooses the AR order (``criterion``)."""
-        return self.criterion
+    _constraints: ClassVar[dict[str, list[Constraint]]] = {
+        "order": [Options(CRITERIA)],
+        "max_order": AR_CONSTRAINTS["max_order"],
+        "block_length": BLOCK_LENGTH,
+        "burn_in": [Interval("int", 0)],
+    }
 
-    @property
-    def method(self) -> str:
-        """How the AR model is fitted: always "yule_walker"."""
+    def _fit_method(self) -> str:
+        """The sieve always fits by Yule-Walker."""
         return "yule_walker"
-
-    def check_params(self) -> None:
-        """Validate the constructor parameters, raising on the first bad one."""
-        check_one_of(self.criterion, "criterion", self._name, CRITERIA)
-        super().check_params()

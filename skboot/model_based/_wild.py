@@ -5,7 +5,7 @@ cluster."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -18,9 +18,22 @@ from skboot._kernels.model_based import (
 )
 from skboot._random import PURPOSE, RootKey
 from skboot._typing import RandomStateLike
-from skboot._validation import check_array_1d_labels, check_int, check_one_of
+from skboot._validation import (
+    BOOL,
+    Constraint,
+    Options,
+    as_float_array,
+    check_array_1d_labels,
+    validate_params,
+)
 from skboot.model_based._base import SyntheticPlan, SyntheticResampler
-from skboot.model_based._residual import _ARMixin, _series, ar_attributes
+from skboot.model_based._residual import (
+    AR_CONSTRAINTS,
+    BLOCK_LENGTH,
+    _ARMixin,
+    _series,
+    ar_attributes,
+)
 
 __all__ = ["WildBootstrap"]
 
@@ -114,29 +127,6 @@ class ARWildPlan(_WildPlanBase):
         return 0
 
 
-def _finite_float(a: Any, name: str, owner: str, ndim: tuple[int, ...]) -> np.ndarray:
-    raw = a.to_numpy() if hasattr(a, "to_numpy") else a
-    try:
-        arr = np.asarray(raw, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must be numeric. Got "
-            f"{type(a).__name__} that is not numeric instead."
-        ) from exc
-    if arr.ndim not in ndim:
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must have {' or '.join(map(str, ndim))}"
-            f" dimension(s). Got shape {arr.shape} instead."
-        )
-    bad = int(arr.size - np.isfinite(arr).sum())
-    if bad:
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must hold finite values. Got {bad} "
-            "NaN or infinite value(s) instead."
-        )
-    return arr
-
-
 class WildBootstrap(SyntheticResampler, _ARMixin):
     """Wild bootstrap of regression residuals or of AR residuals.
 
@@ -183,7 +173,7 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
         Time series only: the AR order, as in :class:`ResidualBootstrap`.
     max_order : int, optional
         Time series only: largest order tried by the criterion.
-    method : {"ols", "yule_walker"}, default="ols"
+    fit_method : {"ols", "yule_walker"}, default="ols"
         Time series only: how the AR model is fitted.
     fit_intercept : bool, default=True
         Regression only: add an intercept to the design.
@@ -249,7 +239,7 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
         block_length: int | None = None,
         order: int | str = "aic",
         max_order: int | None = None,
-        method: str = "ols",
+        fit_method: str = "ols",
         fit_intercept: bool = True,
         random_state: RandomStateLike = None,
     ) -> None:
@@ -258,21 +248,23 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
         self.block_length = block_length
         self.order = order
         self.max_order = max_order
-        self.method = method
+        self.fit_method = fit_method
         self.fit_intercept = fit_intercept
+
+    #: The constructor parameters (beside ``n_resamples`` and ``random_state``,
+    #: checked by the base class), checked in this order.
+    _constraints: ClassVar[dict[str, list[Constraint]]] = {
+        "weights": [Options(WEIGHTS)],
+        "block_length": BLOCK_LENGTH,
+        **AR_CONSTRAINTS,
+        "fit_intercept": [BOOL],
+    }
 
     def check_params(self) -> None:
         """Validate the constructor parameters, raising on the first bad one."""
         super().check_params()
-        check_one_of(self.weights, "weights", self._name, WEIGHTS)
-        if self.block_length is not None:
-            check_int(self.block_length, "block_length", self._name, min_value=1)
-        self._check_ar_params()
-        if not isinstance(self.fit_intercept, (bool, np.bool_)):
-            raise ValueError(
-                f"The 'fit_intercept' parameter of {self._name} must be True or "
-                f"False. Got {self.fit_intercept!r} instead."
-            )
+        table = self._constraints
+        validate_params(self._name, table, **{k: getattr(self, k) for k in table})
 
     def _make_plan(
         self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
@@ -328,8 +320,8 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
     ) -> SyntheticPlan:
         """Wild multipliers on the residuals of an OLS fit of ``y`` on ``X``: per
         row, per block of rows, or per cluster."""
-        Xf = _finite_float(X, "X", self._name, (1, 2))
-        yf = _finite_float(y, "y", self._name, (1,))
+        Xf = as_float_array(X, "X", self._name, ndim=(1, 2))
+        yf = as_float_array(y, "y", self._name, ndim=(1,))
         D = Xf.reshape(n_samples, -1)
         if self.fit_intercept:
             D = np.column_stack([D, np.ones(n_samples)])
