@@ -237,12 +237,12 @@ case(C, "groups-short", lambda: WCB(X, Y, GROUPS[:70]), V, r"'groups' parameter 
 case(C, "groups-None", lambda: WCB(X, Y, None), V, r"'groups' parameter of wild_cluster_bootstrap is required")
 # -- WildClusterResult.pvalue_at ---------------------------------------------------
 P = "WildClusterResult.pvalue_at"
-case(P, "value-nan", lambda: _wcb_result().pvalue_at(np.nan), V, r"'value' parameter of WildClusterResult.pvalue_at must be a finite float. Got nan")
-case(P, "value-inf", lambda: _wcb_result().pvalue_at(-np.inf), V, r"'value' parameter of WildClusterResult.pvalue_at must be a finite float. Got -inf")
-case(P, "value-str", lambda: _wcb_result().pvalue_at("a"), V, r"'value' parameter of WildClusterResult.pvalue_at must be a finite float. Got 'a'")
-case(P, "value-None", lambda: _wcb_result().pvalue_at(None), V, r"'value' parameter .* Got None")
-case(P, "value-bool", lambda: _wcb_result().pvalue_at(True), V, r"'value' parameter .* Got True")
-case(P, "value-list", lambda: _wcb_result().pvalue_at([0.5]), V, r"'value' parameter .* Got \[0.5\]")
+case(P, "null-nan", lambda: _wcb_result().pvalue_at(np.nan), V, r"'null' parameter of WildClusterResult.pvalue_at must be a finite float. Got nan")
+case(P, "null-inf", lambda: _wcb_result().pvalue_at(-np.inf), V, r"'null' parameter of WildClusterResult.pvalue_at must be a finite float. Got -inf")
+case(P, "null-str", lambda: _wcb_result().pvalue_at("a"), V, r"'null' parameter of WildClusterResult.pvalue_at must be a finite float. Got 'a'")
+case(P, "null-None", lambda: _wcb_result().pvalue_at(None), V, r"'null' parameter .* Got None")
+case(P, "null-bool", lambda: _wcb_result().pvalue_at(True), V, r"'null' parameter .* Got True")
+case(P, "null-list", lambda: _wcb_result().pvalue_at([0.5]), V, r"'null' parameter .* Got \[0.5\]")
 # -- WildClusterResult.confidence_interval ------------------------------------------
 CI = "WildClusterResult.confidence_interval"
 case(CI, "level-1", lambda: _wcb_result().confidence_interval(1.0), V, r"'level' parameter of WildClusterResult.confidence_interval must be a float in \(0, 1\). Got 1.0")

@@ -122,14 +122,14 @@ class WildClusterResult(Result):
     _aq: float = 1.0
     _c: float = 1.0
 
-    def pvalue_at(self, value: float) -> float:
-        """Bootstrap p-value of ``a' beta = value`` with the run's multipliers.
+    def pvalue_at(self, null: float) -> float:
+        """Bootstrap p-value of ``a' beta = null`` with the run's multipliers.
 
         O(n_resamples); no new bootstrap.
 
         Parameters
         ----------
-        value : float
+        null : float
             The null value ``r``, a finite number.
 
         Returns
@@ -142,10 +142,10 @@ class WildClusterResult(Result):
         Raises
         ------
         ValueError
-            If ``value`` is not a finite real number.
+            If ``null`` is not a finite real number.
         """
         owner = "WildClusterResult.pvalue_at"
-        validate_params(owner, {"value": [FINITE_FLOAT]}, value=value)
+        validate_params(owner, {"null": [FINITE_FLOAT]}, null=null)
         if not self.standard_error > 0.0:
             warn(
                 f"{owner}: the run's standard error is zero (y is fitted exactly "
@@ -154,7 +154,7 @@ class WildClusterResult(Result):
                 UndefinedStatisticWarning,
             )
             return math.nan
-        t, tstar = _t_at(self, float(value))
+        t, tstar = _t_at(self, float(null))
         return p_value(t, tstar, self.alternative)
 
     def confidence_interval(self, level: float | None = None) -> ConfidenceInterval:
