@@ -17,7 +17,6 @@ import skboot
 from skboot import bootstrap
 from skboot.cli import main
 from skboot.cli._options import RESAMPLERS
-from skboot.cli._standard_errors import DELTA_METHOD
 
 
 @pytest.fixture
@@ -237,7 +236,7 @@ def _json(argv, capsys):
     ("statistic", "columns", "extra", "how"),
     [
         ("sum", ["x"], [], "delta method"),
-        ("proportion", ["b"], [], "delta method"),
+        ("proportion", ["b"], [], "closed form"),
         ("var", ["x"], [], "delta method"),
         ("std", ["x"], [], "delta method"),
         ("corr", ["x", "y"], [], "delta method"),
@@ -261,11 +260,7 @@ def test_studentized_works_for_every_statistic(
     res = bootstrap(
         data, statistic, n_resamples=199, random_state=4, statistic_kwargs=kw
     )
-    se_kw: dict = {}
-    if how == "nested bootstrap":
-        se_kw = {"n_inner": 5}
-    elif how == "delta method":
-        se_kw = {"standard_error": DELTA_METHOD[statistic]}
+    se_kw = {"n_inner": 5} if how == "nested bootstrap" else {}
     ci = res.confidence_interval(method="studentized", **se_kw)
     assert out["studentized_se"] == how
     assert out["n_inner"] == se_kw.get("n_inner")
@@ -289,23 +284,16 @@ def test_studentized_median_nested_by_default(table, capsys):
     assert "delta method" in help_text
 
 
-def test_delta_method_proportion_equals_library_closed_form_of_mean(table, capsys):
-    # a proportion is the mean of 0/1 data: its delta-method se must reproduce the
-    # library's closed form for "mean", iid and with Bayesian-bootstrap weights
+def test_studentized_proportion_is_the_mean_of_0_1_data(table, capsys):
+    # a proportion is the mean of 0/1 data: the same closed-form standard error,
+    # so the same interval, with weights and with varying replicate sizes too
     path, _ = table
     for resampler in ("iid", "bayesian", "poisson"):
         base = ["ci", str(path), "--column", "b", "--method", "studentized"]
         base += ["--resampler", resampler, "--n-resamples", "300", "--seed", "2"]
         mean = _json([*base, "--statistic", "mean"], capsys)
         prop = _json([*base, "--statistic", "proportion"], capsys)
-        if resampler == "poisson":
-            # replicate sizes vary: the library scales by n, the callable by the
-            # replicate's own size, so only the estimate agrees exactly
-            assert prop["estimate"] == mean["estimate"]
-            assert prop["low"] == pytest.approx(mean["low"], rel=0.05)
-            continue
-        assert prop["low"] == pytest.approx(mean["low"], rel=1e-9)
-        assert prop["high"] == pytest.approx(mean["high"], rel=1e-9)
+        assert (prop["low"], prop["high"]) == (mean["low"], mean["high"])
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
+from skboot._engine._progress import Progress
 from skboot._engine._statistic import Statistic
 from skboot.resamplers import ResamplingPlan
 
@@ -98,49 +99,6 @@ def detach_plan(plan: ResamplingPlan) -> tuple[ResamplingPlan, tuple[str, ...], 
     blanks: dict[str, Any] = dict.fromkeys(names)
     skeleton = dataclasses.replace(plan, **blanks)
     return skeleton, tuple(names), values
-
-
-class Progress:
-    """A plain-text progress bar on stderr, updated at most ten times a second.
-
-    Only created when the user asks (``progress=True``); library code never prints
-    otherwise.
-    """
-
-    def __init__(
-        self,
-        total: int,
-        stream: Any = None,
-        width: int = 30,
-        label: str = "replicates",
-    ) -> None:
-        import sys
-        import time
-
-        self.label = label
-        self.total = total
-        self.done = 0
-        self.stream = stream if stream is not None else sys.stderr
-        self.width = width
-        self._clock = time.monotonic
-        self._last = -1.0
-        self._start = self._clock()
-
-    def update(self, n: int) -> None:
-        self.done += n
-        now = self._clock()
-        if now - self._last >= 0.1 or self.done >= self.total:
-            self._last = now
-            frac = self.done / self.total if self.total else 1.0
-            bar = "#" * round(frac * self.width)
-            elapsed = now - self._start
-            self.stream.write(
-                f"\rskboot: {self.done}/{self.total} {self.label} "
-                f"[{bar:<{self.width}s}] {frac:4.0%} {elapsed:6.1f} s"
-            )
-            if self.done >= self.total:
-                self.stream.write("\n")
-            self.stream.flush()
 
 
 def _run_range(

@@ -54,7 +54,7 @@ class Statistic:
     #: evaluation per left-out row or group, in chunks): user callables.
     jackknife_by_engine: ClassVar[bool] = False
     #: The built-in's name ("mean", ...) for fused built-ins, else None (the
-    #: studentized interval has a closed form for "mean").
+    #: studentized interval has closed forms for the smooth built-ins).
     builtin_name: str | None = None
 
     def bytes_per_replicate(self, plan: ResamplingPlan) -> int:

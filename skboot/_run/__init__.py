@@ -11,6 +11,8 @@ the engine.  Everything a public entry point does once per call lives here, once
 * :mod:`~skboot._run._jackknife`: the jackknife for BCa (closed forms, the engine,
   groups, strata, independent samples);
 * :mod:`~skboot._run._studentized`: the standard errors of the studentized interval.
+* :mod:`~skboot._run._delta_method`: the delta-method standard errors of the smooth
+  built-ins, from fused sums of power columns.
 """
 
 from skboot._run._context import (

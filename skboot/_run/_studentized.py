@@ -1,6 +1,7 @@
 """Inputs of the studentized interval: the standard error of the estimate and of
-every replicate (closed form for the mean, a user function, or a nested bootstrap
-on its own purpose slot of the stream)."""
+every replicate (closed form for the mean and the proportion, the delta method for
+the other smooth built-ins, a user function, or a nested bootstrap on its own
+purpose slot of the stream)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,11 @@ import numpy as np
 from skboot._engine import make_statistic, run_bootstrap
 from skboot._random import PURPOSE, fill_indices_kernel
 from skboot._run._context import RunContext
+from skboot._run._delta_method import (
+    DELTA_METHOD_STATISTICS,
+    delta_method_se,
+    power_columns,
+)
 from skboot._validation import check_int, param_error
 
 __all__ = ["studentized_inputs"]
@@ -20,17 +26,21 @@ def studentized_inputs(
     ctx: RunContext, standard_error: Any, n_inner: int | None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The standard error of the estimate and of every replicate, for the
-    studentized interval: the closed form of the built-in "mean", a user function
-    of the data (``standard_error``), or a nested bootstrap of ``n_inner``
-    replicates per replicate."""
+    studentized interval: the closed form of the built-in "mean" and
+    "proportion", the delta method of the built-in "sum", "var", "std" and "corr",
+    a user function of the data (``standard_error``), or a nested bootstrap of
+    ``n_inner`` replicates per replicate."""
     stat = ctx.stat
     if standard_error is None and n_inner is None:
-        if stat.builtin_name == "mean":
+        if stat.builtin_name in ("mean", "proportion"):
             return _mean_studentized(ctx)
+        if stat.builtin_name in DELTA_METHOD_STATISTICS:
+            return _delta_method_studentized(ctx)
         raise ValueError(
             "The 'studentized' method needs standard_error=callable(data) or "
-            "n_inner=int (nested bootstrap); only the built-in 'mean' has a "
-            "closed-form standard error. Got neither."
+            "n_inner=int (nested bootstrap); only the built-in 'mean', "
+            "'proportion', 'sum', 'var', 'std' and 'corr' have a closed-form "
+            "standard error. Got neither."
         )
     if standard_error is not None:
         if not callable(standard_error):
@@ -76,6 +86,29 @@ def _mean_studentized(ctx: RunContext):
     se_b = np.sqrt(var_b / m)
     X = stat.arrays[0]
     se_hat = X.std(axis=0, ddof=1) / np.sqrt(X.shape[0])
+    return _squeeze_k(se_hat), _squeeze_k(se_b)
+
+
+def _delta_method_studentized(ctx: RunContext):
+    """Delta-method se of every replicate from its sums of a few fixed columns
+    (:func:`power_columns`), accumulated by the fused "sum" on the same replicates."""
+    stat = ctx.stat
+    name = str(stat.builtin_name)
+    ddof = int(getattr(stat, "ddof", 0))
+    P = power_columns(name, stat.arrays[0])
+    sum_stat = make_statistic(
+        "sum",
+        (P,),
+        vectorized=None,
+        statistic_kwargs=None,
+        plan=ctx.plan,
+        owner="studentized",
+    )
+    sums_b = run_bootstrap(
+        sum_stat, ctx.plan, ctx.resampler.n_resamples, n_jobs=ctx.n_jobs
+    )
+    se_b = delta_method_se(name, sums_b, ddof)
+    se_hat = delta_method_se(name, P.sum(axis=0)[None, :], ddof)[0]
     return _squeeze_k(se_hat), _squeeze_k(se_b)
 
 

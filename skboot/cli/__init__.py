@@ -5,7 +5,6 @@ Installed as the ``skboot`` console script and run by ``python -m skboot``; both
 call :func:`main`. Modules: ``_parser`` (argument types, the parser),
 ``_ci`` (the ``ci`` command: option combinations, the run, its JSON and text
 output), ``_io`` (the CSV columns read, the plot file written), ``_demo``,
-``_standard_errors`` (delta-method standard errors of ``--method studentized``),
 ``_options`` (the choices and :class:`CliError`), ``_main`` (:func:`main`).
 """
 

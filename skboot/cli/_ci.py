@@ -19,7 +19,6 @@ from skboot.cli._options import (
     RESAMPLERS,
     CliError,
 )
-from skboot.cli._standard_errors import delta_method_se
 
 __all__ = ["block_length_used", "check_ci_args", "run_ci", "studentized_options"]
 
@@ -40,9 +39,9 @@ def studentized_options(args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
     if args.n_inner is not None or args.statistic in NESTED_STATISTICS:
         n_inner = args.n_inner if args.n_inner is not None else DEFAULT_N_INNER
         return {"n_inner": n_inner}, "nested bootstrap"
-    if args.statistic == "mean":
+    if args.statistic in ("mean", "proportion"):
         return {}, "closed form"
-    return {"standard_error": delta_method_se(args.statistic)}, "delta method"
+    return {}, "delta method"  # computed by the library, as for any caller
 
 
 def block_length_used(result: Any) -> Any:

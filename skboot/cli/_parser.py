@@ -73,9 +73,9 @@ _positive = _int_at_least(1)
 CI_EPILOG = f"""\
 studentized intervals (--method studentized) need the statistic's standard
 error on the data and on every replicate:
-  mean                      closed form, std(ddof=1) / sqrt(n)
-  sum, proportion, var,     nonparametric delta method (influence values;
-  std, corr                 Efron & Tibshirani 1993, ch. 21)
+  mean, proportion          closed form, std(ddof=1) / sqrt(n)
+  sum, var, std, corr       nonparametric delta method (influence values;
+                            Efron & Tibshirani 1993, ch. 21)
   median, quantile          nested bootstrap: --n-inner replicates (default
                             {DEFAULT_N_INNER}) of every replicate; --resampler iid only;
                             costs n_resamples x n_inner evaluations of the

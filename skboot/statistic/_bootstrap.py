@@ -123,7 +123,9 @@ def bootstrap(
         ``contrast`` (see ``statistic_kwargs``); a callable takes one argument
         per sample.
     progress : bool, default=False
-        Show a progress bar on stderr (per chunk, or per finished joblib task).
+        Show a progress bar (per chunk, or per finished joblib task): tqdm's
+        (``tqdm.auto``: a widget in a notebook) when tqdm is installed
+        (``pip install "skboot[progress]"``), else plain text on stderr.
     nan_policy : {"raise", "omit", "propagate"}, default="raise"
         Data rows holding a NaN: "raise" refuses them before any work; "omit" drops
         them (from every paired array, and from ``y``/``groups``; per sample for

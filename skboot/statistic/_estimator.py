@@ -57,7 +57,7 @@ class BootstrapStatistic(BaseEstimator):
     chunk_size : int, default=None
         Replicates per chunk; None sizes chunks from the cache.
     progress : bool, default=False
-        Show a progress bar on stderr.
+        Show a progress bar, as :func:`bootstrap` does (tqdm's when installed).
     estimator : estimator object, default=None
         If given, every replicate refits a clone of it on the replicate's rows of
         ``(X, y)`` and ``statistic(fitted_clone)`` is the statistic (tier 4), e.g.

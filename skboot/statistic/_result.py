@@ -400,7 +400,7 @@ class BootstrapResult:
         standard_error : callable, optional
             For "studentized": a function of the data (same signature as the
             statistic, plain) returning the standard error of the statistic.  The
-            built-in "mean" has a closed form and needs none.
+            built-ins but "median" and "quantile" have a closed form and need none.
         n_inner : int, optional
             For "studentized" without a standard-error function: the size of the
             nested bootstrap that estimates each replicate's standard error.
