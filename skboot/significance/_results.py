@@ -23,12 +23,12 @@ if TYPE_CHECKING:  # matplotlib is optional
 __all__ = [
     "MetricPermutationTestResult",
     "MonteCarloTestResult",
+    "NullDistributionMixin",
     "PermutationTestResult",
-    "TestResultMixin",
 ]
 
 
-class TestResultMixin(Result):
+class NullDistributionMixin(Result):
     """What the test results share: ``to_frame`` and ``plot``."""
 
     __slots__ = ()
@@ -109,7 +109,7 @@ class TestResultMixin(Result):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class PermutationTestResult(TestResultMixin):
+class PermutationTestResult(NullDistributionMixin):
     """The outcome of a permutation test; immutable.
 
     The first three fields are those of ``scipy.stats.permutation_test``'s
@@ -175,7 +175,7 @@ class PermutationTestResult(TestResultMixin):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class MonteCarloTestResult(TestResultMixin):
+class MonteCarloTestResult(NullDistributionMixin):
     """The outcome of a Monte Carlo test; immutable.
 
     The first three fields are those of ``scipy.stats.monte_carlo_test``'s
@@ -233,7 +233,7 @@ class MonteCarloTestResult(TestResultMixin):
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class MetricPermutationTestResult(TestResultMixin):
+class MetricPermutationTestResult(NullDistributionMixin):
     """The outcome of a permutation test of a model metric; immutable.
 
     Its first three fields mean what they mean on scipy's permutation-test
