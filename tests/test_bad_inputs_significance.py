@@ -109,14 +109,14 @@ case(P, "type", PT(XY, "mean_diff", permutation_type="paired"), V, r"'permutatio
 case(P, "type-int", PT(XY, "mean_diff", permutation_type=1), V, r"'permutation_type' parameter")
 case(P, "alternative", PT(XY, "mean_diff", alternative="bigger"), V, r"'alternative' parameter .* one of \{'two-sided', 'less', 'greater'\}. Got 'bigger'")
 case(P, "alternative-misspelt", PT(XY, "mean_diff", alternative="lesser"), V, r"'alternative' parameter")
-case(P, "n-zero", PT(XY, "mean_diff", n_resamples=0), V, r"'n_resamples' parameter .* an int in \[1, 4294967295\] or numpy.inf .* Got 0")
+case(P, "n-zero", PT(XY, "mean_diff", n_resamples=0), V, r"'n_resamples' parameter .* an int in \[1, 2\*\*32 - 1\] or numpy.inf \(exact test\). Got 0")
 case(P, "n-float", PT(XY, "mean_diff", n_resamples=2.5), V, r"'n_resamples' parameter .* Got 2.5")
 case(P, "n-neg-inf", PT(XY, "mean_diff", n_resamples=-np.inf), V, r"'n_resamples' parameter .* Got -inf")
 case(P, "n-bool", PT(XY, "mean_diff", n_resamples=True), V, r"'n_resamples' parameter .* Got True")
 case(P, "n-nan", PT(XY, "mean_diff", n_resamples=np.nan), V, r"'n_resamples' parameter .* Got nan")
 case(P, "n-too-big", PT(XY, "mean_diff", n_resamples=2**32), V, r"'n_resamples' parameter .* Got 4294967296")
-case(P, "vectorized", PT(XY, "mean_diff", vectorized="yes"), V, r"'vectorized' parameter .* None, True or False. Got 'yes'")
-case(P, "statistic-name", PT(XY, "mean"), V, r"'statistic' parameter of permutation_test must be one of")
+case(P, "vectorized", PT(XY, "mean_diff", vectorized="yes"), V, r"'vectorized' parameter .* True or False or None. Got 'yes'")
+case(P, "statistic-name", PT(XY, "mean"), V, r"'statistic' parameter of permutation_test must be a callable or one of \{'mean_diff', .*\}. Got 'mean'")
 case(P, "statistic-int", PT(XY, 3), V, r"'statistic' parameter .* a callable or one of")
 case(P, "statistic-kind", PT(XY, "pearson"), V, r"'statistic' parameter .* defined for permutation_type='pairings'")
 case(P, "data-array", PT(X, "mean_diff"), V, r"'data' parameter .* a tuple of samples \(wrap one array as \(x,\)\)")
@@ -146,7 +146,7 @@ case(P, "exact-too-many", PT((np.zeros(40), np.zeros(40)), "mean_diff", n_resamp
 # --- monte_carlo_test ------------------------------------------------------
 M = "monte_carlo_test"
 case(M, "alternative", MC(X, NORM, np.mean, alternative="up"), V, r"'alternative' parameter of monte_carlo_test")
-case(M, "n-zero", MC(X, NORM, np.mean, n_resamples=0), V, r"'n_resamples' parameter of monte_carlo_test must be an int in \[1, 4294967295\]. Got 0")
+case(M, "n-zero", MC(X, NORM, np.mean, n_resamples=0), V, r"'n_resamples' parameter of monte_carlo_test must be an int in \[1, 2\*\*32 - 1\]. Got 0")
 case(M, "n-inf", MC(X, NORM, np.mean, n_resamples=np.inf), V, r"'n_resamples' parameter .* Got inf")
 case(M, "vectorized", MC(X, NORM, np.mean, vectorized=1), V, r"'vectorized' parameter .* Got 1")
 case(M, "rvs", MC(X, 3, np.mean), V, r"'rvs' parameter of monte_carlo_test must be a callable or a sequence of them. Got 3")
@@ -162,7 +162,7 @@ case(M, "seed", MC(X, NORM, np.mean, random_state=1.5), V, r"'random_state' para
 # --- metric_permutation_test -----------------------------------------------
 R = "metric_permutation_test"
 case(R, "metric-name", MP(Y01, SCORE, "auc"), V, r"'metric' parameter of metric_permutation_test must be one of")
-case(R, "metric-int", MP(Y01, SCORE, 3), V, r"'metric' parameter .* a fused metric name or a callable. Got 3")
+case(R, "metric-int", MP(Y01, SCORE, 3), V, r"'metric' parameter .* one of \{'accuracy', .*\} or a callable. Got 3")
 case(R, "option", MP(Y01, SCORE, "roc_auc", foo=1), V, r"The metric 'roc_auc' of metric_permutation_test accepts the options \['pos_label'\]. Got \['foo'\]")
 case(R, "option-prf", MP(Y01, Y01, "f1", normalize=True), V, r"'f1' .* accepts the options \['average', 'zero_division', 'pos_label', 'labels'\]. Got \['normalize'\]")
 case(R, "option-value", MP(Y01, Y01, "f1", average="weird"), V, r"'average' parameter of f1 must be one of \{'binary', 'micro', 'macro'\}. Got 'weird'")

@@ -160,23 +160,45 @@ def call_user(
         raise StatisticError(f"The {what} raised on {where}: {exc!r}.{hint}", b) from exc
 
 
-def as_output(value: Any, k: int | None, where: str, b: int = -1) -> np.ndarray:
+def as_output(
+    value: Any,
+    k: int | None,
+    where: str,
+    b: int = -1,
+    *,
+    keep_shape: bool = False,
+    shape: tuple[int, ...] | None = None,
+) -> np.ndarray:
     """The statistic's value as a 1-D float array; a StatisticError naming ``where``
-    (and carrying replicate ``b``, -1 for the original data) if it is not one."""
+    (and carrying replicate ``b``, -1 for the original data) if it is not one.
+
+    With ``keep_shape``, the value keeps its shape (a scalar, or the shape of a
+    statistic of N-d samples or of a chunk of replicates), which must be
+    ``shape`` when that is given; ``k`` is then not checked.
+    """
+    kind = "a number or an array" if keep_shape else "a number or a 1-D array"
     if value is None:
         raise StatisticError(
-            f"The statistic must return a number or a 1-D array of numbers; on "
-            f"{where} it returned None (a missing 'return'?).",
+            f"The statistic must return {kind} of numbers; on {where} it returned "
+            "None (a missing 'return'?).",
             b,
         )
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise StatisticError(
-            f"The statistic must return a number or a 1-D array of numbers; on "
-            f"{where} it returned {type(value).__name__}.",
+            f"The statistic must return {kind} of numbers; on {where} it returned "
+            f"{type(value).__name__}.",
             b,
         ) from exc
+    if keep_shape:
+        if shape is not None and arr.shape != shape:
+            raise StatisticError(
+                f"The statistic returned shape {arr.shape} on {where}, but {shape} "
+                "on the original data.",
+                b,
+            )
+        return arr
     if arr.ndim > 1:
         raise StatisticError(
             f"The statistic must return a scalar or a 1-D array; on {where} it "

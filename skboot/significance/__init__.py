@@ -1,20 +1,15 @@
 """Hypothesis tests on skboot's derived streams: permutation tests, Monte Carlo
 tests, bootstrap p-values and permutation tests of model metrics."""
 
-from skboot.significance._metric_test import (
-    MetricPermutationTestResult,
-    metric_permutation_test,
-)
-from skboot.significance._monte_carlo import (
-    MonteCarloTestResult,
-    monte_carlo_test,
-    replicate_generator,
-)
-from skboot.significance._permutation_test import (
-    PermutationTestResult,
-    permutation_test,
-)
+from skboot.significance._metric_test import metric_permutation_test
+from skboot.significance._monte_carlo import monte_carlo_test, replicate_generator
+from skboot.significance._permutation_test import permutation_test
 from skboot.significance._pvalue import bootstrap_pvalue
+from skboot.significance._results import (
+    MetricPermutationTestResult,
+    MonteCarloTestResult,
+    PermutationTestResult,
+)
 from skboot.significance._statistics import FUSED_STATISTICS
 
 __all__ = [

@@ -1,24 +1,34 @@
-"""What the tests share: sample preparation, the p-value rule, parameter checks."""
+"""What the tests share: the parameter constraints, sample preparation, the
+p-value rule and the undefined-value warnings."""
 
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from skboot._exceptions import StatisticError, UndefinedStatisticWarning, warn
-from skboot._validation import integral_count, lower, param_error
+from skboot._exceptions import UndefinedStatisticWarning, warn
+from skboot._validation import (
+    ALTERNATIVES,
+    N_JOBS,
+    N_RESAMPLES,
+    NONE,
+    Constraint,
+    Interval,
+    Options,
+    Predicate,
+    integral_count,
+    param_error,
+    value_error,
+)
 
 __all__ = [
-    "ALTERNATIVES",
-    "MAX_REPLICATES",
-    "as_output",
-    "check_alternative",
-    "check_n_resamples",
-    "check_vectorized",
+    "ALTERNATIVE",
+    "COUNT",
+    "EXACT",
+    "RUN_CONSTRAINTS",
     "float_dtype",
     "non_finite_note",
     "prepare_samples",
@@ -29,52 +39,49 @@ __all__ = [
     "warn_undefined_observed",
 ]
 
-ALTERNATIVES = ("two-sided", "less", "greater")
-#: Replicate numbers are 32-bit (the stream reads replicate ``b`` at ``b * 2**32``).
-MAX_REPLICATES = 2**32 - 1
+
+class _ScipyCount(Constraint):
+    """:data:`~skboot._validation.N_RESAMPLES`, also given as an integral float
+    (``1e4``, as scipy accepts it), passed on as an int."""
+
+    def accepts(self, value: Any) -> bool:
+        return N_RESAMPLES.accepts(integral_count(value))
+
+    def normalize(self, value: Any) -> Any:
+        return N_RESAMPLES.normalize(integral_count(value))
+
+    @property
+    def description(self) -> str:  # type: ignore[override]
+        return N_RESAMPLES.description
 
 
-def check_alternative(alternative: Any, owner: str) -> str:
-    """``alternative`` in any letter case, returned in lowercase (as scipy)."""
-    alternative = lower(alternative)
-    if not isinstance(alternative, str) or alternative not in ALTERNATIVES:
-        raise param_error(
-            "alternative", owner, "one of {'two-sided', 'less', 'greater'}", alternative
-        )
-    return alternative
-
-
-def check_n_resamples(value: Any, owner: str, *, allow_inf: bool) -> int | float:
-    """An int in [1, 2**32 - 1], or ``numpy.inf`` (exact tests) when allowed."""
-    allowed = f"an int in [1, {MAX_REPLICATES}]" + (
-        " or numpy.inf (exact test)" if allow_inf else ""
-    )
-    value = integral_count(value)  # 1e4, as scipy accepts it
-    if allow_inf and isinstance(value, (float, np.floating)) and math.isinf(value):
-        if value > 0:
-            return math.inf
-        raise param_error("n_resamples", owner, allowed, value)
-    if (
-        isinstance(value, (bool, np.bool_))
-        or not isinstance(value, (numbers.Integral, np.integer))
-        or not 1 <= int(value) <= MAX_REPLICATES
-    ):
-        raise param_error("n_resamples", owner, allowed, value)
-    return int(value)
-
-
-def check_vectorized(value: Any, owner: str) -> bool | None:
-    if value is None or isinstance(value, (bool, np.bool_)):
-        return None if value is None else bool(value)
-    raise param_error("vectorized", owner, "None, True or False", value)
+#: ``n_resamples`` of the tests: N_RESAMPLES, integral floats included (scipy).
+COUNT = _ScipyCount()
+#: ``n_resamples=numpy.inf``: every distinct permutation (permutation_test).
+EXACT = Predicate(
+    lambda v: isinstance(v, (float, np.floating)) and v == math.inf,
+    "numpy.inf (exact test)",
+)
+#: ``alternative`` in any letter case, passed on in lowercase (as scipy).
+ALTERNATIVE = Options(ALTERNATIVES, case_insensitive=True)
+#: The run's parameters every test shares.
+RUN_CONSTRAINTS: dict[str, list[Constraint]] = {
+    "n_jobs": [N_JOBS, NONE],
+    "chunk_size": [Interval("int", 1), NONE],
+}
 
 
 def prepare_samples(
-    data: Any, axis: Any, owner: str, *, min_obs: int = 2
+    data: Any, axis: int, owner: str, *, min_obs: int = 2
 ) -> tuple[list[np.ndarray], tuple[int, ...]]:
     """Samples with observations moved to the last axis and the other axes
     broadcast together (singleton axes prepended to samples of fewer
-    dimensions first, as scipy does); returns them and the broadcast shape."""
+    dimensions first, as scipy does); returns them and the broadcast shape.
+
+    Each sample keeps its own real dtype (ints, bools, float32 ...): the
+    statistic sees the data as given and the result keeps the data's floating
+    dtype, as in scipy.  ``axis`` is an int (the caller's table checks it).
+    """
     if isinstance(data, (str, bytes)) or not isinstance(data, Sequence):
         if isinstance(data, np.ndarray):
             raise param_error(
@@ -86,35 +93,11 @@ def prepare_samples(
         raise param_error("data", owner, "a tuple of samples", type(data).__name__)
     if len(data) == 0:
         raise param_error("data", owner, "a non-empty tuple of samples", data)
-    if isinstance(axis, (bool, np.bool_)) or not isinstance(
-        axis, (numbers.Integral, np.integer)
-    ):
-        raise param_error("axis", owner, "an int", axis)
-    arrays = []
-    for j, a in enumerate(data):
-        try:
-            arr = np.asarray(a.to_numpy() if hasattr(a, "to_numpy") else a)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(
-                f"The 'data' parameter of {owner} must hold array-likes of numbers. "
-                f"Sample {j} cannot be converted to an array ({exc})."
-            ) from exc
-        if arr.dtype.kind not in "biuf":
-            raise ValueError(
-                f"The 'data' parameter of {owner} must hold real numbers. Got "
-                f"sample {j} with dtype {arr.dtype} instead."
-            )
-        if arr.ndim == 0:
-            raise ValueError(
-                f"The 'data' parameter of {owner} must hold arrays of observations. "
-                f"Got a scalar as sample {j} instead."
-            )
-        arrays.append(arr)
+    arrays = [_sample(a, j, owner) for j, a in enumerate(data)]
     ndim = max(a.ndim for a in arrays)
-    ax = int(axis)
-    if not -ndim <= ax < ndim:
+    if not -ndim <= axis < ndim:
         raise param_error("axis", owner, f"an int in [{-ndim}, {ndim - 1}]", axis)
-    ax %= ndim
+    ax = axis % ndim
     moved: list[np.ndarray] = []
     for a in arrays:
         a = a.reshape((1,) * (ndim - a.ndim) + a.shape)
@@ -123,38 +106,48 @@ def prepare_samples(
         batch = np.broadcast_shapes(*(a.shape[:-1] for a in moved))
     except ValueError as exc:
         shapes = [a.shape for a in arrays]
-        raise ValueError(
-            f"The 'data' parameter of {owner} must hold samples whose shapes "
-            f"broadcast except along axis {axis}. Got shapes {shapes} instead."
+        raise value_error(
+            "data",
+            owner,
+            f"must hold samples whose shapes broadcast except along axis {axis}. "
+            f"Got shapes {shapes} instead.",
         ) from exc
     out = []
     for j, a in enumerate(moved):
         n_obs = int(np.shape(a)[-1])
         if n_obs < min_obs:
-            raise ValueError(
-                f"The 'data' parameter of {owner} must have at least {min_obs} "
-                f"observations in every sample along axis {axis}. Got "
-                f"{n_obs} in sample {j} instead."
+            raise value_error(
+                "data",
+                owner,
+                f"must have at least {min_obs} observations in every sample along "
+                f"axis {axis}. Got {n_obs} in sample {j} instead.",
             )
         out.append(np.ascontiguousarray(np.broadcast_to(a, (*batch, n_obs))))
     return out, tuple(batch)
 
 
-def as_output(value: Any, shape: tuple[int, ...] | None, where: str, b: int) -> Any:
-    """The statistic's value as a float array of the expected shape."""
+def _sample(value: Any, j: int, owner: str) -> np.ndarray:
+    """Sample ``j`` as an array of real numbers in its own dtype."""
     try:
-        arr = np.asarray(value, dtype=np.float64)
+        arr = np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value)
     except (TypeError, ValueError) as exc:
-        raise StatisticError(
-            f"The statistic must return numbers; on {where} it returned "
-            f"{type(value).__name__}.",
-            b,
+        raise value_error(
+            "data",
+            owner,
+            "must hold array-likes of numbers. Sample "
+            f"{j} cannot be converted to an array ({exc}).",
         ) from exc
-    if shape is not None and arr.shape != shape:
-        raise StatisticError(
-            f"The statistic returned shape {arr.shape} on {where}, but {shape} on "
-            "the original data.",
-            b,
+    if arr.dtype.kind not in "biuf":
+        raise value_error(
+            "data",
+            owner,
+            f"must hold real numbers. Got sample {j} with dtype {arr.dtype} instead.",
+        )
+    if arr.ndim == 0:
+        raise value_error(
+            "data",
+            owner,
+            f"must hold arrays of observations. Got a scalar as sample {j} instead.",
         )
     return arr
 

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
 
 from skboot._engine import Statistic, run_bootstrap
-from skboot._exceptions import StatisticError
+from skboot._engine._statistic import call_user
 from skboot._kernels.metric import eval_packed
 from skboot._kernels.significance import (
     MODE_ABS,
@@ -26,13 +27,14 @@ from skboot._kernels.significance import (
     MODE_TABLE,
     metric_perm_chunk,
 )
-from skboot._random import PURPOSE, STREAM_VERSION
-from skboot._typing import ArrayLike, MetricLike, RandomStateLike, SeedRecord
+from skboot._random import PURPOSE
+from skboot._typing import ArrayLike, MetricLike, RandomStateLike
 from skboot._validation import (
-    check_int,
-    check_n_jobs,
-    check_one_of,
-    param_error,
+    CALLABLE,
+    NONE,
+    Constraint,
+    Options,
+    validate_params,
     value_error,
 )
 from skboot.metrics import (
@@ -42,14 +44,17 @@ from skboot.metrics import (
     prepare_precision,
     resolve_metric,
 )
+from skboot.metrics._guard import undefined_metric_errors, with_undefined_metric_errors
 from skboot.resamplers import Permutation
 from skboot.significance._common import (
-    check_alternative,
-    check_n_resamples,
+    ALTERNATIVE,
+    COUNT,
+    RUN_CONSTRAINTS,
     pvalues,
     warn_undefined,
     warn_undefined_observed,
 )
+from skboot.significance._results import MetricPermutationTestResult
 
 __all__ = ["MetricPermutationTestResult", "metric_permutation_test"]
 
@@ -73,62 +78,6 @@ _MODES = {
 
 _EMPTY_F = np.empty(0, dtype=np.float64)
 _EMPTY_I = np.empty(0, dtype=np.int64)
-
-
-@dataclass(frozen=True)
-class MetricPermutationTestResult:
-    """The outcome of a permutation test of a model metric; immutable.
-
-    Its first three fields mean what they mean on scipy's permutation-test
-    result; the others record the metric and how to repeat the run.
-
-    Attributes
-    ----------
-    statistic : float
-        The metric on the held-out predictions.
-    pvalue : float
-        ``(r + 1) / (n_resamples + 1)``, ``r`` the permutations scoring at least
-        as well (``alternative``).
-    null_distribution : ndarray of shape (n_resamples,)
-        The metric with the labels permuted, in replicate order.
-    metric : str
-        Name of the metric.
-    n_resamples : int
-        Number of permutations.
-    alternative : str
-        "greater", "less" or "two-sided".
-    random_state : int or SeedSequence
-        Pass as ``random_state`` to repeat the run.
-    stream_version : int
-        Version of the random-stream definition.
-    n_undefined : int
-        Permutations on which the metric was undefined (NaN).
-
-    See Also
-    --------
-    metric_permutation_test : Computes it.
-    PermutationTestResult : The outcome of a permutation test of a statistic.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skboot.significance import metric_permutation_test
-    >>> y = np.array([0, 1, 0, 1, 1, 0, 1, 0])
-    >>> res = metric_permutation_test(y, y, "accuracy", n_resamples=99,
-    ...                               random_state=0)
-    >>> res.statistic, res.alternative, res.pvalue
-    (1.0, 'greater', 0.02)
-    """
-
-    statistic: float
-    pvalue: float
-    null_distribution: np.ndarray
-    metric: str
-    n_resamples: int
-    alternative: str
-    random_state: SeedRecord
-    stream_version: int = STREAM_VERSION
-    n_undefined: int = 0
 
 
 def _label_arrays(
@@ -215,8 +164,14 @@ class FusedMetricStatistic(Statistic):
 
 
 @dataclass
-class CallableMetricStatistic(Statistic):
-    """``metric(y_true[perm], y_pred, **options)`` per permutation."""
+class CallablePermutedMetric(Statistic):
+    """``metric(y_true[perm], y_pred, **options)`` per permutation.
+
+    A scikit-learn ``UndefinedMetricWarning`` makes the permutation undefined
+    (NaN), as it makes a replicate undefined for the callable metrics of
+    :func:`skboot.metric_ci`; +-inf are values.  An exception becomes a
+    :class:`~skboot.StatisticError` naming the permutation.
+    """
 
     func: Any = None
     options: dict[str, Any] | None = None
@@ -226,18 +181,35 @@ class CallableMetricStatistic(Statistic):
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         y_true, y_pred = arrays
-        for k in range(out.shape[0]):
-            perm = plan.indices(b0 + k)
-            out[k, 0] = self.value(y_true[perm], y_pred, b0 + k)
+        with undefined_metric_errors():  # once per chunk in a worker process
+            for k in range(out.shape[0]):
+                perm = plan.indices(b0 + k)
+                out[k, 0] = self.value(y_true[perm], y_pred, b0 + k)
 
     def value(self, y_true: np.ndarray, y_pred: np.ndarray, b: int) -> float:
-        where = "the original labels" if b < 0 else f"permutation {b}"
-        try:
-            return float(self.func(y_true, y_pred, **(self.options or {})))
-        except Exception as exc:
-            raise StatisticError(f"The metric raised on {where}: {exc!r}", b) from exc
+        """The metric on ``(y_true, y_pred)``: permutation ``b`` (-1: the data)."""
+        return call_user(
+            self._score,
+            (y_true, y_pred),
+            what="metric",
+            b=b,
+            where="the original labels" if b < 0 else f"permutation {b}",
+            undefined=(UndefinedMetricWarning,),
+        )
+
+    def _score(self, y_true: np.ndarray, y_pred: np.ndarray) -> float:
+        return float(self.func(y_true, y_pred, **(self.options or {})))
 
 
+_CONSTRAINTS: dict[str, list[Constraint]] = {
+    "metric": [Options(tuple(METRICS)), CALLABLE],
+    "n_resamples": [COUNT],
+    "alternative": [ALTERNATIVE, NONE],
+    **RUN_CONSTRAINTS,
+}
+
+
+@with_undefined_metric_errors
 def metric_permutation_test(
     y_true: ArrayLike,
     y_pred: ArrayLike,
@@ -271,9 +243,12 @@ def metric_permutation_test(
 
     A fused metric undefined on the data (ROC AUC with one class, R^2 of
     constant targets) and continuous values given to a metric of class labels
-    are refused, as :func:`skboot.metric_ci` refuses them; a callable metric
-    that returns NaN on the original labels gives a NaN p-value and an
-    :class:`~skboot.UndefinedStatisticWarning`.
+    are refused, as :func:`skboot.metric_ci` refuses them.  A callable metric
+    is undefined where it returns NaN or warns scikit-learn's
+    ``UndefinedMetricWarning`` (as for :func:`skboot.metric_ci`): on the
+    original labels that gives a NaN p-value and an
+    :class:`~skboot.UndefinedStatisticWarning`; an undefined permutation never
+    counts as extreme and is counted in ``n_undefined``.
 
     Differences from ``sklearn.model_selection.permutation_test_score``: the
     model is not refitted per permutation (the null is "these predictions carry
@@ -345,18 +320,19 @@ def metric_permutation_test(
     >>> round(res.statistic, 3), round(res.pvalue, 3)
     (0.684, 0.001)
     """
-    if isinstance(metric, str):
-        check_one_of(metric, "metric", _OWNER, tuple(METRICS))
-    elif not callable(metric):
-        raise param_error("metric", _OWNER, "a fused metric name or a callable", metric)
-    B = int(check_n_resamples(n_resamples, _OWNER, allow_inf=False))
+    values = validate_params(
+        _OWNER,
+        _CONSTRAINTS,
+        metric=metric,
+        n_resamples=n_resamples,
+        alternative=alternative,
+        n_jobs=n_jobs,
+        chunk_size=chunk_size,
+    )
+    B, alternative = values["n_resamples"], values["alternative"]
     if alternative is None:
         better = METRICS[metric].greater_is_better if isinstance(metric, str) else True
         alternative = "greater" if better else "less"
-    alternative = check_alternative(alternative, _OWNER)
-    check_n_jobs(n_jobs, _OWNER)
-    if chunk_size is not None:
-        check_int(chunk_size, "chunk_size", _OWNER, min_value=1)
     stat: Statistic
     scale = 0.0
     if isinstance(metric, str):
@@ -384,12 +360,14 @@ def metric_permutation_test(
     else:
         yt, yp = np.asarray(y_true), np.asarray(y_pred)
         if yt.ndim != 1 or yp.shape[0] != yt.shape[0]:
-            raise ValueError(
-                f"The 'y_pred' parameter of {_OWNER} must have one row per label "
-                f"of the 1-d y_true ({yt.shape}). Got shape {yp.shape} instead."
+            raise value_error(
+                "y_pred",
+                _OWNER,
+                f"must have one row per label of the 1-d y_true ({yt.shape}). Got "
+                f"shape {yp.shape} instead.",
             )
         n = yt.shape[0]
-        stat = CallableMetricStatistic(
+        stat = CallablePermutedMetric(
             func=metric, options=metric_options, arrays=(yt, yp)
         )
         observed = stat.value(yt, yp, -1)

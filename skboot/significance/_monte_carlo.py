@@ -9,19 +9,27 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
-from skboot._engine import Statistic, run_bootstrap
+from skboot._engine import Statistic, accepts, as_output, run_bootstrap
+from skboot._engine._statistic import call_user
 from skboot._exceptions import StatisticError
 from skboot._kernels.significance import monte_carlo_keys
-from skboot._random import PURPOSE, STREAM_VERSION, RootKey, check_random_state
-from skboot._typing import ArrayLike, RandomStateLike, SeedRecord
-from skboot._validation import check_int, check_n_jobs, param_error, seed_from_rng
+from skboot._random import PURPOSE, RootKey, check_random_state
+from skboot._typing import ArrayLike, RandomStateLike
+from skboot._validation import (
+    CALLABLE,
+    VECTORIZED,
+    Constraint,
+    Interval,
+    Predicate,
+    seed_from_rng,
+    validate_params,
+    value_error,
+)
 from skboot.significance._common import (
-    as_output,
-    check_alternative,
-    check_n_resamples,
-    check_vectorized,
+    ALTERNATIVE,
+    COUNT,
+    RUN_CONSTRAINTS,
     float_dtype,
     non_finite_note,
     prepare_samples,
@@ -32,64 +40,31 @@ from skboot.significance._common import (
     warn_undefined_observed,
 )
 from skboot.significance._plans import KeyPlan
+from skboot.significance._results import MonteCarloTestResult
 
 __all__ = ["MonteCarloTestResult", "monte_carlo_test", "replicate_generator"]
 
 _OWNER = "monte_carlo_test"
 
-
-@dataclass(frozen=True)
-class MonteCarloTestResult:
-    """The outcome of a Monte Carlo test; immutable.
-
-    The first three fields are those of ``scipy.stats.monte_carlo_test``'s
-    result, with the same meaning.
-
-    Attributes
-    ----------
-    statistic : float or ndarray
-        The test statistic on the data.
-    pvalue : float or ndarray
-        The p-value for ``alternative``.
-    null_distribution : ndarray of shape (n_resamples,)
-        The statistic on every sample drawn under the null, in replicate order.
-    n_resamples : int
-        Number of samples drawn under the null.
-    alternative : str
-        "two-sided", "less" or "greater".
-    random_state : int or SeedSequence
-        Pass as ``random_state`` to repeat the run.
-    stream_version : int
-        Version of the random-stream definition.
-    n_undefined : int
-        Replicates on which the statistic was NaN (undefined; +-inf are
-        values and count in the p-value).
-
-    See Also
-    --------
-    monte_carlo_test : Computes it.
-    PermutationTestResult : The outcome of a permutation test.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from scipy import stats
-    >>> from skboot.significance import monte_carlo_test
-    >>> x = np.arange(10.0)
-    >>> res = monte_carlo_test(x, stats.norm(4.5, 3).rvs, np.mean, n_resamples=99,
-    ...                        random_state=0)
-    >>> res.null_distribution.shape, res.n_resamples
-    ((99,), 99)
-    """
-
-    statistic: float | NDArray[np.float64]
-    pvalue: float | NDArray[np.float64]
-    null_distribution: np.ndarray
-    n_resamples: int
-    alternative: str
-    random_state: SeedRecord
-    stream_version: int = STREAM_VERSION
-    n_undefined: int = 0
+#: Samplers: one callable, or a non-empty sequence of callables (one per sample).
+_SAMPLERS = Predicate(
+    lambda v: (
+        isinstance(v, Sequence)
+        and not isinstance(v, (str, bytes))
+        and len(v) > 0
+        and all(callable(r) for r in v)
+    ),
+    "a sequence of them",
+)
+_CONSTRAINTS: dict[str, list[Constraint]] = {
+    "rvs": [CALLABLE, _SAMPLERS],
+    "statistic": [CALLABLE],
+    "n_resamples": [COUNT],
+    "alternative": [ALTERNATIVE],
+    "axis": [Interval("int")],
+    "vectorized": VECTORIZED,
+    **RUN_CONSTRAINTS,
+}
 
 
 def replicate_generator(key: RootKey, b: int) -> np.random.Generator:
@@ -156,11 +131,12 @@ def _sampler_keyword(rvs: Callable[..., Any], j: int) -> str:
         return "rng"
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
         return "random_state"
-    raise ValueError(
-        f"The 'rvs' parameter of {_OWNER} must hold samplers that accept the "
-        "keywords size= and random_state= (or rng=), such as "
-        "scipy.stats.norm(0, 1).rvs, so each replicate draws from its own derived "
-        f"generator. Sampler {j} ({rvs!r}) accepts neither."
+    raise value_error(
+        "rvs",
+        _OWNER,
+        "must hold samplers that accept the keywords size= and random_state= (or "
+        "rng=), such as scipy.stats.norm(0, 1).rvs, so each replicate draws from "
+        f"its own derived generator. Sampler {j} ({rvs!r}) accepts neither.",
     )
 
 
@@ -187,12 +163,8 @@ class MonteCarloStatistic(Statistic):
         for j, (rvs, kw, n) in enumerate(
             zip(self.rvs, self.keywords, self.sizes, strict=True)
         ):
-            try:
-                sample = np.asarray(rvs(size=n, **{kw: gen}))
-            except Exception as exc:
-                raise StatisticError(
-                    f"Sampler {j} raised on replicate {b}: {exc!r}", b
-                ) from exc
+            drawn = call_user(rvs, (), {"size": n, kw: gen}, what=f"sampler {j}", b=b)
+            sample = np.asarray(drawn)
             if sample.shape != (n,):
                 raise StatisticError(
                     f"Sampler {j} must return an array of shape ({n},) for "
@@ -204,17 +176,12 @@ class MonteCarloStatistic(Statistic):
 
     def call_raw(self, samples: list[np.ndarray], where: str, b: int) -> Any:
         """The statistic's value as it returned it."""
-        try:
-            if self.vectorized:
-                return self.func(*samples, axis=-1)
-            return self.func(*samples)
-        except Exception as exc:
-            raise StatisticError(
-                f"The statistic raised on {where}: {exc!r}", b
-            ) from exc
+        kwargs = {"axis": -1} if self.vectorized else None
+        return call_user(self.func, tuple(samples), kwargs, where=where, b=b)
 
     def _value(self, samples: list[np.ndarray], where: str, b: int) -> np.ndarray:
-        return as_output(self.call_raw(samples, where, b), None, where, b)
+        raw = self.call_raw(samples, where, b)
+        return as_output(raw, None, where, b, keep_shape=True)
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         nb = out.shape[0]
@@ -354,40 +321,40 @@ def monte_carlo_test(
     (0.894, 0.012)
     """
     random_state = seed_from_rng(rng, random_state, _OWNER)
-    alternative = check_alternative(alternative, _OWNER)
-    B = int(check_n_resamples(n_resamples, _OWNER, allow_inf=False))
-    vec = check_vectorized(vectorized, _OWNER)
-    check_n_jobs(n_jobs, _OWNER)
-    if chunk_size is not None:
-        check_int(chunk_size, "chunk_size", _OWNER, min_value=1)
-    if isinstance(rvs, Sequence) and not isinstance(rvs, (str, bytes)):
+    values = validate_params(
+        _OWNER,
+        _CONSTRAINTS,
+        rvs=rvs,
+        statistic=statistic,
+        n_resamples=n_resamples,
+        alternative=alternative,
+        axis=axis,
+        vectorized=vectorized,
+        n_jobs=n_jobs,
+        chunk_size=chunk_size,
+    )
+    B, alternative = values["n_resamples"], values["alternative"]
+    samplers: tuple[Callable[..., Any], ...]
+    if callable(rvs):
+        samplers, samples_in = (rvs,), (data,)
+    else:
         samplers = tuple(rvs)
         if not isinstance(data, Sequence) or len(data) != len(samplers):
             got = len(data) if isinstance(data, Sequence) else type(data).__name__
-            raise ValueError(
-                f"The 'data' parameter of {_OWNER} must hold one sample per sampler "
-                f"in 'rvs' ({len(samplers)}). Got {got} instead."
+            raise value_error(
+                "data",
+                _OWNER,
+                f"must hold one sample per sampler in 'rvs' ({len(samplers)}). "
+                f"Got {got} instead.",
             )
         samples_in = tuple(data)
-    else:
-        samplers = (rvs,)
-        samples_in = (data,)
-    for r in samplers:
-        if not callable(r):
-            raise param_error("rvs", _OWNER, "a callable or a sequence of them", r)
     keywords = tuple(_sampler_keyword(r, j) for j, r in enumerate(samplers))
-    if not callable(statistic):
-        raise param_error("statistic", _OWNER, "a callable", statistic)
-    samples, batch = prepare_samples(samples_in, axis, _OWNER, min_obs=1)
-    if vec is None:
-        try:
-            vec = "axis" in inspect.signature(statistic).parameters
-        except (TypeError, ValueError):
-            vec = False
+    samples, batch = prepare_samples(samples_in, values["axis"], _OWNER, min_obs=1)
+    vec = values["vectorized"]
     key = check_random_state(random_state, owner=_OWNER)
     stat = MonteCarloStatistic(
         func=statistic,
-        vectorized=vec,
+        vectorized=accepts(statistic, "axis") if vec is None else vec,
         rvs=samplers,
         keywords=keywords,
         sizes=tuple(s.shape[-1] for s in samples),
@@ -420,11 +387,12 @@ def _observed(
     """The statistic on the data (float64) and the floating dtype it returned."""
     if stat.vectorized or not batch:
         raw = stat.call_raw(samples, "the original data", -1)
-        return as_output(raw, None, "the original data", -1), result_dtype(raw)
+        value = as_output(raw, None, "the original data", keep_shape=True)
+        return value, result_dtype(raw)
     out = np.empty(batch)
     dtype = np.dtype(np.float64)
     for idx in np.ndindex(*batch):
         raw = stat.call_raw([s[idx] for s in samples], "the original data", -1)
         dtype = result_dtype(raw)
-        out[idx] = float(as_output(raw, None, "the original data", -1))
+        out[idx] = float(as_output(raw, None, "the original data", keep_shape=True))
     return out, dtype

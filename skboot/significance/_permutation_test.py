@@ -2,31 +2,31 @@
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
-from numpy.typing import NDArray
 
-from skboot._engine import run_bootstrap
-from skboot._random import STREAM_VERSION, check_random_state
-from skboot._typing import ArrayLike, RandomStateLike, SeedRecord, StatisticLike
+from skboot._engine import accepts, run_bootstrap
+from skboot._random import check_random_state
+from skboot._typing import ArrayLike, RandomStateLike, StatisticLike
 from skboot._validation import (
-    check_int,
-    check_n_jobs,
-    check_one_of,
-    lower,
-    param_error,
+    CALLABLE,
+    N_RESAMPLES,
+    VECTORIZED,
+    Constraint,
+    Interval,
+    Options,
     seed_from_rng,
+    validate_params,
+    value_error,
 )
 from skboot.significance._common import (
-    MAX_REPLICATES,
-    check_alternative,
-    check_n_resamples,
-    check_vectorized,
+    ALTERNATIVE,
+    COUNT,
+    EXACT,
+    RUN_CONSTRAINTS,
     float_dtype,
     non_finite_note,
     prepare_samples,
@@ -40,6 +40,7 @@ from skboot.significance._plans import (
     PermutationTestPlan,
     distinct_permutations,
 )
+from skboot.significance._results import PermutationTestResult
 from skboot.significance._statistics import (
     FUSED_STATISTICS,
     CallableTestStatistic,
@@ -49,90 +50,35 @@ from skboot.significance._statistics import (
 __all__ = ["PermutationTestResult", "permutation_test"]
 
 _OWNER = "permutation_test"
+#: The most permutations a test evaluates (replicate numbers are 32-bit).
+_MOST = int(cast(float, N_RESAMPLES.high))
 
 
-@dataclass(frozen=True)
-class PermutationTestResult:
-    """The outcome of a permutation test; immutable.
-
-    The first three fields are those of ``scipy.stats.permutation_test``'s
-    result, with the same meaning.
-
-    Attributes
-    ----------
-    statistic : float or ndarray
-        The test statistic on the data.
-    pvalue : float or ndarray
-        The p-value for ``alternative``.
-    null_distribution : ndarray of shape (n_resamples, ...)
-        The statistic on every permutation: in rank order for an exact test
-        (row 0 is the data itself), in replicate order otherwise.
-    n_resamples : int
-        Number of permutations evaluated (the count of distinct permutations
-        for an exact test).
-    exact : bool
-        Whether every distinct permutation was enumerated.
-    permutation_type : str
-        "independent", "samples" or "pairings", as in scipy.
-    alternative : str
-        "two-sided", "less" or "greater".
-    random_state : int, SeedSequence or None
-        Pass as ``random_state`` to repeat the run (None for an exact test,
-        which draws nothing).
-    stream_version : int
-        Version of the random-stream definition.
-    n_undefined : int
-        Permutations on which the statistic was NaN (undefined; +-inf are
-        values and count in the p-value).
-
-    See Also
-    --------
-    permutation_test : Computes it.
-    MonteCarloTestResult : The outcome of a test against a parametric null.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from skboot.significance import permutation_test
-    >>> x, y = np.array([1.0, 2.0, 3.0]), np.array([4.0, 5.0, 6.0])
-    >>> res = permutation_test((x, y), "mean_diff", alternative="less")
-    >>> res.exact, res.n_resamples, round(res.pvalue, 4)
-    (True, 20, 0.05)
-    """
-
-    statistic: float | NDArray[np.float64]
-    pvalue: float | NDArray[np.float64]
-    null_distribution: np.ndarray
-    n_resamples: int
-    exact: bool
-    permutation_type: str
-    alternative: str
-    random_state: SeedRecord
-    stream_version: int = STREAM_VERSION
-    n_undefined: int = 0
+_CONSTRAINTS: dict[str, list[Constraint]] = {
+    "statistic": [CALLABLE, Options(tuple(FUSED_STATISTICS))],
+    "permutation_type": [Options(PERMUTATION_TYPES, case_insensitive=True)],
+    "n_resamples": [COUNT, EXACT],
+    "alternative": [ALTERNATIVE],
+    "axis": [Interval("int")],
+    "vectorized": VECTORIZED,
+    **RUN_CONSTRAINTS,
+}
 
 
 def _check_statistic(statistic: Any, kind: str) -> str | None:
-    """The fused name, or None for a callable."""
-    if isinstance(statistic, str):
-        names = tuple(FUSED_STATISTICS)
-        check_one_of(statistic, "statistic", _OWNER, names)
-        need = FUSED_STATISTICS[statistic]
-        if need != kind:
-            raise ValueError(
-                f"The 'statistic' parameter of {_OWNER} is {statistic!r}, which is "
-                f"defined for permutation_type={need!r}. Got "
-                f"permutation_type={kind!r} instead."
-            )
-        return statistic
-    if not callable(statistic):
-        raise param_error(
+    """The fused name (defined for the permutation type ``kind``), or None for
+    a callable."""
+    if not isinstance(statistic, str):
+        return None
+    need = FUSED_STATISTICS[statistic]
+    if need != kind:
+        raise value_error(
             "statistic",
             _OWNER,
-            f"a callable or one of {{{', '.join(repr(n) for n in FUSED_STATISTICS)}}}",
-            statistic,
+            f"is {statistic!r}, which is defined for permutation_type={need!r}. "
+            f"Got permutation_type={kind!r} instead.",
         )
-    return None
+    return statistic
 
 
 def _check_fused_data(
@@ -142,27 +88,31 @@ def _check_fused_data(
     allowed = {"independent": (2,), "pairings": (2,), "samples": (1, 2)}[kind]
     if len(samples) not in allowed or batch:
         want = " or ".join(str(a) for a in allowed)
-        raise ValueError(
-            f"The 'data' parameter of {_OWNER} must hold {want} one-dimensional "
-            f"sample(s) for the fused statistic {name!r} (use a callable for other "
-            f"data). Got {len(samples)} sample(s) of shapes "
-            f"{shapes} instead."
+        raise value_error(
+            "data",
+            _OWNER,
+            f"must hold {want} one-dimensional sample(s) for the fused statistic "
+            f"{name!r} (use a callable for other data). Got {len(samples)} "
+            f"sample(s) of shapes {shapes} instead.",
         )
 
 
 def _check_sample_sizes(samples: list[np.ndarray], kind: str) -> tuple[int, ...]:
     """The samples' lengths, checked against the permutation type."""
     if kind == "independent" and len(samples) < 2:
-        raise ValueError(
-            f"The 'data' parameter of {_OWNER} must hold at least two samples for "
-            f"permutation_type='independent'. Got {len(samples)} instead."
+        raise value_error(
+            "data",
+            _OWNER,
+            "must hold at least two samples for permutation_type='independent'. "
+            f"Got {len(samples)} instead.",
         )
     sizes = tuple(s.shape[-1] for s in samples)
     if kind != "independent" and len(set(sizes)) > 1:
-        raise ValueError(
-            f"The 'data' parameter of {_OWNER} must hold samples of one length for "
-            f"permutation_type={kind!r} (observations are paired). Got lengths "
-            f"{list(sizes)} instead."
+        raise value_error(
+            "data",
+            _OWNER,
+            f"must hold samples of one length for permutation_type={kind!r} "
+            f"(observations are paired). Got lengths {list(sizes)} instead.",
         )
     return sizes
 
@@ -292,28 +242,35 @@ def permutation_test(
     True
     """
     random_state = seed_from_rng(rng, random_state, _OWNER)
-    kind = check_one_of(
-        lower(permutation_type), "permutation_type", _OWNER, PERMUTATION_TYPES
+    values = validate_params(
+        _OWNER,
+        _CONSTRAINTS,
+        statistic=statistic,
+        permutation_type=permutation_type,
+        n_resamples=n_resamples,
+        alternative=alternative,
+        axis=axis,
+        vectorized=vectorized,
+        n_jobs=n_jobs,
+        chunk_size=chunk_size,
     )
-    alternative = check_alternative(alternative, _OWNER)
-    B_req = check_n_resamples(n_resamples, _OWNER, allow_inf=True)
-    vec = check_vectorized(vectorized, _OWNER)
+    kind, alternative = values["permutation_type"], values["alternative"]
+    B_req, vec = values["n_resamples"], values["vectorized"]
     fused = _check_statistic(statistic, kind)
-    check_n_jobs(n_jobs, _OWNER)
-    if chunk_size is not None:
-        check_int(chunk_size, "chunk_size", _OWNER, min_value=1)
-    samples, batch = prepare_samples(data, axis, _OWNER)
+    samples, batch = prepare_samples(data, values["axis"], _OWNER)
     sizes = _check_sample_sizes(samples, kind)
     if fused is not None:
         given = [np.shape(d) for d in cast(Sequence[Any], data)]
         _check_fused_data(fused, samples, batch, given)
     count = distinct_permutations(kind, sizes)
     exact = B_req >= count
-    if exact and count > MAX_REPLICATES:
-        raise ValueError(
-            f"The 'n_resamples' parameter of {_OWNER} is numpy.inf, which asks for "
-            f"all {count} distinct permutations; at most {MAX_REPLICATES} can be "
-            "enumerated. Pass an int for a randomized test."
+    if exact and count > _MOST:
+        raise value_error(
+            "n_resamples",
+            _OWNER,
+            f"is numpy.inf, which asks for all {count} distinct permutations; at "
+            f"most {_MOST} can be enumerated. Pass an int for a "
+            "randomized test.",
         )
     key = check_random_state(random_state, owner=_OWNER)
     B = int(count) if exact else int(B_req)
@@ -323,15 +280,11 @@ def permutation_test(
         return _fused_test(
             fused, samples, plan, B, alternative, key, n_jobs, chunk_size
         )
-    if vec is None:
-        try:
-            func = cast(Callable[..., Any], statistic)
-            vec = "axis" in inspect.signature(func).parameters
-        except (TypeError, ValueError):
-            vec = False
     stat = CallableTestStatistic(
         func=statistic,
-        vectorized=vec,
+        vectorized=(
+            accepts(cast(Callable[..., Any], statistic), "axis") if vec is None else vec
+        ),
         kind=kind,
         n_given=len(samples),
         batch=batch,

@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 from scipy.stats import rankdata
 
-from skboot._engine import Statistic
-from skboot._exceptions import StatisticError
+from skboot._engine import Statistic, as_output
+from skboot._engine._statistic import call_user
 from skboot._kernels.significance import (
     indep_moments_chunk,
     indep_moments_perms,
@@ -24,7 +24,7 @@ from skboot._kernels.significance import (
     signs_perms,
 )
 from skboot._random import PURPOSE
-from skboot.significance._common import as_output, result_dtype
+from skboot.significance._common import result_dtype
 from skboot.significance._plans import PermutationTestPlan
 
 __all__ = [
@@ -326,27 +326,17 @@ class CallableTestStatistic(Statistic):
     ) -> np.ndarray:
         """The statistic on one set of samples (1 replicate, all batch elements);
         ``shape`` is the expected output shape (None: any)."""
-        try:
-            if self.vectorized:
-                value = self.func(*samples, axis=-1)
-                self._note_dtype(value, b)
-                return as_output(value, shape, where, b)
-            if not self.batch:
-                value = self.func(*samples)
-                self._note_dtype(value, b)
-                return as_output(value, shape, where, b)
-            res = np.empty(self.batch)
-            for idx in np.ndindex(*self.batch):
-                one = self.func(*[s[idx] for s in samples])
-                self._note_dtype(one, b)
-                res[idx] = as_output(one, (), where, b)
-            return res
-        except StatisticError:
-            raise
-        except Exception as exc:
-            raise StatisticError(
-                f"The statistic raised on {where}: {exc!r}", b
-            ) from exc
+        if self.vectorized or not self.batch:
+            kwargs = {"axis": -1} if self.vectorized else None
+            value = call_user(self.func, tuple(samples), kwargs, where=where, b=b)
+            self._note_dtype(value, b)
+            return as_output(value, None, where, b, keep_shape=True, shape=shape)
+        res = np.empty(self.batch)
+        for idx in np.ndindex(*self.batch):
+            one = call_user(self.func, tuple(s[idx] for s in samples), where=where, b=b)
+            self._note_dtype(one, b)
+            res[idx] = as_output(one, None, where, b, keep_shape=True, shape=())
+        return res
 
     def _note_dtype(self, value: Any, b: int) -> None:
         """On the original data (``b == -1``), the floating dtype the
@@ -395,7 +385,9 @@ class CallableTestStatistic(Statistic):
             where = f"replicates {b0}-{b0 + nb - 1}"
             try:
                 value = self.func(*batches, axis=-1)
-                arr = as_output(value, (nb, *self.out_shape), where, b0)
+                arr = as_output(
+                    value, None, where, b0, keep_shape=True, shape=(nb, *self.out_shape)
+                )
             except Exception:  # find and report the failing replicate
                 for k in range(nb):
                     one = [bt[k] for bt in batches]
