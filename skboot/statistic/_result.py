@@ -144,10 +144,11 @@ class BootstrapResult(Result):
     statistic_name: str
     resampler: str
     random_state: SeedRecord
-    stream_version: int = STREAM_VERSION
+    # (not in the repr, which stays one short line: see the attributes)
+    stream_version: int = field(default=STREAM_VERSION, repr=False)
     n_undefined: int = 0
-    n_omitted: int = 0
-    block_length: float | None = None
+    n_omitted: int = field(default=0, repr=False)
+    block_length: float | None = field(default=None, repr=False)
     resampler_params: dict[str, Any] | None = field(default=None, repr=False)
     _context: RunContext | None = field(default=None, repr=False, compare=False)
 
