@@ -159,8 +159,14 @@ class Result:
         return f"{type(self).__name__}({', '.join(parts)})"
 
     def to_dict(self) -> dict[str, Any]:
-        """The public fields as a dict (nested results as dicts, arrays as
-        arrays)."""
+        """The public fields as a dict.
+
+        Returns
+        -------
+        dict
+            One key per public field (internals left out); nested results as
+            dicts, arrays as arrays.
+        """
         return {f.name: _plain(getattr(self, f.name)) for f in self._public_fields()}
 
     def _frame_rows(self) -> list[dict[str, Any]]:
@@ -175,7 +181,14 @@ class Result:
         return [row]
 
     def to_frame(self) -> Any:
-        """The result as a pandas DataFrame (one row per quantity)."""
+        """The result as a pandas DataFrame.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per quantity (per column, model or parameter), one column
+            per scalar field.
+        """
         import pandas as pd
 
         return pd.DataFrame(self._frame_rows())

@@ -38,15 +38,9 @@ class ConfidenceInterval(Result):
     ``low, high = ci`` unpacks the endpoints, as for scipy's
     ``ConfidenceInterval``.  The other attributes record the estimate, standard
     error and method; they are None when unknown (an interval built from two
-    numbers).  Equality compares every attribute (arrays element by element);
-    intervals are not hashable.
-
-    Parameters
-    ----------
-    low, high : float, array-like or pandas.Series
-        Lower and upper endpoints, of one shape.
-    estimate, standard_error, method, level, alternative, jackknife_groups, name
-        Keyword-only; see the attributes.
+    numbers; all but ``low`` and ``high`` are keyword-only arguments).
+    Equality compares every attribute (arrays element by element); intervals
+    are not hashable.
 
     Attributes
     ----------

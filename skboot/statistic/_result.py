@@ -240,8 +240,7 @@ class BootstrapResult(Result):
         Returns
         -------
         dict
-            ``format`` ("skboot.BootstrapResult") and ``format_version``,
-            ``skboot_version``; the provenance: ``statistic``, ``resampler``
+            ``skboot_version``; the provenance: ``statistic_name``, ``resampler``
             (repr), ``resampler_class``, ``resampler_params``, ``random_state``
             (``{"entropy": ..., "spawn_key": [...]}``: the seed that repeats the
             run), ``stream_version``, ``n_resamples``, ``n_undefined``,
@@ -256,8 +255,10 @@ class BootstrapResult(Result):
         >>> from skboot import bootstrap
         >>> x = np.random.default_rng(0).normal(size=100)
         >>> d = bootstrap(x, "mean", n_resamples=99, random_state=0).to_dict()
-        >>> d["statistic"], d["random_state"], d["resampler_class"], len(d["distribution"])
-        ('mean', {'entropy': 0, 'spawn_key': []}, 'Bootstrap', 99)
+        >>> d["statistic_name"], d["random_state"], d["resampler_class"]
+        ('mean', {'entropy': 0, 'spawn_key': []}, 'Bootstrap')
+        >>> len(d["distribution"])
+        99
         """
         if not isinstance(distribution, (bool, np.bool_)):
             raise param_error("distribution", "to_dict", "True or False", distribution)
