@@ -90,7 +90,9 @@ class Where:
 
     def error(self, name: str | None, text: str) -> ResultFileError:
         """A refusal naming the field ``name`` (None: the result at this path)."""
-        field = self.path or None if name is None else self.field(name)
+        if name is None and not self.path:
+            return file_error(self.shown, None, f"its fields {text}")
+        field = self.path if name is None else self.field(name)
         return file_error(self.shown, field, text)
 
     def must(self, name: str, allowed: str, got: Any) -> ResultFileError:

@@ -279,6 +279,4 @@ class Result:
         try:
             return cls(**fields)
         except (TypeError, ValueError) as exc:
-            raise where.error(
-                None, f"holds values that make no {cls.__name__}: {exc}"
-            ) from exc
+            raise where.error(None, f"cannot make a {cls.__name__}: {exc}") from exc

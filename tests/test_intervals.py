@@ -867,6 +867,10 @@ def test_confidence_interval_is_a_pair_with_its_provenance():
     ci = res.confidence_interval(0.9, method="basic", alternative="less")
     low, high = ci
     assert (low, high) == tuple(ci) == (ci.low, ci.high)
+    assert len(ci) == 2 and (ci[0], ci[1]) == (low, high)
+    assert np.asarray(ci).tolist() == [low, high]
+    wide = ConfidenceInterval(np.zeros(3), np.ones(3))
+    assert np.asarray(wide).shape == (2, 3) and np.isfinite(wide).all()
     assert low == -np.inf and ci.high == high
     # equality: every attribute (the endpoints alone make another interval)
     assert ci != ConfidenceInterval(low, high)

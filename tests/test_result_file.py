@@ -274,10 +274,20 @@ def test_values_that_make_no_result_are_refused():
     members["high"] = np.ones(3)
     with pytest.raises(
         ResultFileError,
-        match=r"holds values that make no ConfidenceInterval: The 'high' parameter "
-        r"of ConfidenceInterval must have the shape of 'low'",
-    ):
+        match=r"valid skboot result: its fields cannot make a ConfidenceInterval: "
+        r"The 'high' parameter of ConfidenceInterval must have the shape of 'low'",
+    ) as info:
         ConfidenceInterval.load(_write(members, rehash=True))
+    assert info.value.field is None
+    plain = ConfidenceInterval(np.zeros(2), np.ones(2))
+    nested = _members(_blob(_nested(interval=plain)))
+    nested["interval.high"] = np.ones(4)
+    with pytest.raises(
+        ResultFileError,
+        match=r"its field 'interval' cannot make a ConfidenceInterval: The 'high'",
+    ) as info:
+        NestedFileResult.load(_write(nested, rehash=True))
+    assert info.value.field == "interval"
 
 
 def test_fields_a_file_cannot_hold_are_refused_at_save():

@@ -35,8 +35,8 @@ Alternative: TypeAlias = Literal["two-sided", "less", "greater"]
 class ConfidenceInterval(Result):
     """Endpoints of a confidence interval, with what produced them.
 
-    ``low, high = ci`` unpacks the endpoints, as for scipy's
-    ``ConfidenceInterval``.  The other attributes record the estimate, standard
+    ``low, high = ci``, ``ci[0]`` and ``np.asarray(ci)`` read the endpoints as
+    the pair ``(low, high)``, as for scipy's ``ConfidenceInterval``.  The other attributes record the estimate, standard
     error and method; they are None when unknown (an interval built from two
     numbers; all but ``low`` and ``high`` are keyword-only arguments).
     Equality compares every attribute (arrays element by element); intervals
@@ -123,9 +123,19 @@ class ConfidenceInterval(Result):
                 f"{np.shape(self.high)} instead.",
             )
 
+    # the pair (low, high), as scipy's ConfidenceInterval: unpacking, indexing
+    # and numpy conversion (equality compares intervals, not tuples)
     def __iter__(self) -> Iterator[Any]:
-        """The endpoints, so that ``low, high = ci`` unpacks them."""
         return iter((self.low, self.high))
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, index: int) -> Any:
+        return (self.low, self.high)[index]
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.asarray([np.asarray(self.low), np.asarray(self.high)], dtype=dtype)
 
     def _file_fields(self) -> dict[str, Any]:
         """The fields, pandas endpoints and estimates as arrays with their

@@ -27,7 +27,7 @@ class _DistributionView:
     def __init__(self, result: Any) -> None:
         self._result = result
         self.distribution = np.asarray(result.distribution, dtype=float).reshape(-1)
-        self.statistic = str(result.result.statistic_name)
+        self.statistic_name = str(result.result.statistic_name)
         self.estimate = float(result.estimate)
         self.n_resamples = int(self.distribution.shape[0])
 

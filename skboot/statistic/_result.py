@@ -4,7 +4,7 @@ error, bias and provenance, with intervals, p-values, plots and persistence."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,6 +44,9 @@ from skboot.statistic._persist import (
     result_to_dict,
 )
 from skboot.statistic._pvalue import ALTERNATIVES, result_pvalue
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["BootstrapResult"]
 
@@ -271,7 +274,7 @@ class BootstrapResult(Result):
     def _from_file_fields(cls, fields: dict[str, Any], where: Any) -> BootstrapResult:
         return from_file_fields(cls, fields, where)
 
-    def to_frame(self) -> Any:
+    def to_frame(self) -> pd.DataFrame:
         """The result as a pandas DataFrame, one row per output of the statistic.
 
         Rows are labelled as :meth:`ConfidenceInterval.to_frame` labels them
