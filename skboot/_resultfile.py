@@ -365,7 +365,9 @@ def _open(fh: Any, cls: Any, shown: Any) -> Any:
     return archive
 
 
-def _member(archive: Any, name: str, shown: Any, kinds: str = ARRAY_KINDS) -> np.ndarray:
+def _member(
+    archive: Any, name: str, shown: Any, kinds: str = ARRAY_KINDS
+) -> np.ndarray:
     try:
         value = archive[name]
     except ValueError as exc:
@@ -497,9 +499,7 @@ def _registered(name: str) -> Any:
     return found[0] if len(found) == 1 else None
 
 
-def _decode(
-    value: Any, where: Where, name: str, arrays: dict[str, np.ndarray]
-) -> Any:
+def _decode(value: Any, where: Where, name: str, arrays: dict[str, np.ndarray]) -> Any:
     """A record value as the field's value: arrays, tuples and nested results
     rebuilt."""
     path = where.field(name)
@@ -515,7 +515,9 @@ def _decode(
         return arrays[path]
     if tag == "__tuple__" and len(value) == 1 and isinstance(value[tag], list):
         items = value[tag]
-        return tuple(_decode(v, where, f"{name}.{i}", arrays) for i, v in enumerate(items))
+        return tuple(
+            _decode(v, where, f"{name}.{i}", arrays) for i, v in enumerate(items)
+        )
     if tag == "__result__" and len(tags) == 1:
         cls = _registered(value[tag]) if isinstance(value[tag], str) else None
         if cls is None:

@@ -80,9 +80,7 @@ def _pandas_equal(a: Any, b: Any) -> bool:
     if type(a) is not type(b) or not bool(a.equals(b)):
         return False
     names = [getattr(v, "name", None) for v in (a, b)]
-    axes = [
-        [list(axis.names) for axis in getattr(v, "axes", [])] for v in (a, b)
-    ]
+    axes = [[list(axis.names) for axis in getattr(v, "axes", [])] for v in (a, b)]
     return values_equal(names[0], names[1]) and axes[0] == axes[1]
 
 

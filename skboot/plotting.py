@@ -211,4 +211,3 @@ def _draw(
     ax.set_ylabel("replicates")
     ax.set_ylim(0, ax.get_ylim()[1] * 1.45)  # headroom: the legend sits above
     ax.legend(loc="upper left", fontsize=fontsize)
-

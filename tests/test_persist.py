@@ -43,7 +43,7 @@ def _assert_same_interval(a, b):
 def test_equal_runs_are_equal_and_unhashable():
     a = bootstrap(X, "mean", n_resamples=200, random_state=3)
     b = bootstrap(X, "mean", n_resamples=200, random_state=3)
-    assert a is not b and a == b and not (a != b)
+    assert a is not b and a == b and (a != b) is False
     with pytest.raises(TypeError, match="unhashable"):
         hash(a)
     assert a != bootstrap(X, "mean", n_resamples=200, random_state=4)
@@ -133,7 +133,9 @@ def test_to_dict_is_json_and_holds_the_provenance():
     res = bootstrap(X, "median", n_resamples=40, random_state=None)
     d = res.to_dict()
     assert json.loads(json.dumps(d)) == d
-    assert "format" not in d and "format_version" not in d  # the file's, not the result's
+    assert (
+        "format" not in d and "format_version" not in d
+    )  # the file's, not the result's
     assert d["skboot_version"] == __version__
     assert (d["statistic_name"], d["resampler_class"]) == ("median", "Bootstrap")
     assert d["resampler_params"] == {

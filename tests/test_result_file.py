@@ -167,11 +167,12 @@ def test_members_are_named_by_field_path_and_the_record_names_the_class():
         lambda: ConfidenceInterval(
             np.array([0.0, np.nan]), np.array([1.0, np.nan]), level=0.9, name=("a", 1)
         ),
-        lambda: bootstrap(X, "mean", n_resamples=50, random_state=1).confidence_interval(
-            method="bc"
-        ),
-        lambda: bootstrap(FRAME, "std", n_resamples=50, random_state=2)
-        .confidence_interval(method="percentile"),
+        lambda: bootstrap(
+            X, "mean", n_resamples=50, random_state=1
+        ).confidence_interval(method="bc"),
+        lambda: bootstrap(
+            FRAME, "std", n_resamples=50, random_state=2
+        ).confidence_interval(method="percentile"),
     ],
     ids=["bare", "one-sided", "arrays-nan", "scalar-run", "frame-run"],
 )
@@ -254,7 +255,8 @@ def test_nested_fields_are_checked_by_their_class_with_their_path():
     members = _members(_blob(_nested()))
     members["record"]["interval"]["comment"] = "x"
     with pytest.raises(
-        ResultFileError, match=r"'interval.comment' is not a field of a ConfidenceInterval"
+        ResultFileError,
+        match=r"'interval.comment' is not a field of a ConfidenceInterval",
     ):
         NestedFileResult.load(_write(members, rehash=True))
     members = _members(_blob(_nested()))
@@ -294,7 +296,10 @@ def test_fields_a_file_cannot_hold_are_refused_at_save():
     for bad, what in (
         ({"note": object()}, "note' \\(object\\)"),
         ({"note": pd.Series([1.0])}, "note' \\(Series\\)"),
-        ({"counts": np.array([{"a": 1}], dtype=object)}, "counts' \\(an array of dtype object\\)"),
+        (
+            {"counts": np.array([{"a": 1}], dtype=object)},
+            "counts' \\(an array of dtype object\\)",
+        ),
         ({"options": {1: "x"}}, "options' \\(dict\\)"),
     ):
         with pytest.raises(
@@ -312,7 +317,12 @@ def test_bootstrap_result_repr_is_short_and_to_frame_has_one_row_per_column():
     assert len(text) < 300 and "statistic_name='mean'" in text
     assert "DataFrame(shape=(9999, 3))" in text
     frame = res.to_frame()
-    assert list(frame.columns) == ["statistic_name", "estimate", "standard_error", "bias"]
+    assert list(frame.columns) == [
+        "statistic_name",
+        "estimate",
+        "standard_error",
+        "bias",
+    ]
     assert list(frame.index) == ["a", "b", "c"]
     np.testing.assert_array_equal(frame["bias"], res.bias.to_numpy())
     scalar = bootstrap(X, "median", n_resamples=99, random_state=0).to_frame()

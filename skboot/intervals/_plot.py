@@ -64,12 +64,10 @@ def plot_interval(ci: Any, *, ax: Any = None, **kwargs: Any) -> Any:
         lo_end, hi_end = float(finite.min()) - pad, float(finite.max()) + pad
     else:
         lo_end, hi_end = -1.0, 1.0
-    low = np.where(np.isposinf(low) | np.isneginf(low), lo_end, low)
-    high = np.where(np.isposinf(high) | np.isneginf(high), hi_end, high)
-    if "estimate" in frame:
-        center = frame["estimate"].to_numpy()
-    else:
-        center = (low + high) / 2
+    low = np.where(np.isinf(low), lo_end, low)
+    high = np.where(np.isinf(high), hi_end, high)
+    has_estimate = "estimate" in frame
+    center = frame["estimate"].to_numpy() if has_estimate else (low + high) / 2
     if ax is None:
         _, ax = plt.subplots(figsize=(max(3.0, 0.6 * len(frame) + 2), 3.5))
     x = np.arange(len(frame))

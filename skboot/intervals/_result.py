@@ -263,7 +263,6 @@ class ConfidenceInterval(Result):
         return plot_interval(self, ax=ax, **kwargs)
 
 
-
 #: The fields that may hold pandas objects.
 _LABELLED = ("low", "high", "estimate", "standard_error")
 

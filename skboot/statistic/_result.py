@@ -290,7 +290,9 @@ class BootstrapResult(Result):
         import pandas as pd
 
         name = getattr(self.distribution, "name", None)
-        index = output_index(self.estimate, self.statistic_name if name is None else name)
+        index = output_index(
+            self.estimate, self.statistic_name if name is None else name
+        )
         columns: dict[str, Any] = {"statistic_name": self.statistic_name}
         for key in ("estimate", "standard_error", "bias"):
             columns[key] = np.asarray(getattr(self, key), dtype=float).reshape(-1)
