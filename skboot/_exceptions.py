@@ -126,14 +126,14 @@ class UndefinedStatisticWarning(RuntimeWarning):
 class ResultFileError(ValueError):
     """A result file is malformed, edited, truncated or of an unknown version.
 
-    :meth:`skboot.BootstrapResult.load` raises it for every file it refuses,
-    before building a result: a file that is not an ``.npz`` archive, a
+    The ``load`` of every result (:meth:`skboot.BootstrapResult.load`,
+    ``ConfidenceInterval.load``, ...) raises it for every file it refuses: a
+    file that is not an ``.npz`` archive, a file of another result class, a
     missing or unexpected member or record field, a value of the wrong type,
     shape or range, fields that contradict each other (the distribution's
     length and ``n_resamples``), a format or stream version this skboot does
-    not read, or bytes that no longer match the checksum written by
-    :meth:`~skboot.BootstrapResult.save`.  A ``ValueError``, so ``except
-    ValueError`` catches it too.
+    not read, or bytes that no longer match the checksum written by ``save``.
+    A ``ValueError``, so ``except ValueError`` catches it too.
 
     Parameters
     ----------

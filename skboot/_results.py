@@ -11,18 +11,25 @@ that subclasses :class:`Result` and so
 * turns into a ``dict`` (:meth:`Result.to_dict`: public fields, nested results as
   dicts) and into a pandas DataFrame (:meth:`Result.to_frame`);
 * draws itself (``plot(ax=None, **kwargs)``, returning the Axes);
-* is saved to and loaded from one verified file format (``save`` / ``load``).
+* is saved to and loaded from one verified file format (``save`` / ``load``,
+  :mod:`skboot._resultfile`): every field, internals included, as JSON or as an
+  array member; a class whose fields are not plain (pandas objects, seeds,
+  references to data) says how to store and rebuild them by overriding
+  ``_file_fields`` and ``_from_file_fields``.
 
 Fields whose names start with an underscore are internals: not shown, not in
-``to_dict``, but compared.
+``to_dict``, but compared and saved.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 from typing import Any
 
 import numpy as np
+
+from skboot._resultfile import load_result, register, save_result
 
 __all__ = ["Result", "short_repr", "values_equal"]
 
@@ -32,9 +39,12 @@ _SHOWN = 6
 
 def values_equal(a: Any, b: Any) -> bool:
     """Equality that never raises: arrays element-wise (NaN equal to NaN),
-    containers item by item, pandas objects by ``equals``."""
+    containers item by item, pandas objects by ``equals`` and their names,
+    SeedSequences by their entropy and spawn key."""
     if a is b:
         return True
+    if _is_pandas(a) or _is_pandas(b):
+        return _is_pandas(a) and _is_pandas(b) and _pandas_equal(a, b)
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         a_arr, b_arr = np.asarray(a), np.asarray(b)
         if a_arr.shape != b_arr.shape:
@@ -43,8 +53,6 @@ def values_equal(a: Any, b: Any) -> bool:
             return bool(np.array_equal(a_arr, b_arr, equal_nan=True))
         except TypeError:  # arrays of strings or objects: NaN cannot occur
             return bool(np.array_equal(a_arr, b_arr))
-    if hasattr(a, "equals") and type(a).__module__.startswith("pandas"):
-        return type(a) is type(b) and bool(a.equals(b))
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(values_equal(a[k], b[k]) for k in a)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
@@ -53,12 +61,35 @@ def values_equal(a: Any, b: Any) -> bool:
             and len(a) == len(b)
             and all(values_equal(x, y) for x, y in zip(a, b, strict=True))
         )
+    if isinstance(a, np.random.SeedSequence) and isinstance(b, np.random.SeedSequence):
+        return values_equal(_seed_key(a), _seed_key(b))
     if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
         return True  # NaN == NaN for scalar fields, as for arrays
     try:
         return bool(a == b)
     except (TypeError, ValueError):
         return False
+
+
+def _is_pandas(value: Any) -> bool:
+    return hasattr(value, "equals") and type(value).__module__.startswith("pandas")
+
+
+def _pandas_equal(a: Any, b: Any) -> bool:
+    """Same type, values (NaN equal to NaN), labels and names."""
+    if type(a) is not type(b) or not bool(a.equals(b)):
+        return False
+    names = [getattr(v, "name", None) for v in (a, b)]
+    axes = [[list(axis.names) for axis in getattr(v, "axes", [])] for v in (a, b)]
+    return values_equal(names[0], names[1]) and axes[0] == axes[1]
+
+
+def _seed_key(seed: np.random.SeedSequence) -> tuple[Any, ...]:
+    """What makes a SeedSequence's stream: its entropy, spawn key and pool size."""
+    entropy = seed.entropy
+    if not isinstance(entropy, (int, np.integer)):
+        entropy = tuple(int(e) for e in np.atleast_1d(np.asarray(entropy)))
+    return (entropy, tuple(int(k) for k in seed.spawn_key), seed.pool_size)
 
 
 def short_repr(value: Any) -> str:
@@ -70,6 +101,9 @@ def short_repr(value: Any) -> str:
         return f"array(shape={value.shape}, dtype={value.dtype})"
     if isinstance(value, (float, np.floating)):
         return f"{float(value):.6g}"
+    if isinstance(value, np.random.SeedSequence):
+        entropy, spawn_key, _ = _seed_key(value)
+        return f"SeedSequence(entropy={entropy}, spawn_key={spawn_key})"
     if isinstance(value, dict) and len(value) > _SHOWN:
         return f"{{... {len(value)} items}}"
     if isinstance(value, (list, tuple)) and len(value) > _SHOWN:
@@ -95,6 +129,10 @@ class Result:
     """Mixin of the result protocol (see the module docstring)."""
 
     __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        register(cls)  # known by name to the file reader (nested results)
 
     def _public_fields(self) -> list[dataclasses.Field[Any]]:
         return [f for f in dataclasses.fields(self) if not f.name.startswith("_")]  # type: ignore[arg-type]
@@ -124,7 +162,8 @@ class Result:
         Returns
         -------
         dict
-            Field name to value; nested results as dicts, arrays as arrays.
+            One key per public field (internals left out); nested results as
+            dicts, arrays as arrays.
         """
         return {f.name: _plain(getattr(self, f.name)) for f in self._public_fields()}
 
@@ -140,14 +179,102 @@ class Result:
         return [row]
 
     def to_frame(self) -> Any:
-        """The result as a table.
+        """The result as a pandas DataFrame.
 
         Returns
         -------
         pandas.DataFrame
-            One row per quantity (per column, model or parameter where the
-            result has several).
+            One row per quantity (per column, model or parameter), one column
+            per scalar field.
         """
         import pandas as pd
 
         return pd.DataFrame(self._frame_rows())
+
+    # -- the one file format -----------------------------------------------------
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the result to a verified ``.npz`` file that loads without pickle.
+
+        Every field (internals included) is stored: arrays as members of the
+        archive, bit for bit, the rest in a JSON ``record`` naming the class,
+        with a SHA-256 ``checksum`` of every member (format version 3, see the
+        reproducibility guide).  Data and user functions are never stored.
+
+        Parameters
+        ----------
+        path : str, os.PathLike or binary file object
+            Written as given (no ``.npz`` suffix is added).
+
+        Examples
+        --------
+        >>> import io
+        >>> from skboot import ConfidenceInterval
+        >>> ci = ConfidenceInterval(0.25, 0.75, method="percentile", level=0.9)
+        >>> buf = io.BytesIO()
+        >>> ci.save(buf)
+        >>> _ = buf.seek(0)
+        >>> ConfidenceInterval.load(buf) == ci
+        True
+        """
+        save_result(self, path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Any:
+        """Read a result written by ``save``, verified, without pickle.
+
+        The class, the format version, every member, every field (by the
+        class's own checks) and the checksum are checked first; a file that
+        fails raises :class:`skboot.ResultFileError` naming the field.
+
+        Parameters
+        ----------
+        path : str, os.PathLike or binary file object
+            A file written by ``save`` of this class.
+
+        Returns
+        -------
+        Result
+            An instance of this class equal to the saved one.
+
+        Examples
+        --------
+        >>> import io
+        >>> import numpy as np
+        >>> from skboot import ConfidenceInterval
+        >>> ci = ConfidenceInterval(np.array([0.0, 1.0]), np.array([2.0, 3.0]))
+        >>> buf = io.BytesIO()
+        >>> ci.save(buf)
+        >>> _ = buf.seek(0)
+        >>> ConfidenceInterval.load(buf).high
+        array([2., 3.])
+        """
+        return load_result(cls, path)
+
+    def _file_fields(self) -> dict[str, Any]:
+        """The values a file stores, by name: every field the constructor
+        takes (internals included)."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)  # type: ignore[arg-type]
+            if f.init
+        }
+
+    @classmethod
+    def _from_file_fields(cls, fields: dict[str, Any], where: Any) -> Any:
+        """The result of the values a file stores (``where.error(name, text)``
+        refuses one, naming it): each field the constructor takes, no other."""
+        names = [f.name for f in dataclasses.fields(cls) if f.init]  # type: ignore[arg-type]
+        missing = [n for n in names if n not in fields]
+        if missing:
+            raise where.error(missing[0], "is missing from the record.")
+        extra = sorted(set(fields) - set(names))
+        if extra:
+            raise where.error(
+                extra[0],
+                f"is not a field of a {cls.__name__} (the record holds "
+                f"{', '.join(names)}).",
+            )
+        try:
+            return cls(**fields)
+        except (TypeError, ValueError) as exc:
+            raise where.error(None, f"cannot make a {cls.__name__}: {exc}") from exc

@@ -6,17 +6,9 @@ from typing import Any
 
 import numpy as np
 
+from skboot.intervals._plot import pyplot as _pyplot
+
 __all__ = ["plot_distribution"]
-
-
-def _pyplot() -> Any:
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - exercised without matplotlib
-        raise ImportError(
-            "Plotting needs matplotlib: pip install 'skboot[plot]'."
-        ) from exc
-    return plt
 
 
 def plot_distribution(
@@ -86,7 +78,7 @@ def plot_distribution(
     level = _iv.check_level(level, "plot")
     plt = _pyplot()
     dist = np.asarray(result.distribution, dtype=float)
-    name = result.statistic
+    name = result.statistic_name
     labels = list(getattr(result.distribution, "columns", []))
     shape = np.shape(result.estimate)
     if len(shape) >= 2:  # a shaped statistic: flat, in C order

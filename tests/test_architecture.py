@@ -26,6 +26,7 @@ LAYERS: dict[str, int] = {
     "skboot._exceptions": 0,
     "skboot._validation": 0,
     "skboot._results": 0,
+    "skboot._resultfile": 0,
     "skboot._cache": 0,
     "skboot._typing": 0,
     "skboot._random": 1,

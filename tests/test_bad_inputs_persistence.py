@@ -225,7 +225,7 @@ case(L, "other-npz", *_load_bytes(_other_npz), F, r"its field 'record' is missin
 case(L, "record-not-json", *_load_bytes(lambda: _file(raw="{oops")), F, r"its field 'record' is not valid JSON \(JSONDecodeError")
 case(L, "record-array", *_load_bytes(lambda: _file(raw="[1, 2]")), F, r"its field 'record' must be a JSON object. Got 'list'")
 case(L, "format-other", *_load_bytes(lambda: _file(_record(format="numpy"))), F, r"its field 'format' must be 'skboot.BootstrapResult'. Got 'numpy'")
-case(L, "format-version-99", *_load_bytes(lambda: _file(_record(format_version=99))), F, r"its field 'format_version' is 99 \(written by skboot [^)]*\); this skboot reads format versions 1, 2. Upgrade skboot")
+case(L, "format-version-99", *_load_bytes(lambda: _file(_record(format_version=99))), F, r"its field 'format_version' is 99 \(written by skboot [^)]*\); this skboot reads format version 3. Upgrade skboot")
 case(L, "format-version-str", *_load_bytes(lambda: _file(_record(format_version="2"))), F, r"its field 'format_version' is '2'")
 case(L, "stream-version-99", *_load_bytes(lambda: _file(_record(stream_version=99))), F, r"its field 'stream_version' is 99; this skboot knows random-stream version\(s\) 1")
 case(L, "stream-version-one", *_load_bytes(lambda: _file(_record(stream_version="one"))), F, r"its field 'stream_version' is 'one'")
@@ -237,7 +237,7 @@ case(L, "n-resamples-str", *_load_bytes(lambda: _file(_record(n_resamples="99"))
 case(L, "block-length-negative", *_load_bytes(lambda: _file(_record(block_length=-2.0))), F, r"its field 'block_length' must be null or a finite number > 0. Got -2.0")
 case(L, "spawn-key-str", *_load_bytes(lambda: _file(_record(random_state={"entropy": 0, "spawn_key": "0"}))), F, r"its field 'random_state' must be null or")
 case(L, "outputs-kind", *_load_bytes(lambda: _file(_record(outputs={"kind": "polars", "labels": None, "name": None}))), F, r"its field 'outputs' must be")
-case(L, "edited-statistic", *_load_bytes(lambda: _file(_record(statistic="median"))), F, r"its field 'record' does not match its SHA-256 checksum: the file was edited or corrupted")
+case(L, "edited-statistic", *_load_bytes(lambda: _file(_record(statistic_name="median"))), F, r"its field 'record' does not match its SHA-256 checksum: the file was edited or corrupted")
 # -- BootstrapResult.load: the arrays -----------------------------------------------
 case(L, "distribution-strings", *_load_bytes(lambda: _file(_member("distribution", lambda m: m["distribution"].astype(str)))), F, r"its field 'distribution' must be a float64 array. Got 'dtype <U")
 case(L, "distribution-float32", *_load_bytes(lambda: _file(_member("distribution", lambda m: m["distribution"].astype(np.float32)))), F, r"its field 'distribution' must be a float64 array. Got 'dtype float32'")
@@ -245,9 +245,9 @@ case(L, "distribution-objects", *_load_bytes(lambda: _file(_member("distribution
 case(L, "estimate-3-values", *_load_bytes(lambda: _file(_member("estimate", lambda m: np.zeros(3)))), F, r"its field 'estimate' must have the shape of one replicate, \(\).*Got shape \(3,\)")
 case(L, "nan-replicate", *_load_bytes(lambda: _file(_nan_replicate)), F, r"its field 'n_undefined' is 0, but the distribution holds 1 replicate\(s\) with a NaN")
 case(L, "one-ulp-edit", *_load_bytes(lambda: _file(_one_ulp)), F, r"its field 'distribution' does not match its SHA-256 checksum")
-case(L, "missing-checksum", *_load_bytes(lambda: _file(_drop("checksum"))), F, r"its field 'checksum' is missing from the archive \(format version 2\)")
+case(L, "missing-checksum", *_load_bytes(lambda: _file(_drop("checksum"))), F, r"its field 'checksum' is missing from the archive \(format version 3\)")
 case(L, "missing-bias", *_load_bytes(lambda: _file(_drop("bias"))), F, r"its field 'bias' is missing from the archive")
-case(L, "extra-member", *_load_bytes(lambda: _file(_member("script", lambda m: np.array("print(1)")))), F, r"its field 'script' is not a member of a result file of format version 2")
+case(L, "extra-member", *_load_bytes(lambda: _file(_member("script", lambda m: np.array("print(1)")))), F, r"its field 'script' is not a member of a result file of format version 3")
 case(L, "checksum-not-json", *_load_bytes(lambda: _file(_member("checksum", lambda m: "sha256"))), F, r"its field 'checksum' must be \{\"algorithm\": \"sha256\"")
 # -- BootstrapResult.save / to_dict ----------------------------------------------------
 S = "BootstrapResult.save"
@@ -290,7 +290,7 @@ case(C, "shapes-differ-2d", lambda: {"a": np.zeros((2, 2)), "b": np.ones(4)}, la
 case(C, "to_frame-estimate-length", lambda: {"a": np.zeros(2), "e": np.zeros(3)}, lambda i: ConfidenceInterval(i["a"], i["a"] + 1, estimate=i["e"]).to_frame(), V, r"'estimate' parameter of ConfidenceInterval must hold one real number per endpoint \(2, shape \(2,\)\) to be tabulated by to_frame")
 case(C, "to_frame-2d-standard-error", lambda: {"a": np.zeros((2, 3)), "s": np.zeros(3)}, lambda i: ConfidenceInterval(i["a"], i["a"] + 1, standard_error=i["s"]).to_frame(), V, r"'standard_error' parameter of ConfidenceInterval must hold one real number per endpoint \(6, shape \(2, 3\)\)")
 case(C, "to_frame-estimate-str", none, lambda i: ConfidenceInterval(1.0, 2.0, estimate="x").to_frame(), V, r"'estimate' parameter of ConfidenceInterval must hold one real number per endpoint \(1, shape \(\)\)")
-case(C, "repr-estimate-str", none, lambda i: repr(ConfidenceInterval(np.zeros(2), np.ones(2), estimate="x")), V, r"'estimate' parameter of ConfidenceInterval must hold one real number")
+case(C, "to_frame-vector-estimate-str", none, lambda i: ConfidenceInterval(np.zeros(2), np.ones(2), estimate="x").to_frame(), V, r"'estimate' parameter of ConfidenceInterval must hold one real number")
 # fmt: on
 
 

@@ -32,7 +32,11 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     },
     **{
         (name, "**kwargs"): "forwarded as is to matplotlib"
-        for name in ("skboot.BootstrapResult.plot", "skboot.BootstrapStatistic.plot")
+        for name in (
+            "skboot.BootstrapResult.plot",
+            "skboot.BootstrapStatistic.plot",
+            "skboot.ConfidenceInterval.plot",
+        )
     },
     ("skboot.BootstrapResult.from_run", "**record"): (
         "the remaining fields of the result, each typed on the dataclass"
@@ -66,7 +70,7 @@ PENDING: frozenset[tuple[str, str]] = frozenset(
         ),
         *(
             (f"skboot.{cls}.plot", name)
-            for cls in ("BootstrapResult", "BootstrapStatistic")
+            for cls in ("BootstrapResult", "BootstrapStatistic", "ConfidenceInterval")
             for name in ("ax", "return")
         ),
     }

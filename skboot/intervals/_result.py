@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias
+from collections.abc import Hashable, Iterator
+from dataclasses import KW_ONLY, dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
 
+from skboot._resultfile import labelled_from_file, labelled_to_file
+from skboot._results import Result
 from skboot._validation import param_error, value_error
 
 if TYPE_CHECKING:
@@ -21,6 +23,7 @@ __all__ = [
     "FloatArray",
     "FloatOrArray",
     "IntervalEndpoints",
+    "output_index",
 ]
 
 FloatArray: TypeAlias = NDArray[np.float64]
@@ -28,18 +31,16 @@ FloatOrArray: TypeAlias = "float | FloatArray"
 Alternative: TypeAlias = Literal["two-sided", "less", "greater"]
 
 
-class _Endpoints(NamedTuple):
-    low: FloatOrArray
-    high: FloatOrArray
-
-
-class ConfidenceInterval(_Endpoints):
+@dataclass(frozen=True, eq=False, repr=False)
+class ConfidenceInterval(Result):
     """Endpoints of a confidence interval, with what produced them.
 
-    A 2-tuple ``(low, high)``: ``low, high = ci`` and ``ci.low`` work as for
-    scipy's ``ConfidenceInterval`` NamedTuple, and equality compares the two
-    endpoints only.  The other attributes record the estimate, standard error
-    and method; they are None when unknown (an interval built from two numbers).
+    ``low, high = ci``, ``ci[0]`` and ``np.asarray(ci)`` read the endpoints as
+    the pair ``(low, high)``, as for scipy's ``ConfidenceInterval``.  The other attributes record the estimate, standard
+    error and method; they are None when unknown (an interval built from two
+    numbers; all but ``low`` and ``high`` are keyword-only arguments).
+    Equality compares every attribute (arrays element by element); intervals
+    are not hashable.
 
     Attributes
     ----------
@@ -84,7 +85,7 @@ class ConfidenceInterval(_Endpoints):
     ...     method="percentile")
     >>> round(ci.low, 3), round(ci.high, 3)
     (-0.105, 0.259)
-    >>> low, high = ci  # a NamedTuple
+    >>> low, high = ci
     >>> ci.method, ci.level
     ('percentile', 0.95)
     >>> print(ci.to_frame().round(3))
@@ -92,6 +93,9 @@ class ConfidenceInterval(_Endpoints):
     mean     0.081           0.097 -0.105  0.259
     """
 
+    low: FloatOrArray
+    high: FloatOrArray
+    _: KW_ONLY
     estimate: FloatOrArray | pd.Series | None = None
     standard_error: FloatOrArray | pd.Series | None = None
     method: str | None = None
@@ -100,20 +104,9 @@ class ConfidenceInterval(_Endpoints):
     jackknife_groups: int | None = None
     name: Hashable | None = None
 
-    def __new__(
-        cls,
-        low: FloatOrArray,
-        high: FloatOrArray,
-        *,
-        estimate: FloatOrArray | pd.Series | None = None,
-        standard_error: FloatOrArray | pd.Series | None = None,
-        method: str | None = None,
-        level: float | None = None,
-        alternative: str | None = None,
-        jackknife_groups: int | None = None,
-        name: Hashable | None = None,
-    ) -> ConfidenceInterval:
-        for key, value in (("low", low), ("high", high)):
+    def __post_init__(self) -> None:
+        for key in ("low", "high"):
+            value = getattr(self, key)
             if not _real_values(value):
                 raise param_error(
                     key,
@@ -122,26 +115,49 @@ class ConfidenceInterval(_Endpoints):
                     "of real numbers",
                     value,
                 )
-        if np.shape(high) != np.shape(low):
+        if np.shape(self.high) != np.shape(self.low):
             raise value_error(
                 "high",
                 "ConfidenceInterval",
-                f"must have the shape of 'low', {np.shape(low)}. Got shape "
-                f"{np.shape(high)} instead.",
+                f"must have the shape of 'low', {np.shape(self.low)}. Got shape "
+                f"{np.shape(self.high)} instead.",
             )
-        self = super().__new__(cls, low, high)
-        extra = {
-            "estimate": estimate,
-            "standard_error": standard_error,
-            "method": method,
-            "level": level,
-            "alternative": alternative,
-            "jackknife_groups": jackknife_groups,
-            "name": name,
-        }
-        # a tuple subclass keeps extra attributes in its instance __dict__
-        self.__dict__.update({k: v for k, v in extra.items() if v is not None})
-        return self
+
+    # the pair (low, high), as scipy's ConfidenceInterval: unpacking, indexing
+    # and numpy conversion (equality compares intervals, not tuples)
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.low, self.high))
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, index: int) -> Any:
+        return (self.low, self.high)[index]
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.asarray([np.asarray(self.low), np.asarray(self.high)], dtype=dtype)
+
+    def _file_fields(self) -> dict[str, Any]:
+        """The fields, pandas endpoints and estimates as arrays with their
+        labels in ``labels``."""
+        out = super()._file_fields()
+        labels = {}
+        for key in _LABELLED:
+            out[key], labels[key] = labelled_to_file(out[key])
+        out["labels"] = {k: v for k, v in labels.items() if v is not None}
+        return out
+
+    @classmethod
+    def _from_file_fields(cls, fields: dict[str, Any], where: Any) -> Any:
+        fields = dict(fields)
+        labels = fields.pop("labels", None)
+        if not isinstance(labels, dict) or not set(labels) <= set(_LABELLED):
+            raise where.must(
+                "labels", f"an object whose keys are some of {list(_LABELLED)}", labels
+            )
+        for key, value in labels.items():
+            fields[key] = labelled_from_file(fields.get(key), value, key, where)
+        return super()._from_file_fields(fields, where)
 
     def to_frame(self) -> pd.DataFrame:
         """The interval as a pandas DataFrame, one row per output.
@@ -173,16 +189,7 @@ class ConfidenceInterval(_Endpoints):
 
         low = self.low
         shape = np.shape(low)
-        if len(shape) == 0:
-            index: Any = pd.Index([self.name if self.name is not None else 0])
-        elif isinstance(low, pd.Series):
-            index = low.index
-        elif isinstance(low, pd.DataFrame):  # a statistic of two axes
-            index = pd.MultiIndex.from_product([range(shape[0]), low.columns])
-        elif len(shape) >= 2:  # one row per element, labelled by its position
-            index = pd.MultiIndex.from_tuples(list(np.ndindex(shape)))
-        else:
-            index = pd.RangeIndex(np.size(low))
+        index = output_index(low, self.name if self.name is not None else 0)
         columns: dict[str, Any] = {}
         for key, value in (
             ("estimate", self.estimate),
@@ -219,23 +226,63 @@ class ConfidenceInterval(_Endpoints):
         )
         return frame
 
-    def __repr__(self) -> str:
-        if np.ndim(self.low) == 0 and np.ndim(self.high) == 0:
-            return f"ConfidenceInterval(low={self.low!r}, high={self.high!r})"
-        # per-column endpoints: one table rather than two stacked Series
-        what = ", ".join(
-            f"{key}={value!r}"
-            for key, value in (
-                ("level", self.level),
-                ("method", self.method),
-                ("alternative", self.alternative),
-            )
-            if value is not None
-        )
-        head = f"ConfidenceInterval({what})"
-        return f"{head}\n{self.to_frame().to_string()}"
+    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+        """Draw the interval: one error bar per output, from ``low`` to ``high``.
 
-    __str__ = __repr__
+        The marker sits at the estimate when it is known (else at the middle);
+        the open side of a one-sided interval is drawn to past the other
+        values.  Needs matplotlib.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw; None makes a new figure.
+        **kwargs : dict
+            Passed to :meth:`matplotlib.axes.Axes.errorbar` (``color``,
+            ``capsize``, ...).
+
+        Returns
+        -------
+        matplotlib Axes
+            The Axes drawn on, one tick per output (labelled as the rows of
+            :meth:`to_frame`).
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import numpy as np
+        >>> from skboot import ConfidenceInterval
+        >>> ci = ConfidenceInterval(np.array([0.0, 1.0]), np.array([2.0, 3.0]))
+        >>> ax = ci.plot()
+        >>> [t.get_text() for t in ax.get_xticklabels()]
+        ['0', '1']
+        """
+        from skboot.intervals._plot import plot_interval
+
+        return plot_interval(self, ax=ax, **kwargs)
+
+
+#: The fields that may hold pandas objects.
+_LABELLED = ("low", "high", "estimate", "standard_error")
+
+
+def output_index(values: Any, name: Hashable) -> Any:
+    """The row labels of one output per row: ``name`` for a scalar, a Series'
+    index, the (row, column label) pairs of a DataFrame, the positions of an
+    array (index tuples, C order, for two or more axes)."""
+    import pandas as pd
+
+    shape = np.shape(values)
+    if len(shape) == 0:
+        return pd.Index([name])
+    if isinstance(values, pd.Series):
+        return values.index
+    if isinstance(values, pd.DataFrame):  # a statistic of two axes
+        return pd.MultiIndex.from_product([range(shape[0]), values.columns])
+    if len(shape) >= 2:  # one row per element, labelled by its position
+        return pd.MultiIndex.from_tuples(list(np.ndindex(shape)))
+    return pd.RangeIndex(np.size(values))
 
 
 def _real_values(value: Any) -> bool:

@@ -29,9 +29,8 @@ class _DistributionView:
     def __init__(self, result: Any) -> None:
         self._result = result
         self.distribution = np.asarray(result.distribution, dtype=float).reshape(-1)
-        # the run's name, under the field name BootstrapResult has and the one
-        # of the result protocol
-        self.statistic = self.statistic_name = str(result.confidence_interval().name)
+        # the run's name, as BootstrapResult.statistic_name
+        self.statistic_name = str(result.confidence_interval().name)
         self.estimate = float(result.estimate)
         self.n_resamples = int(self.distribution.shape[0])
 

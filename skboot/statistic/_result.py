@@ -3,13 +3,13 @@ error, bias and provenance, with intervals, p-values, plots and persistence."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from skboot._random import STREAM_VERSION
+from skboot._results import Result
 from skboot._run import (
     Run,
     RunContext,
@@ -36,14 +36,17 @@ from skboot.intervals import (
     check_method,
     interval_by_method,
 )
+from skboot.intervals._result import output_index
 from skboot.statistic._persist import (
+    file_fields,
+    from_file_fields,
     json_params,
-    load_result,
-    record_key,
     result_to_dict,
-    save_result,
 )
 from skboot.statistic._pvalue import ALTERNATIVES, result_pvalue
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["BootstrapResult"]
 
@@ -57,8 +60,8 @@ _NO_DATA = (
 )
 
 
-@dataclass(frozen=True, eq=False)
-class BootstrapResult:
+@dataclass(frozen=True, eq=False, repr=False)
+class BootstrapResult(Result):
     """The outcome of one bootstrap run; immutable.
 
     :func:`bootstrap` and :meth:`BootstrapStatistic.fit` build it; its methods
@@ -76,7 +79,7 @@ class BootstrapResult:
         ``mean(distribution) - estimate``.
     n_resamples : int
         Number of replicates.
-    statistic : str
+    statistic_name : str
         Name of the statistic.
     resampler : str
         repr of the resampler used.
@@ -104,11 +107,11 @@ class BootstrapResult:
 
     Notes
     -----
-    Equality compares the record: the estimate, distribution, standard error and
-    bias bit for bit (with their pandas labels) and the provenance (statistic,
-    resampler class and parameters other than ``random_state``, ``random_state``
-    itself, stream version, counts, block length).  The hash is consistent with
-    it, so results can be dict keys and set members.
+    Equality compares every field: the estimate, distribution, standard error
+    and bias element by element (NaN equal to NaN, with their pandas labels)
+    and the provenance (statistic name, resampler repr and parameters,
+    ``random_state`` by value, stream version, counts, block length), never the
+    data.  Results are not hashable.
 
     A result computed by :func:`bootstrap` also keeps a reference to the data and
     the statistic, which the BCa jackknife and the studentized interval need
@@ -131,6 +134,9 @@ class BootstrapResult:
     True
     >>> again == res
     True
+    >>> print(res.to_frame().round(3))
+         statistic_name  estimate  standard_error   bias
+    mean           mean     0.081           0.097 -0.003
     """
 
     estimate: Estimate
@@ -138,15 +144,16 @@ class BootstrapResult:
     standard_error: Estimate
     bias: Estimate
     n_resamples: int
-    statistic: str
+    statistic_name: str
     resampler: str
     random_state: SeedRecord
-    stream_version: int = STREAM_VERSION
+    # (not in the repr, which stays one short line: see the attributes)
+    stream_version: int = field(default=STREAM_VERSION, repr=False)
     n_undefined: int = 0
-    n_omitted: int = 0
-    block_length: float | None = None
+    n_omitted: int = field(default=0, repr=False)
+    block_length: float | None = field(default=None, repr=False)
     resampler_params: dict[str, Any] | None = field(default=None, repr=False)
-    _context: RunContext | None = field(default=None, repr=False)
+    _context: RunContext | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         ctx = self._context
@@ -194,25 +201,14 @@ class BootstrapResult:
             standard_error=out.standard_error,
             bias=out.bias,
             n_resamples=int(run.distribution.shape[0]),
-            statistic=statistic,
+            statistic_name=statistic,
             resampler=repr(resampler),
             random_state=resampler.seed_entropy_,
             _context=run.context,
             **fields,
         )
 
-    # -- equality, hashing, pickling -----------------------------------------
-    def _key(self) -> tuple[Any, ...]:
-        return record_key(self)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, BootstrapResult):
-            return NotImplemented
-        return type(self) is type(other) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
+    # -- pickling and copies ---------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_context"] = None  # the data and the (maybe unpicklable) statistic
@@ -247,8 +243,7 @@ class BootstrapResult:
         Returns
         -------
         dict
-            ``format`` ("skboot.BootstrapResult") and ``format_version``,
-            ``skboot_version``; the provenance: ``statistic``, ``resampler``
+            ``skboot_version``; the provenance: ``statistic_name``, ``resampler``
             (repr), ``resampler_class``, ``resampler_params``, ``random_state``
             (``{"entropy": ..., "spawn_key": [...]}``: the seed that repeats the
             run), ``stream_version``, ``n_resamples``, ``n_undefined``,
@@ -263,75 +258,45 @@ class BootstrapResult:
         >>> from skboot import bootstrap
         >>> x = np.random.default_rng(0).normal(size=100)
         >>> d = bootstrap(x, "mean", n_resamples=99, random_state=0).to_dict()
-        >>> d["statistic"], d["random_state"], d["resampler_class"], len(d["distribution"])
-        ('mean', {'entropy': 0, 'spawn_key': []}, 'Bootstrap', 99)
+        >>> d["statistic_name"], d["random_state"], d["resampler_class"]
+        ('mean', {'entropy': 0, 'spawn_key': []}, 'Bootstrap')
+        >>> len(d["distribution"])
+        99
         """
         if not isinstance(distribution, (bool, np.bool_)):
             raise param_error("distribution", "to_dict", "True or False", distribution)
         return result_to_dict(self, distribution=bool(distribution))
 
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the result to a ``.npz`` file that loads without pickle.
-
-        The float64 arrays ``estimate``, ``distribution``, ``standard_error``
-        and ``bias`` (bit for bit), ``record`` (JSON: :meth:`to_dict` but the
-        distribution) and ``checksum`` (their SHA-256 digests); format version
-        2, see the reproducibility guide.  Data and statistic are not saved.
-
-        Parameters
-        ----------
-        path : str, os.PathLike or binary file object
-            Written as given (no ``.npz`` suffix is added).
-
-        Examples
-        --------
-        >>> import os, tempfile
-        >>> import numpy as np
-        >>> from skboot import BootstrapResult, bootstrap
-        >>> x = np.random.default_rng(0).normal(size=100)
-        >>> res = bootstrap(x, "mean", n_resamples=99, random_state=0)
-        >>> path = os.path.join(tempfile.mkdtemp(), "run.npz")
-        >>> res.save(path)
-        >>> BootstrapResult.load(path) == res
-        True
-        """
-        save_result(self, path)
+    def _file_fields(self) -> dict[str, Any]:
+        return file_fields(self)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> BootstrapResult:
-        """Read a result written by :meth:`save`, verified, without pickle.
+    def _from_file_fields(cls, fields: dict[str, Any], where: Any) -> BootstrapResult:
+        return from_file_fields(cls, fields, where)
 
-        Fields, versions and checksum are checked first; a bad file raises
-        :class:`ResultFileError` naming the field (reproducibility guide).
+    def to_frame(self) -> pd.DataFrame:
+        """The result as a pandas DataFrame, one row per output of the statistic.
 
-        Parameters
-        ----------
-        path : str, os.PathLike or binary file object
-            A file written by :meth:`save`.
+        Rows are labelled as :meth:`ConfidenceInterval.to_frame` labels them
+        (the data's column labels; positions; the element's index for a
+        statistic of two or more axes).
 
         Returns
         -------
-        BootstrapResult
-            Equal to the saved one; pandas labels are restored.  It carries no
-            data: percentile, basic, normal and bc intervals work, BCa and
-            studentized raise a ValueError (re-run :func:`bootstrap` with
-            ``random_state=result.random_state``).
-
-        Examples
-        --------
-        >>> import io
-        >>> import numpy as np
-        >>> from skboot import BootstrapResult, bootstrap
-        >>> res = bootstrap(np.arange(20.0), "mean", n_resamples=99, random_state=0)
-        >>> buf = io.BytesIO()
-        >>> res.save(buf)
-        >>> _ = buf.seek(0)
-        >>> again = BootstrapResult.load(buf)
-        >>> again.confidence_interval(method="percentile") == res.confidence_interval(
-        ...     method="percentile")
-        True
+        pandas.DataFrame
+            Columns ``statistic_name``, ``estimate``, ``standard_error`` and
+            ``bias``.
         """
-        return load_result(cls, path)
+        import pandas as pd
+
+        name = getattr(self.distribution, "name", None)
+        index = output_index(
+            self.estimate, self.statistic_name if name is None else name
+        )
+        columns: dict[str, Any] = {"statistic_name": self.statistic_name}
+        for key in ("estimate", "standard_error", "bias"):
+            columns[key] = np.asarray(getattr(self, key), dtype=float).reshape(-1)
+        return pd.DataFrame(columns, index=index)
 
     def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
         est = np.asarray(self.estimate, dtype=float)
@@ -460,7 +425,7 @@ class BootstrapResult:
             level=level,
             alternative=alt,
             jackknife_groups=groups if method == "bca" else None,
-            name=self.statistic if name is None else name,
+            name=self.statistic_name if name is None else name,
         )
 
     def _method(self, method: str | None, owner: str) -> str:
