@@ -500,7 +500,7 @@ def test_fit_records_the_key_and_data_layout(labelled_data) -> None:
 X60 = np.zeros((60, 2))
 Y60 = np.arange(60) % 3
 G60 = np.arange(60) % 6
-_NR = "must be an int >= 1"
+_NR = r"must be an int in \[1, 2\*\*32 - 1\]"
 _RS = (
     r"must be None, a non-negative int, a numpy SeedSequence, Generator or "
     r"RandomState\."
