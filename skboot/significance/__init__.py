@@ -1,5 +1,6 @@
 """Hypothesis tests on skboot's derived streams: permutation tests, Monte Carlo
-tests, bootstrap p-values and permutation tests of model metrics."""
+tests and permutation tests of model metrics (bootstrap p-values are
+:meth:`skboot.BootstrapResult.pvalue`)."""
 
 from skboot.significance._metric_test import (
     MetricPermutationTestResult,
@@ -14,7 +15,6 @@ from skboot.significance._permutation_test import (
     PermutationTestResult,
     permutation_test,
 )
-from skboot.significance._pvalue import bootstrap_pvalue
 from skboot.significance._statistics import FUSED_STATISTICS
 
 __all__ = [
@@ -22,7 +22,6 @@ __all__ = [
     "MetricPermutationTestResult",
     "MonteCarloTestResult",
     "PermutationTestResult",
-    "bootstrap_pvalue",
     "metric_permutation_test",
     "monte_carlo_test",
     "permutation_test",

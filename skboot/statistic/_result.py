@@ -16,7 +16,6 @@ from skboot._run import (
     auto_jackknife_groups,
     check_jackknife_groups,
     jackknife,
-    labelled,
     outputs,
     stratified_jackknife,
     studentized_inputs,
@@ -29,13 +28,12 @@ from skboot._typing import (
     SeedRecord,
     StandardErrorFunc,
 )
-from skboot._validation import check_one_of, lower, param_error
+from skboot._validation import param_error
 from skboot.intervals import (
     ConfidenceInterval,
-    check_level,
     check_method,
-    interval_by_method,
 )
+from skboot.statistic._inference import result_interval, result_pvalue
 from skboot.statistic._persist import (
     json_params,
     load_result,
@@ -43,7 +41,6 @@ from skboot.statistic._persist import (
     result_to_dict,
     save_result,
 )
-from skboot.statistic._pvalue import ALTERNATIVES, result_pvalue
 
 __all__ = ["BootstrapResult"]
 
@@ -429,38 +426,14 @@ class BootstrapResult:
             standard error, method, level and ``jackknife_groups`` attached
             (:meth:`ConfidenceInterval.to_frame` tabulates them).
         """
-        owner = "confidence_interval"
-        method = self._method(method, owner)
-        alt = check_one_of(lower(alternative), "alternative", owner, ALTERNATIVES)
-        level = check_level(level, owner)  # before the jackknife / nested bootstrap
-        groups = self._jackknife_groups(jackknife_groups, owner)
-        est, dist = self._arrays()
-        self._check_defined("interval")
-        jackknife_values, studentized = self._method_inputs(
-            groups, standard_error, n_inner, est.ndim
-        )
-        res = interval_by_method(
+        return result_interval(
+            self,
+            level,
             method,
-            dist,
-            est,
-            level=level,
-            alternative=alt,
-            jackknife=jackknife_values,
-            studentized=studentized,
-        )
-        ctx = self._context
-        name = getattr(self.distribution, "name", None)
-        data = None if ctx is None else ctx.data
-        return ConfidenceInterval(
-            labelled(res.low, self.estimate, data),
-            labelled(res.high, self.estimate, data),
-            estimate=self.estimate,
-            standard_error=self.standard_error,
-            method=method,
-            level=level,
-            alternative=alt,
-            jackknife_groups=groups if method == "bca" else None,
-            name=self.statistic if name is None else name,
+            alternative,
+            standard_error=standard_error,
+            n_inner=n_inner,
+            jackknife_groups=jackknife_groups,
         )
 
     def _method(self, method: str | None, owner: str) -> str:
@@ -571,7 +544,6 @@ class BootstrapResult:
             standard_error=standard_error,
             n_inner=n_inner,
             jackknife_groups=jackknife_groups,
-            owner="pvalue",
         )
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:
