@@ -505,7 +505,8 @@ _RS = (
     r"must be None, a non-negative int, a numpy SeedSequence, Generator or "
     r"RandomState\."
 )
-_SS = r"must be None, an int in \[1, n_samples=60\] or a float in \(0, 1\]\."
+# the constraint table before the data; the bound n_samples once the data are seen
+_SS = r"must be None, an int (>= 1|in \[1, n_samples=60\]) or a float in \(0, 1\]\."
 
 _Y_NAN = np.where(np.arange(60) == 7, np.nan, Y60.astype(float))
 _G_NAN = np.where(np.arange(60) == 3, np.nan, G60.astype(float))

@@ -103,28 +103,9 @@ def method_endpoints(
     studentized: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
 ) -> IntervalEndpoints:
     """:func:`interval_by_method` for a caller that checked ``method`` (in
-    lowercase), ``level`` and ``alternative`` itself, once, at its own entry
-    point (:meth:`skboot.BootstrapResult.confidence_interval`); the arrays are
-    checked by the method.
-
-    Parameters
-    ----------
-    method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}
-        Lowercase.
-    distribution, estimate : array-like
-        As in the method functions.
-    level : float
-        In (0, 1).
-    alternative : {"two-sided", "less", "greater"}
-        The side(s) of the interval.
-    jackknife, studentized : callable, optional
-        As in :func:`interval_by_method`.
-
-    Returns
-    -------
-    IntervalEndpoints
-        The method's endpoints.
-    """
+    lowercase), ``level`` and ``alternative`` once at its own entry point
+    (:meth:`skboot.BootstrapResult.confidence_interval`); the methods check the
+    arrays."""
     owner = "interval_by_method"
     if method == "percentile":
         return _percentile(distribution, level, alternative)

@@ -241,31 +241,8 @@ def method_pvalues(
     owner: str = "pvalue_by_method",
 ) -> np.ndarray:
     """:func:`pvalue_by_method` for a caller that checked ``method`` (in
-    lowercase) and ``alternative`` itself, once, at its own entry point
-    (:meth:`skboot.BootstrapResult.pvalue`); ``null`` is checked here.
-
-    Parameters
-    ----------
-    method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}
-        Lowercase.
-    distribution : array-like of shape (B,) or (B, k)
-        The bootstrap distribution.
-    estimate : float or array-like of shape (k,)
-        The estimate.
-    null : float or array-like of shape (k,)
-        Finite; one value for all columns or one per column.
-    alternative : {"two-sided", "less", "greater"}
-        The side(s) of the test.
-    jackknife, studentized : callable, optional
-        As in :func:`pvalue_by_method`.
-    owner : str, default="pvalue_by_method"
-        The name error messages give (the public entry point).
-
-    Returns
-    -------
-    ndarray of shape (k,)
-        NaN where the interval is undefined.
-    """
+    lowercase) and ``alternative`` once at its own entry point
+    (:meth:`skboot.BootstrapResult.pvalue`); ``null`` is checked here."""
     dist = np.asarray(distribution, dtype=np.float64)
     dist2 = dist.reshape(dist.shape[0], -1)
     est = np.atleast_1d(np.asarray(estimate, dtype=np.float64)).reshape(-1)
