@@ -712,7 +712,8 @@ WORK = [
     ("skboot._engine._jackknife", "run_bootstrap"),
     ("skboot.metrics._ci", "run_bootstrap"),
     ("skboot.metrics._score", "run_bootstrap"),
-    ("skboot.statistic._result", "jackknife"),
+    ("skboot.statistic._inference", "jackknife"),
+    ("skboot._run._run", "EstimatorStatistic"),
     ("skboot._run._studentized", "_nested_studentized"),
     ("skboot.multiple_comparison._replicates", "run_bootstrap"),
 ]

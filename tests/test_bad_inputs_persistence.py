@@ -289,7 +289,7 @@ def test_catalogue_size():
     ids = [(entry, id_) for entry, id_, *_ in CASES]
     assert len(ids) == len(set(ids)), "duplicate case ids"
     assert len(CASES) >= 40
-    assert {entry for entry, *_ in CASES} == {L, S, B, E, M, P, C}
+    assert {entry for entry, *_ in CASES} == {L, S, B, E, M, C}
 
 
 WORK = [
@@ -297,8 +297,8 @@ WORK = [
     ("skboot._run._studentized", "run_bootstrap"),
     ("skboot._engine._jackknife", "run_bootstrap"),
     ("skboot.metrics._ci", "run_bootstrap"),
-    ("skboot.statistic._result", "jackknife"),
-    ("skboot.statistic._estimator", "EstimatorStatistic"),
+    ("skboot.statistic._inference", "jackknife"),
+    ("skboot._run._run", "EstimatorStatistic"),
 ]
 
 
