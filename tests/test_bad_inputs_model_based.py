@@ -127,9 +127,9 @@ WCB = wild_cluster_bootstrap
 # fmt: off
 # -- ResidualBootstrap -----------------------------------------------------------
 R = "ResidualBootstrap"
-case(R, "n_resamples-0", lambda: RB(0).fit(SERIES), V, r"'n_resamples' parameter of ResidualBootstrap must be an int >= 1. Got 0")
+case(R, "n_resamples-0", lambda: RB(0).fit(SERIES), V, r"'n_resamples' parameter of ResidualBootstrap must be an int in \[1, 2\*\*32 - 1\]. Got 0")
 case(R, "n_resamples-2**32", lambda: RB(2**32).fit(SERIES), V, r"'n_resamples' parameter of ResidualBootstrap must be an int in \[1, 2\*\*32 - 1\]")
-case(R, "n_resamples-float", lambda: RB(5.0).fit(SERIES), V, r"'n_resamples' parameter of ResidualBootstrap must be an int >= 1. Got 5.0")
+case(R, "n_resamples-float", lambda: RB(5.0).fit(SERIES), V, r"'n_resamples' parameter of ResidualBootstrap must be an int in \[1, 2\*\*32 - 1\]. Got 5.0")
 case(R, "order-negative", lambda: RB(order=-1).fit(SERIES), V, r"'order' parameter of ResidualBootstrap must be an int >= 0 or one of \{'aic', 'bic'\}. Got -1")
 case(R, "order-bool", lambda: RB(order=True).fit(SERIES), V, r"'order' parameter of ResidualBootstrap must be an int >= 0 or one of \{'aic', 'bic'\}. Got True")
 case(R, "order-float", lambda: RB(order=1.0).fit(SERIES), V, r"'order' parameter of ResidualBootstrap .* Got 1.0")

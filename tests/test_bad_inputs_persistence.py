@@ -13,8 +13,7 @@ in the style of ``tests/test_bad_inputs.py``, with its checks on every row:
 The entries: :meth:`BootstrapResult.load` and :meth:`~BootstrapResult.save`
 (malformed, edited, truncated files and bad paths), ``bootstrap`` and
 ``BootstrapStatistic`` given a permutation or a distribution too large for the
-memory, ``bootstrap_pvalue`` given something other than a result, and
-``ConfidenceInterval`` given endpoints that are not real numbers.
+memory, and ``ConfidenceInterval`` given endpoints that are not real numbers.
 """
 
 from __future__ import annotations
@@ -44,7 +43,6 @@ from skboot import (
     Permutation,
     ResultFileError,
     bootstrap,
-    bootstrap_pvalue,
     metric_ci,
 )
 
@@ -270,13 +268,6 @@ case(E, "permutation-estimator", lambda: {"x": XR.copy(), "y": YR.copy(), "r": P
 case(E, "n_resamples-little-memory", lambda: {"x": X1.copy()}, lambda i: _little_memory(lambda: BootstrapStatistic(n_resamples=2**27).fit(i["x"]))(), V, r"'n_resamples' parameter of BootstrapStatistic is 134217728: the bootstrap distribution would need at least 1.0 GiB")
 M = "metric_ci"
 case(M, "n_resamples-little-memory", lambda: {"y": Y01.copy(), "s": SCORE.copy()}, lambda i: _little_memory(lambda: metric_ci(i["y"], i["s"], "roc_auc", n_resamples=2**27))(), V, r"'n_resamples' parameter of metric_ci is 134217728: the bootstrap distribution would need at least 1.0 GiB")
-# -- bootstrap_pvalue: the result ----------------------------------------------------------
-P = "bootstrap_pvalue"
-case(P, "result-array", lambda: {"x": X1.copy()}, lambda i: bootstrap_pvalue(i["x"], 0.0), V, r"'result' parameter of bootstrap_pvalue must be a BootstrapResult \(what skboot.bootstrap returns\).*Got ndarray instead")
-case(P, "result-None", none, lambda i: bootstrap_pvalue(None, 0.0), V, r"'result' parameter of bootstrap_pvalue must be a BootstrapResult.*Got NoneType instead")
-case(P, "result-dict", none, lambda i: bootstrap_pvalue(_res().to_dict(), 0.0), V, r"'result' parameter of bootstrap_pvalue.*Got dict instead")
-case(P, "result-metric", none, lambda i: bootstrap_pvalue(_metric(), 0.5), V, r"'result' parameter of bootstrap_pvalue.*Got MetricCI \(pass its .result\) instead")
-case(P, "result-frame", lambda: {"f": pd.DataFrame({"a": X1})}, lambda i: bootstrap_pvalue(i["f"], 0.0, method="percentile"), V, r"Got DataFrame instead")
 # -- ConfidenceInterval -----------------------------------------------------------------------
 C = "ConfidenceInterval"
 case(C, "low-str", none, lambda i: ConfidenceInterval("a", "b").to_frame(), V, r"'low' parameter of ConfidenceInterval must be a real number or an array-like \(ndarray, Series, DataFrame\) of real numbers. Got 'a' instead")
@@ -298,7 +289,7 @@ def test_catalogue_size():
     ids = [(entry, id_) for entry, id_, *_ in CASES]
     assert len(ids) == len(set(ids)), "duplicate case ids"
     assert len(CASES) >= 40
-    assert {entry for entry, *_ in CASES} == {L, S, B, E, M, P, C}
+    assert {entry for entry, *_ in CASES} == {L, S, B, E, M, C}
 
 
 WORK = [
@@ -306,8 +297,8 @@ WORK = [
     ("skboot._run._studentized", "run_bootstrap"),
     ("skboot._engine._jackknife", "run_bootstrap"),
     ("skboot.metrics._ci", "run_bootstrap"),
-    ("skboot.statistic._result", "jackknife"),
-    ("skboot.statistic._estimator", "EstimatorStatistic"),
+    ("skboot.statistic._inference", "jackknife"),
+    ("skboot._run._run", "EstimatorStatistic"),
 ]
 
 

@@ -183,7 +183,7 @@ case(R, "chunk", MP(Y01, SCORE, "roc_auc", chunk_size=0), V, r"'chunk_size' para
 case(R, "seed", MP(Y01, SCORE, "roc_auc", random_state=-3), V, r"'random_state' parameter")
 # --- the Permutation splitter ----------------------------------------------
 S = "Permutation"
-case(S, "n-zero", lambda: Permutation(0).fit(X), V, r"'n_resamples' parameter of Permutation must be an int >= 1. Got 0")
+case(S, "n-zero", lambda: Permutation(0).fit(X), V, r"'n_resamples' parameter of Permutation must be an int in \[1, 2\*\*32 - 1\]. Got 0")
 case(S, "n-bool", lambda: Permutation(True).fit(X), V, r"'n_resamples' parameter of Permutation .* Got True")
 case(S, "seed", lambda: Permutation(5, random_state=-1).fit(X), V, r"'random_state' parameter of Permutation .* Got -1")
 case(S, "groups", lambda: Permutation(5).fit(X, groups=[0, 1]), V, r"'groups' parameter of Permutation must have one entry per sample of X \(12\). Got 2")

@@ -697,7 +697,7 @@ BAD_INPUT = [
         TaperedBlockBootstrap,
         {"block_length": 5, "taper_c": 0.0},
         X_OK,
-        r"'taper_c' parameter of TaperedBlockBootstrap must be a real number in \(0, 0.5\]. Got 0.0 instead",
+        r"'taper_c' parameter of TaperedBlockBootstrap must be a float in \(0, 0.5\]. Got 0.0 instead",
     ),
     (
         TaperedBlockBootstrap,

@@ -14,7 +14,6 @@ from skboot import DegenerateDistributionWarning, StratifiedBootstrap, bootstrap
 from skboot._random import check_random_state
 from skboot.intervals import quantile_levels
 from skboot.significance import (
-    bootstrap_pvalue,
     monte_carlo_test,
     replicate_generator,
 )
@@ -196,10 +195,10 @@ def test_quantile_levels_invert_type7_quantiles():
         assert lv <= level + 1e-12 and g >= level - 1e-12
 
 
-def test_bootstrap_pvalue_bad_inputs_and_undefined(rng):
+def test_result_pvalue_bad_inputs_and_undefined(rng):
     res = bootstrap(rng.normal(size=(20, 2)), "mean", n_resamples=99, random_state=0)
-    with pytest.raises(ValueError, match="'null' parameter of bootstrap_pvalue"):
-        bootstrap_pvalue(res, [0.0, 1.0, 2.0])
+    with pytest.raises(ValueError, match="'null' parameter of pvalue"):
+        res.pvalue([0.0, 1.0, 2.0])
     with pytest.raises(ValueError, match="'null' parameter"):
         res.pvalue(np.nan)
     with pytest.raises(ValueError, match="'method' parameter"):

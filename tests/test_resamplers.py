@@ -500,12 +500,13 @@ def test_fit_records_the_key_and_data_layout(labelled_data) -> None:
 X60 = np.zeros((60, 2))
 Y60 = np.arange(60) % 3
 G60 = np.arange(60) % 6
-_NR = "must be an int >= 1"
+_NR = r"must be an int in \[1, 2\*\*32 - 1\]"
 _RS = (
     r"must be None, a non-negative int, a numpy SeedSequence, Generator or "
     r"RandomState\."
 )
-_SS = r"must be None, an int in \[1, n_samples=60\] or a float in \(0, 1\]\."
+# the constraint table before the data; the bound n_samples once the data are seen
+_SS = r"must be None, an int (>= 1|in \[1, n_samples=60\]) or a float in \(0, 1\]\."
 
 _Y_NAN = np.where(np.arange(60) == 7, np.nan, Y60.astype(float))
 _G_NAN = np.where(np.arange(60) == 3, np.nan, G60.astype(float))

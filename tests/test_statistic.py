@@ -324,7 +324,7 @@ def test_statistic_error_pickles_with_replicate():
         ),
         (
             lambda: bootstrap(X1, np.mean, vectorized="yes"),
-            r"'vectorized' parameter of bootstrap must be None, True or False. Got 'yes'",
+            r"'vectorized' parameter of bootstrap must be True or False or None. Got 'yes'",
         ),
         (
             lambda: bootstrap(X1, "mean", n_jobs=1.5),

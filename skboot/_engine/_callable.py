@@ -9,8 +9,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from skboot._engine._statistic import Statistic, as_output
-from skboot._exceptions import StatisticError
+from skboot._engine._statistic import Statistic, as_output, call_user
 from skboot._kernels.iid import gather_iid_rows, take_rows
 from skboot.resamplers import ResamplingPlan
 
@@ -42,15 +41,12 @@ class CallableStatistic(Statistic):
         kw: dict[str, Any] = {}
         if self.weights_kw is not None:  # the original data: every weight 1
             kw[self.weights_kw] = np.ones(self.arrays[0].shape[0])
-        try:
-            if self.vectorized:
-                value = self.func(*self._vector_views(self.arrays), axis=-1, **kw)
-            else:
-                value = self.func(*self.arrays, **kw)
-        except Exception as exc:
-            raise StatisticError(
-                f"The statistic raised on the original data: {exc!r}", -1
-            ) from exc
+        if self.vectorized:
+            kw["axis"] = -1
+            args = tuple(self._vector_views(self.arrays))
+        else:
+            args = self.arrays
+        value = call_user(self.func, args, kw)
         return as_output(value, None, "the original data")
 
     def subset(self, rows: np.ndarray) -> Statistic:
@@ -76,14 +72,11 @@ class CallableStatistic(Statistic):
         return plan.replicate_size * (8 + row)
 
     def _call_one(self, b: int, *args, **kw) -> np.ndarray:
-        try:
-            value = self.func(*args, **kw)
-        except Exception as exc:
-            raise StatisticError(
-                f"The statistic raised on replicate {b}: {exc!r}. Regenerate the "
-                f"replicate with resampler.fit(X).replicate({b}).indices.",
-                b,
-            ) from exc
+        """The statistic on replicate ``b`` (:func:`call_user`), checked."""
+        hint = (
+            f" Regenerate the replicate with resampler.fit(X).replicate({b}).indices."
+        )
+        value = call_user(self.func, args, kw, b=b, hint=hint)
         return as_output(value, self.k, f"replicate {b}", b)
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:

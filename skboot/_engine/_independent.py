@@ -21,6 +21,7 @@ import numpy as np
 
 from skboot._engine._builtin import BUILTIN_STATISTICS
 from skboot._engine._statistic import Statistic
+from skboot._validation import value_error
 from skboot.resamplers import ResamplingPlan
 
 __all__ = ["CONTRASTS", "IndependentBuiltin", "independent_builtin"]
@@ -141,18 +142,22 @@ def _check_keywords(
         )
     if statistic == "corr" or statistic not in BUILTIN_STATISTICS:
         allowed = [s for s in BUILTIN_STATISTICS if s != "corr"]
-        raise ValueError(
-            f"The 'statistic' parameter of {owner} must be a callable or, with "
+        raise value_error(
+            "statistic",
+            owner,
+            f"must be a callable or, with "
             f"independent samples (paired=False), one of "
-            f"{{{', '.join(repr(s) for s in allowed)}}}. Got {statistic!r} instead."
+            f"{{{', '.join(repr(s) for s in allowed)}}}. Got {statistic!r} instead.",
         )
     own = {"var": {"ddof"}, "std": {"ddof"}, "quantile": {"q"}}.get(statistic, set())
     extra = set(kwargs) - own
     if extra:
-        raise ValueError(
-            f"The 'statistic_kwargs' parameter of {owner} accepts "
+        raise value_error(
+            "statistic_kwargs",
+            owner,
+            f"accepts "
             f"{sorted(own | {'contrast'})} for statistic {statistic!r} with "
-            f"independent samples. Got {sorted(extra)} instead."
+            f"independent samples. Got {sorted(extra)} instead.",
         )
     if contrast is not None and n_samples != 2:
         raise ValueError(

@@ -12,7 +12,7 @@ from skboot._engine._builtin import BUILTIN_STATISTICS, BuiltinStatistic, as_flo
 from skboot._engine._callable import CallableStatistic
 from skboot._engine._independent import independent_builtin
 from skboot._engine._statistic import Statistic, accepts
-from skboot._validation import param_error
+from skboot._validation import param_error, value_error
 from skboot.resamplers import ResamplingPlan
 
 __all__ = ["make_statistic"]
@@ -87,10 +87,12 @@ def _builtin(
     allowed_kw = _BUILTIN_KEYWORDS.get(name, set())
     extra = set(kwargs) - allowed_kw
     if extra:
-        raise ValueError(
-            f"The 'statistic_kwargs' parameter of {owner} accepts "
+        raise value_error(
+            "statistic_kwargs",
+            owner,
+            f"accepts "
             f"{sorted(allowed_kw) or 'no keys'} for statistic {name!r}. "
-            f"Got {sorted(extra)} instead."
+            f"Got {sorted(extra)} instead.",
         )
     X = _builtin_data(name, arrays, owner)
     _check_builtin_values(name, X, owner, allow_nonfinite)
@@ -120,10 +122,12 @@ def _builtin_data(name: str, arrays: tuple[np.ndarray, ...], owner: str) -> np.n
         )
     a = arrays[0]
     if a.dtype.kind == "c":
-        raise ValueError(
-            f"The 'data' parameter of {owner} must be real numeric for the "
+        raise value_error(
+            "data",
+            owner,
+            f"must be real numeric for the "
             f"built-in statistic {name!r}. Complex data not supported "
-            f"(got dtype {a.dtype})."
+            f"(got dtype {a.dtype}).",
         )
     if a.dtype.kind == "O":
         try:
@@ -134,19 +138,23 @@ def _builtin_data(name: str, arrays: tuple[np.ndarray, ...], owner: str) -> np.n
                 f"built-in statistic {name!r}: {exc}"
             ) from exc
     if a.dtype.kind not in "biuf":
-        raise ValueError(
-            f"The 'data' parameter of {owner} must be numeric for the "
-            f"built-in statistic {name!r}. Got dtype {a.dtype} instead."
+        raise value_error(
+            "data",
+            owner,
+            f"must be numeric for the "
+            f"built-in statistic {name!r}. Got dtype {a.dtype} instead.",
         )
     if a.ndim > 2:
-        raise ValueError(
-            f"The 'data' parameter of {owner} must be 1-D or 2-D (rows are "
-            f"observations). Got shape {a.shape} instead."
+        raise value_error(
+            "data",
+            owner,
+            f"must be 1-D or 2-D (rows are observations). Got shape {a.shape} instead.",
         )
     if a.ndim == 2 and a.shape[1] == 0:
-        raise ValueError(
-            f"The 'data' parameter of {owner} has 0 feature(s) "
-            f"(shape={a.shape}) while a minimum of 1 is required."
+        raise value_error(
+            "data",
+            owner,
+            f"has 0 feature(s) (shape={a.shape}) while a minimum of 1 is required.",
         )
     return as_float_rows(a)
 
@@ -156,9 +164,11 @@ def _check_builtin_values(
 ) -> None:
     if not allow_nonfinite and not np.isfinite(X).all():
         bad = int((~np.isfinite(X)).sum())
-        raise ValueError(
-            f"The 'data' parameter of {owner} contains {bad} NaN or infinite "
-            "value(s); remove them or use a callable that handles them."
+        raise value_error(
+            "data",
+            owner,
+            f"contains {bad} NaN or infinite "
+            "value(s); remove them or use a callable that handles them.",
         )
     if name == "corr" and X.shape[1] != 2:
         raise ValueError(
@@ -221,10 +231,8 @@ def _callable(
     plan: ResamplingPlan,
     owner: str,
 ) -> CallableStatistic:
-    if vectorized is None:
+    if vectorized is None:  # checked by the entry point (VECTORIZED)
         vectorized = accepts(statistic, "axis")
-    elif not isinstance(vectorized, (bool, np.bool_)):
-        raise param_error("vectorized", owner, "None, True or False", vectorized)
     func = functools.partial(statistic, **kwargs) if kwargs else statistic
     weights_kw = None
     if plan.layout == "weights":

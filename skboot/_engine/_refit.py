@@ -11,9 +11,9 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils.validation import has_fit_parameter
 
-from skboot._engine._statistic import Statistic
+from skboot._engine._statistic import Statistic, call_user
 from skboot._exceptions import StatisticError
-from skboot._validation import check_sample_weight, param_error
+from skboot._validation import check_sample_weight, param_error, value_error
 from skboot.resamplers import ResamplingPlan
 
 __all__ = [
@@ -51,17 +51,8 @@ class RefitMixin:
         kw = dict(self.fit_params)
         if sample_weight is not None:
             kw["sample_weight"] = sample_weight
-        try:
-            if y is None:
-                est.fit(X, **kw)
-            else:
-                est.fit(X, y, **kw)
-        except Exception as exc:
-            where = "the original data" if b < 0 else f"replicate {b}"
-            raise StatisticError(
-                f"Fitting {type(self.estimator).__name__} raised on {where}: {exc!r}.",
-                b,
-            ) from exc
+        what = f"fit of {type(self.estimator).__name__}"
+        call_user(est.fit, (X,) if y is None else (X, y), kw, what=what, b=b)
         return est
 
     def _fit_replicate(
@@ -91,18 +82,22 @@ def check_refit_mode(
     elif isinstance(use_sample_weight, bool | np.bool_):
         mode = bool(use_sample_weight)
         if mode and not supports:
-            raise ValueError(
-                f"The 'use_sample_weight' parameter of {owner} is True but "
-                f"{type(estimator).__name__}.fit has no 'sample_weight' parameter."
+            raise value_error(
+                "use_sample_weight",
+                owner,
+                f"is True but "
+                f"{type(estimator).__name__}.fit has no 'sample_weight' parameter.",
             )
     else:
         raise param_error(
             "use_sample_weight", owner, "None or a bool", use_sample_weight
         )
     if has_sw and not supports:
-        raise ValueError(
-            f"The 'sample_weight' parameter of {owner} needs an estimator whose fit "
-            f"accepts sample_weight. Got {type(estimator).__name__} instead."
+        raise value_error(
+            "sample_weight",
+            owner,
+            f"needs an estimator whose fit "
+            f"accepts sample_weight. Got {type(estimator).__name__} instead.",
         )
     return mode
 
@@ -186,9 +181,10 @@ class EstimatorStatistic(RefitMixin, Statistic):
             raise param_error("fit_params", owner, "None or a dict", fit_params)
         n = n_rows(X)
         if y is not None and n_rows(y) != n:
-            raise ValueError(
-                f"The 'y' parameter of {owner} must have one row per row of X ({n}). "
-                f"Got {n_rows(y)} instead."
+            raise value_error(
+                "y",
+                owner,
+                f"must have one row per row of X ({n}). Got {n_rows(y)} instead.",
             )
         sw = (
             None
@@ -225,12 +221,12 @@ class EstimatorStatistic(RefitMixin, Statistic):
         checked against the original data's: the same shape when that has two or
         more axes (a multiclass ``coef_``), else the same number of values."""
         where = "the original data" if b < 0 else f"replicate {b}"
-        try:
-            value = np.asarray(self.statistic(fitted), dtype=np.float64)
-        except Exception as exc:
-            raise StatisticError(
-                f"The statistic raised on the estimator fitted to {where}: {exc!r}.", b
-            ) from exc
+        value = call_user(
+            lambda est: np.asarray(self.statistic(est), dtype=np.float64),
+            (fitted,),
+            b=b,
+            where=f"the estimator fitted to {where}",
+        )
         shape = self.output_shape
         if k is not None and shape is not None and value.shape != shape:
             raise StatisticError(

@@ -8,24 +8,26 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 from sklearn.base import clone
 
 from skboot._engine import Statistic
+from skboot._engine.cuda import DEVICES, load_cuda
 from skboot._random import check_random_state
 from skboot._run._data import NAN_POLICIES, Data
 from skboot._validation import (
     BOOL,
     DICT,
     N_JOBS,
+    N_RESAMPLES,
     NONE,
+    VECTORIZED,
     Constraint,
     Interval,
     Options,
-    Predicate,
     is_int,
     param_error,
     validate_params,
+    value_error,
 )
 from skboot.resamplers import BaseResampler, Bootstrap, ResamplingPlan
 
@@ -44,8 +46,6 @@ __all__ = [
 
 #: Replicates run when neither the call nor a resampler says how many.
 DEFAULT_N_RESAMPLES = 9999
-#: Where a run computes (see skboot._engine.cuda).
-DEVICES = ("auto", "cpu", "cuda")
 
 
 @dataclass(frozen=True)
@@ -102,10 +102,12 @@ def resolve_resampler(
     params: dict[str, Any] = {}
     if n_resamples is not None and n_resamples != resampler.n_resamples:
         if resampler.n_resamples != _class_default_n_resamples(resampler):
-            raise ValueError(
-                f"The 'n_resamples' parameter of {owner} ({n_resamples!r}) conflicts "
+            raise value_error(
+                "n_resamples",
+                owner,
+                f"({n_resamples!r}) conflicts "
                 f"with the resampler's n_resamples ({resampler.n_resamples!r}); set "
-                "it in one place."
+                "it in one place.",
             )
         params["n_resamples"] = n_resamples
     if random_state is not None and resampler.random_state is None:
@@ -115,10 +117,12 @@ def resolve_resampler(
         and random_state is not resampler.random_state
         and random_state != resampler.random_state
     ):
-        raise ValueError(
-            f"The 'random_state' parameter of {owner} ({random_state!r}) conflicts "
+        raise value_error(
+            "random_state",
+            owner,
+            f"({random_state!r}) conflicts "
             f"with the resampler's random_state ({resampler.random_state!r}); set it "
-            "in one place."
+            "in one place.",
         )
     out = clone(resampler)
     if params:
@@ -131,12 +135,21 @@ def resolve_resampler(
 
 
 def fit_resampler(
-    resampler: BaseResampler, source: Any, X: Any, y: Any = None, groups: Any = None
+    resampler: BaseResampler,
+    source: Any,
+    X: Any,
+    y: Any = None,
+    groups: Any = None,
+    *,
+    checked: bool = False,
 ) -> BaseResampler:
-    """Validate, draw the root key from ``source`` once (so a Generator passed by
-    the user advances once per call) and fit ``resampler`` (a private copy from
-    :func:`resolve_resampler`) on ``X``, ``y`` and ``groups``."""
-    resampler.check_params()
+    """Validate the resampler's parameters (unless ``checked``: built from
+    values the entry point checked), draw the root key from ``source`` once (so
+    a Generator passed by the user advances once per call) and fit
+    ``resampler`` (a private copy from :func:`resolve_resampler`) on ``X``, ``y``
+    and ``groups``."""
+    if not checked:
+        resampler.check_params()
     key = check_random_state(source, owner=type(resampler).__name__)
     return resampler.fit_with_key(key, X, y, groups)
 
@@ -191,12 +204,14 @@ def check_distribution_memory(
     if have is None or need <= have:
         return
     outputs = "at least 1 output" if at_least else f"{n_outputs} output(s)"
-    raise ValueError(
-        f"The 'n_resamples' parameter of {owner} is {n_resamples}: the bootstrap "
+    raise value_error(
+        "n_resamples",
+        owner,
+        f"is {n_resamples}: the bootstrap "
         f"distribution would need {'at least ' if at_least else ''}{_gib(need)} "
         f"({n_resamples} replicates x {outputs} x 8 bytes), more than the "
         f"{_gib(have)} of memory available. Use fewer replicates (a few thousand "
-        "are enough for most intervals)."
+        "are enough for most intervals).",
     )
 
 
@@ -206,28 +221,25 @@ def check_bootstrap_plan(plan: ResamplingPlan, resampler: Any, owner: str) -> No
     every replicate, so the "bootstrap" distribution is a single value and its
     standard error 0, whatever the data."""
     if plan.permutes_rows:
-        raise ValueError(
-            f"The 'resampler' parameter of {owner} must be a bootstrap resampler "
+        raise value_error(
+            "resampler",
+            owner,
+            f"must be a bootstrap resampler "
             "(rows drawn with replacement, weights or blocks). Got "
             f"{resampler!r} instead, whose every replicate holds each row exactly "
             "once: a statistic that ignores row order would be the same on every "
             "replicate (standard error 0). To test a hypothesis by permuting "
             "labels or samples, use skboot.permutation_test (or "
-            "metric_permutation_test)."
+            "metric_permutation_test).",
         )
 
 
 #: The constraint table of the run parameters every entry point shares
-#: (``bootstrap``, ``BootstrapStatistic``): checked by :func:`validate_params`
-#: before any work.
+#: (``bootstrap``, ``BootstrapStatistic``): checked once, by
+#: :func:`check_run_params`, before any work.
 RUN_CONSTRAINTS: dict[str, list[Constraint]] = {
-    "n_resamples": [Interval("int", 1, 2**32 - 1, high_text="2**32 - 1"), NONE],
-    "vectorized": [
-        Predicate(
-            lambda v: v is None or isinstance(v, (bool, np.bool_)),
-            "None, True or False",
-        )
-    ],
+    "n_resamples": [N_RESAMPLES, NONE],
+    "vectorized": VECTORIZED,
     "statistic_kwargs": [NONE, DICT],
     "n_jobs": [N_JOBS, NONE],
     "chunk_size": [Interval("int", 1), NONE],
@@ -238,15 +250,11 @@ RUN_CONSTRAINTS: dict[str, list[Constraint]] = {
 }
 
 
-def check_run_params(
-    n_jobs: Any, chunk_size: Any, progress: Any, statistic_kwargs: Any, owner: str
-) -> None:
-    """The engine parameters, checked before any work (the statistic included)."""
-    validate_params(
-        owner,
-        RUN_CONSTRAINTS,
-        n_jobs=n_jobs,
-        chunk_size=chunk_size,
-        progress=progress,
-        statistic_kwargs=statistic_kwargs,
-    )
+def check_run_params(owner: str, **values: Any) -> dict[str, Any]:
+    """The run parameters of an entry point (any of :data:`RUN_CONSTRAINTS`),
+    checked once before any work; ``device="cuda"`` also checks that the GPU
+    and its package are there.  The layers below trust them."""
+    checked = validate_params(owner, RUN_CONSTRAINTS, **values)
+    if checked.get("device") == "cuda":
+        load_cuda(owner)
+    return checked

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from skboot._validation import check_one_of, param_error
+from skboot._validation import param_error, value_error
 
 __all__ = [
     "NAN_POLICIES",
@@ -56,22 +56,27 @@ def prepare_data(data: Any, owner: str, paired: bool = True) -> Data:
     if not paired:
         short = [a.shape[0] for a in arrays if a.shape[0] < 2]
         if short:
-            raise ValueError(
-                f"The 'data' parameter of {owner} must have at least 2 observations "
-                f"in every sample. Got a sample of {short[0]} sample(s) instead."
+            raise value_error(
+                "data",
+                owner,
+                f"must have at least 2 observations "
+                f"in every sample. Got a sample of {short[0]} sample(s) instead.",
             )
         return Data(arrays, arrays[0].shape[0], labels, kind)
     if len(lengths) != 1:
-        raise ValueError(
-            f"The 'data' parameter of {owner} must hold arrays of one length (paired "
+        raise value_error(
+            "data",
+            owner,
+            f"must hold arrays of one length (paired "
             f"samples are resampled jointly). Got lengths {[a.shape[0] for a in arrays]} "
-            "instead."
+            "instead.",
         )
     n = lengths.pop()
     if n < 2:
-        raise ValueError(
-            f"The 'data' parameter of {owner} must have at least 2 observations. "
-            f"Got {n} sample(s) instead."
+        raise value_error(
+            "data",
+            owner,
+            f"must have at least 2 observations. Got {n} sample(s) instead.",
         )
     return Data(arrays, n, labels, kind)
 
@@ -81,15 +86,19 @@ def to_array(a: Any, owner: str) -> np.ndarray:
     try:
         arr = np.asarray(a.to_numpy() if hasattr(a, "to_numpy") else a)
     except (TypeError, ValueError) as exc:  # ragged nested sequences, ...
-        raise ValueError(
-            f"The 'data' parameter of {owner} must be an array-like with "
+        raise value_error(
+            "data",
+            owner,
+            f"must be an array-like with "
             f"observations on the first axis. Got a {type(a).__name__} that numpy "
-            f"cannot convert to an array instead ({exc})."
+            f"cannot convert to an array instead ({exc}).",
         ) from exc
     if arr.ndim == 0:
-        raise ValueError(
-            f"The 'data' parameter of {owner} must be an array with observations on "
-            f"the first axis. Got a scalar ({arr!r}) instead."
+        raise value_error(
+            "data",
+            owner,
+            f"must be an array with observations on "
+            f"the first axis. Got a scalar ({arr!r}) instead.",
         )
     return arr
 
@@ -113,8 +122,8 @@ def nan_rows(a: np.ndarray) -> np.ndarray:
 def apply_nan_policy(
     d: Data, policy: Any, owner: str, paired: bool, y: Any, groups: Any
 ) -> tuple[Data, Any, Any, int]:
-    """Apply ``nan_policy`` before any work; returns data, y, groups, n_omitted."""
-    check_one_of(policy, "nan_policy", owner, NAN_POLICIES)
+    """Apply ``nan_policy`` (one of :data:`NAN_POLICIES`, checked by the entry
+    point) before any work; returns data, y, groups, n_omitted."""
     if policy == "propagate":
         return d, y, groups, 0
     masks = [nan_rows(a) for a in d.arrays]
@@ -122,10 +131,12 @@ def apply_nan_policy(
     if sum(counts) == 0:
         return d, y, groups, 0
     if policy == "raise":
-        raise ValueError(
-            f"The 'data' parameter of {owner} contains {sum(counts)} row(s) with NaN. "
+        raise value_error(
+            "data",
+            owner,
+            f"contains {sum(counts)} row(s) with NaN. "
             "Pass nan_policy='omit' to drop them, or nan_policy='propagate' to keep "
-            "them (replicates holding a NaN are then undefined)."
+            "them (replicates holding a NaN are then undefined).",
         )
     if paired or len(d.arrays) == 1:
         keep = ~np.logical_or.reduce(masks)
@@ -138,9 +149,11 @@ def apply_nan_policy(
         omitted = sum(counts)
     short = min(a.shape[0] for a in arrays)
     if short < 2:
-        raise ValueError(
-            f"The 'data' parameter of {owner} has fewer than 2 observations left "
-            f"after nan_policy='omit' dropped {omitted} row(s)."
+        raise value_error(
+            "data",
+            owner,
+            f"has fewer than 2 observations left "
+            f"after nan_policy='omit' dropped {omitted} row(s).",
         )
     labels = d.labels
     return Data(arrays, arrays[0].shape[0], labels, d.kind), y, groups, omitted
@@ -159,9 +172,11 @@ def check_numeric_columns(data: Data, statistic: str, owner: str) -> None:
             bad.append((label, table[0, j] if table.shape[0] else None))
     if bad:
         names = ", ".join(repr(label) for label, _ in bad)
-        raise ValueError(
-            f"The 'data' parameter of {owner} must be numeric for the built-in "
+        raise value_error(
+            "data",
+            owner,
+            f"must be numeric for the built-in "
             f"statistic {statistic!r}. Column(s) {names} are not (first value "
             f"{bad[0][1]!r}); select the numeric columns, for example "
-            "data.select_dtypes('number'), or pass a callable statistic."
+            "data.select_dtypes('number'), or pass a callable statistic.",
         )

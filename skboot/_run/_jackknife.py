@@ -13,7 +13,7 @@ import numpy as np
 from skboot._engine import callable_jackknife
 from skboot._random import PURPOSE, reference_uniforms
 from skboot._run._context import RunContext
-from skboot._validation import param_error
+from skboot._validation import param_error, value_error
 
 __all__ = [
     "AUTO_JACKKNIFE_GROUPS",
@@ -145,18 +145,22 @@ def check_jackknife_groups(
     groups = int(groups)
     if ctx is not None:
         if ctx.plan.sample_plans is not None:
-            raise ValueError(
-                f"The 'jackknife_groups' parameter of {owner} is not available "
+            raise value_error(
+                "jackknife_groups",
+                owner,
+                f"is not available "
                 "with independent samples (paired=False): each sample has its "
-                f"own jackknife. Got jackknife_groups={groups}."
+                f"own jackknife. Got jackknife_groups={groups}.",
             )
         if ctx.plan.jackknife_groups is not None:
             either = "'auto' or 'full'" if words else "None"
-            raise ValueError(
-                f"The 'jackknife_groups' parameter of {owner} must be "
+            raise value_error(
+                "jackknife_groups",
+                owner,
+                f"must be "
                 f"{either} with "
                 f"{type(ctx.resampler).__name__}: its jackknife already deletes "
-                f"one group or block at a time. Got jackknife_groups={groups}."
+                f"one group or block at a time. Got jackknife_groups={groups}.",
             )
     return groups
 

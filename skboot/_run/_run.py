@@ -1,6 +1,6 @@
-"""One bootstrap run, from user arguments to the raw distribution: the NaN policy,
-the resampler fitted once, the statistic built once, the engine (or the GPU), and
-the undefined-replicate policy."""
+"""One bootstrap run, from user arguments to the raw distribution: the resampler
+resolved and fitted once, the data and the NaN policy, the statistic built once,
+the engine (or the GPU), and the undefined-replicate policy."""
 
 from __future__ import annotations
 
@@ -9,18 +9,29 @@ from typing import Any
 
 import numpy as np
 
-from skboot._engine import Statistic, make_statistic, run_bootstrap
-from skboot._engine.cuda import check_device, device_runner
+from skboot._engine import (
+    EstimatorStatistic,
+    Statistic,
+    make_statistic,
+    run_bootstrap,
+)
+from skboot._engine.cuda import device_runner
 from skboot._exceptions import UndefinedStatisticWarning, warn
 from skboot._run._context import (
     RunContext,
     check_bootstrap_plan,
     check_distribution_memory,
-    check_run_params,
     fit_resampler,
+    resolve_resampler,
 )
-from skboot._run._data import Data, apply_nan_policy, check_numeric_columns
+from skboot._run._data import (
+    Data,
+    apply_nan_policy,
+    check_numeric_columns,
+    prepare_data,
+)
 from skboot._run._undefined import Undefined, apply_undefined_policy
+from skboot._validation import value_error
 from skboot.resamplers import BaseResampler, Bootstrap, independent_plan
 
 __all__ = ["Run", "run", "statistic_name"]
@@ -48,10 +59,11 @@ def statistic_name(statistic: Any, stat: Statistic) -> str:
 
 
 def run(
-    data: Data,
+    data: Any,
     statistic: Any,
-    resampler: BaseResampler,
+    resampler: Any,
     *,
+    n_resamples: Any,
     random_state: Any,
     y: Any,
     groups: Any,
@@ -64,37 +76,44 @@ def run(
     progress: bool = False,
     nan_policy: str = "raise",
     device: str = "cpu",
+    estimator: Any = None,
 ) -> Run:
-    """Run ``statistic`` on ``data`` with ``resampler`` (a private copy from
-    :func:`resolve_resampler`, fitted here with a key drawn from
-    ``random_state``); every parameter is checked before any work."""
-    data, y, groups, n_omitted = apply_nan_policy(
-        data, nan_policy, owner, paired, y, groups
+    """Run ``statistic`` on ``data`` with ``resampler``: the one path of
+    ``bootstrap()`` and ``BootstrapStatistic.fit``.
+
+    The run parameters were checked once by the entry point
+    (:func:`check_run_params`); here the resampler is resolved (a private copy)
+    and fitted with a key drawn once from ``random_state``, the data prepared
+    and the NaN policy applied, all before the statistic is built.  With
+    ``estimator``, the statistic is ``statistic(estimator refitted on the
+    replicate's rows of (data, y))``.
+    """
+    res, source = resolve_resampler(resampler, n_resamples, random_state, owner)
+    d = prepare_data(data, owner, paired=paired)
+    d, y_run, groups, n_omitted = apply_nan_policy(
+        d, nan_policy, owner, paired, y, groups
     )
-    check_run_params(n_jobs, chunk_size, progress, statistic_kwargs, owner)
-    check_device(device, owner)
-    resampler = fit_resampler(resampler, random_state, data.arrays[0], y, groups)
-    plan = resampler.plan_
-    check_bootstrap_plan(plan, resampler, owner)
-    if not paired and len(data.arrays) > 1:
-        _check_independent(resampler, statistic, owner)
-        plan = independent_plan(plan.key, tuple(a.shape[0] for a in data.arrays))
-    runner = device_runner(device, statistic, plan, resampler, owner)  # None: CPU
-    if isinstance(statistic, Statistic):
-        stat = statistic
-    else:
-        if isinstance(statistic, str):
-            check_numeric_columns(data, statistic, owner)
-        stat = make_statistic(
-            statistic,
-            data.arrays,
-            vectorized=vectorized,
-            statistic_kwargs=statistic_kwargs,
-            plan=plan,
-            owner=owner,
-            allow_nonfinite=nan_policy == "propagate",
-        )
-    B = int(resampler.n_resamples)
+    # a resampler of None is Bootstrap(n_resamples) of the checked value
+    checked = resampler is None
+    res = fit_resampler(res, source, d.arrays[0], y_run, groups, checked=checked)
+    plan = res.plan_
+    check_bootstrap_plan(plan, res, owner)
+    if not paired and len(d.arrays) > 1:
+        _check_independent(res, statistic, owner)
+        plan = independent_plan(plan.key, tuple(a.shape[0] for a in d.arrays))
+    runner = device_runner(device, statistic, plan, res, owner)  # None: CPU
+    stat = _statistic(
+        statistic,
+        d,
+        plan,
+        vectorized,
+        statistic_kwargs,
+        owner,
+        nan_policy,
+        estimator,
+        (data, y),
+    )
+    B = int(res.n_resamples)
     check_distribution_memory(B, int(stat.k), owner)
     dist = (runner or run_bootstrap)(
         stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size, progress=bool(progress)
@@ -116,14 +135,47 @@ def run(
             "though it is on every replicate.",
             UndefinedStatisticWarning,
         )
-    ctx = RunContext(stat, data, plan, resampler, n_jobs, bool(progress))
+    ctx = RunContext(stat, d, plan, res, n_jobs, bool(progress))
     return Run(ctx, dist, est, undefined, n_omitted)
+
+
+def _statistic(
+    statistic: Any,
+    data: Data,
+    plan: Any,
+    vectorized: Any,
+    statistic_kwargs: Any,
+    owner: str,
+    nan_policy: str,
+    estimator: Any,
+    given: tuple[Any, Any],
+) -> Statistic:
+    """The engine's statistic: the refit of ``estimator`` on the data and ``y``
+    as given, a prebuilt one, or a built-in / callable checked against the data."""
+    if estimator is not None:
+        X, y = given
+        return EstimatorStatistic(estimator, statistic, X, y)
+    if isinstance(statistic, Statistic):
+        return statistic
+    if isinstance(statistic, str):
+        check_numeric_columns(data, statistic, owner)
+    return make_statistic(
+        statistic,
+        data.arrays,
+        vectorized=vectorized,
+        statistic_kwargs=statistic_kwargs,
+        plan=plan,
+        owner=owner,
+        allow_nonfinite=nan_policy == "propagate",
+    )
 
 
 def _check_independent(resampler: BaseResampler, statistic: Any, owner: str) -> None:
     if type(resampler) is not Bootstrap or resampler.sample_size is not None:
-        raise ValueError(
-            f"The 'paired' parameter of {owner} is False (independent samples), which "
+        raise value_error(
+            "paired",
+            owner,
+            f"is False (independent samples), which "
             "needs resampler=None or Bootstrap() without sample_size. Got "
-            f"{resampler!r} instead."
+            f"{resampler!r} instead.",
         )

@@ -123,8 +123,12 @@ from skboot.intervals._checks import (
     check_level,
     check_method,
 )
-from skboot.intervals._dispatch import interval_by_method
-from skboot.intervals._pvalue import pvalue_by_method, quantile_levels
+from skboot.intervals._dispatch import interval_by_method, method_endpoints
+from skboot.intervals._pvalue import (
+    method_pvalues,
+    pvalue_by_method,
+    quantile_levels,
+)
 from skboot.intervals._result import Alternative as Alternative  # type aliases
 from skboot.intervals._result import ConfidenceInterval, IntervalEndpoints
 from skboot.intervals._result import FloatArray as FloatArray
@@ -150,6 +154,8 @@ __all__ = [
     "check_method",
     "interval_by_method",
     "jackknife_acceleration",
+    "method_endpoints",
+    "method_pvalues",
     "normal_interval",
     "percentile_interval",
     "pvalue_by_method",

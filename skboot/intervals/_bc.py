@@ -70,8 +70,8 @@ def _bc_family(
     level: Any,
     alternative: Any,
 ) -> IntervalEndpoints:
-    """BC (``jackknife_values is None``, a = 0) and BCa intervals."""
-    level, alternative = check_level_and_alternative(owner, level, alternative)
+    """BC (``jackknife_values is None``, a = 0) and BCa intervals; ``level``
+    and ``alternative`` were checked by the entry point."""
     theta, vector = check_distribution(distribution, owner)
     k = theta.shape[1]
     est = check_estimate(estimate, k, vector, owner)
@@ -173,7 +173,9 @@ def bc_interval(
     >>> print(round(res.low, 3), round(res.high, 3), round(res.diagnostics["z0"], 3))
     0.889 1.515 0.08
     """
-    return _bc_family("bc_interval", distribution, estimate, None, level, alternative)
+    owner = "bc_interval"
+    level, alternative = check_level_and_alternative(owner, level, alternative)
+    return _bc_family(owner, distribution, estimate, None, level, alternative)
 
 
 def bca_interval(
@@ -251,8 +253,10 @@ def bca_interval(
     >>> print(round(res.diagnostics["a_hat"], 4))
     0.0541
     """
+    owner = "bca_interval"
+    level, alternative = check_level_and_alternative(owner, level, alternative)
     return _bc_family(
-        "bca_interval", distribution, estimate, jackknife_values, level, alternative
+        owner, distribution, estimate, jackknife_values, level, alternative
     )
 
 

@@ -13,7 +13,10 @@ from typing import Any, cast
 import numpy as np
 
 from skboot._validation import (
+    ALTERNATIVE,
+    ALTERNATIVES,
     CALLABLE,
+    LEVEL,
     NONE,
     Constraint,
     Interval,
@@ -44,11 +47,7 @@ __all__ = [
 
 #: The interval methods, in their one (lowercase) spelling.
 METHODS = ("percentile", "basic", "normal", "bc", "bca", "studentized")
-#: The sides of an interval: both, or the upper (``"less"``) or lower bound.
-ALTERNATIVES = ("two-sided", "less", "greater")
 
-LEVEL = Interval("real", 0.0, 1.0, closed="neither")
-ALTERNATIVE = Options(ALTERNATIVES)
 OPTIONAL_CALLABLE: list[Constraint] = [CALLABLE, NONE]
 #: The constraints every interval method shares.
 COMMON: dict[str, list[Constraint]] = {"level": [LEVEL], "alternative": [ALTERNATIVE]}

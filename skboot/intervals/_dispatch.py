@@ -1,14 +1,15 @@
-"""One entry point for all methods: :func:`interval_by_method`."""
+"""One entry point for all methods: :func:`interval_by_method`, which checks
+its options once, and :func:`method_endpoints`, its dispatch for callers that
+checked them already."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from numpy.typing import ArrayLike
 
 from skboot._validation import Constraint, Options, validate_params, value_error
-from skboot.intervals._bc import bc_interval, bca_interval
+from skboot.intervals._bc import _bc_family
 from skboot.intervals._checks import (
     ALTERNATIVE,
     LEVEL,
@@ -16,14 +17,10 @@ from skboot.intervals._checks import (
     OPTIONAL_CALLABLE,
 )
 from skboot.intervals._result import IntervalEndpoints
-from skboot.intervals._simple import (
-    basic_interval,
-    normal_interval,
-    percentile_interval,
-)
-from skboot.intervals._studentized import studentized_interval
+from skboot.intervals._simple import _basic, _normal, _percentile
+from skboot.intervals._studentized import _studentized
 
-__all__ = ["interval_by_method"]
+__all__ = ["interval_by_method", "method_endpoints"]
 
 _CONSTRAINTS: dict[str, list[Constraint]] = {
     "method": [Options(METHODS, case_insensitive=True)],
@@ -84,19 +81,42 @@ def interval_by_method(
         jackknife=jackknife,
         studentized=studentized,
     )
-    method = checked["method"]
-    kw: dict[str, Any] = {
-        "level": checked["level"],
-        "alternative": checked["alternative"],
-    }
+    return method_endpoints(
+        checked["method"],
+        distribution,
+        estimate,
+        level=checked["level"],
+        alternative=checked["alternative"],
+        jackknife=jackknife,
+        studentized=studentized,
+    )
+
+
+def method_endpoints(
+    method: str,
+    distribution: ArrayLike,
+    estimate: ArrayLike,
+    *,
+    level: float,
+    alternative: str,
+    jackknife: Callable[[], ArrayLike] | None = None,
+    studentized: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
+) -> IntervalEndpoints:
+    """:func:`interval_by_method` for a caller that checked ``method`` (in
+    lowercase), ``level`` and ``alternative`` once at its own entry point
+    (:meth:`skboot.BootstrapResult.confidence_interval`); the methods check the
+    arrays."""
+    owner = "interval_by_method"
     if method == "percentile":
-        return percentile_interval(distribution, **kw)
+        return _percentile(distribution, level, alternative)
     if method == "basic":
-        return basic_interval(distribution, estimate, **kw)
+        return _basic(distribution, estimate, level, alternative)
     if method == "normal":
-        return normal_interval(distribution, estimate, **kw)
+        return _normal(distribution, estimate, level, alternative)
     if method == "bc":
-        return bc_interval(distribution, estimate, **kw)
+        return _bc_family(
+            "bc_interval", distribution, estimate, None, level, alternative
+        )
     if method == "bca":
         if jackknife is None:
             raise value_error(
@@ -105,7 +125,9 @@ def interval_by_method(
                 "must be a callable returning the jackknife values, which method "
                 "'bca' needs. Got None instead.",
             )
-        return bca_interval(distribution, estimate, jackknife(), **kw)
+        return _bc_family(
+            "bca_interval", distribution, estimate, jackknife(), level, alternative
+        )
     # "studentized", the one method left
     if studentized is None:
         raise value_error(
@@ -116,4 +138,4 @@ def interval_by_method(
             "None instead.",
         )
     se_hat, se_b = studentized()
-    return studentized_interval(distribution, estimate, se_hat, se_b, **kw)
+    return _studentized(distribution, estimate, se_hat, se_b, level, alternative)

@@ -74,7 +74,7 @@ from skboot._validation import Constraint, Options, param_error, validate_params
 from skboot.intervals._bc import bias_correction, jackknife_acceleration
 from skboot.intervals._checks import ALTERNATIVE, METHODS, OPTIONAL_CALLABLE
 
-__all__ = ["pvalue_by_method", "quantile_levels"]
+__all__ = ["method_pvalues", "pvalue_by_method", "quantile_levels"]
 
 _CONSTRAINTS: dict[str, list[Constraint]] = {
     "method": [Options(METHODS, case_insensitive=True)],
@@ -217,7 +217,32 @@ def pvalue_by_method(
         jackknife=jackknife,
         studentized=studentized,
     )
-    method, alternative = opts["method"], opts["alternative"]
+    return method_pvalues(
+        opts["method"],
+        distribution,
+        estimate,
+        null,
+        alternative=opts["alternative"],
+        jackknife=jackknife,
+        studentized=studentized,
+        owner=owner,
+    )
+
+
+def method_pvalues(
+    method: str,
+    distribution: ArrayLike,
+    estimate: ArrayLike,
+    null: ArrayLike,
+    *,
+    alternative: str,
+    jackknife: Callable[[], ArrayLike] | None = None,
+    studentized: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
+    owner: str = "pvalue_by_method",
+) -> np.ndarray:
+    """:func:`pvalue_by_method` for a caller that checked ``method`` (in
+    lowercase) and ``alternative`` once at its own entry point
+    (:meth:`skboot.BootstrapResult.pvalue`); ``null`` is checked here."""
     dist = np.asarray(distribution, dtype=np.float64)
     dist2 = dist.reshape(dist.shape[0], -1)
     est = np.atleast_1d(np.asarray(estimate, dtype=np.float64)).reshape(-1)

@@ -4,6 +4,8 @@ quantiles times the bootstrap standard error."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import ndtri
@@ -78,21 +80,7 @@ def percentile_interval(
     """
     owner = "percentile_interval"
     level, alternative = check_level_and_alternative(owner, level, alternative)
-    theta, vector = check_distribution(distribution, owner)
-    warn_zero_spread(owner, theta, vector, "the interval is that single value")
-    alpha = tail_alpha(level, alternative)
-    level_low = np.full(theta.shape[1], alpha)
-    level_high = np.full(theta.shape[1], 1.0 - alpha)
-    ordered = np.sort(theta, axis=0)
-    return finish(
-        sorted_quantile(ordered, level_low),
-        sorted_quantile(ordered, level_high),
-        level_low,
-        level_high,
-        alternative,
-        vector,
-        {},
-    )
+    return _percentile(distribution, level, alternative)
 
 
 def basic_interval(
@@ -150,27 +138,7 @@ def basic_interval(
     """
     owner = "basic_interval"
     level, alternative = check_level_and_alternative(owner, level, alternative)
-    theta, vector = check_distribution(distribution, owner)
-    est = check_estimate(estimate, theta.shape[1], vector, owner)
-    warn_zero_spread(
-        owner,
-        theta,
-        vector,
-        "the interval is the single value 2 * estimate - replicate",
-    )
-    alpha = tail_alpha(level, alternative)
-    level_low = np.full(theta.shape[1], 1.0 - alpha)
-    level_high = np.full(theta.shape[1], alpha)
-    ordered = np.sort(theta, axis=0)
-    return finish(
-        2.0 * est - sorted_quantile(ordered, level_low),
-        2.0 * est - sorted_quantile(ordered, level_high),
-        level_low,
-        level_high,
-        alternative,
-        vector,
-        {},
-    )
+    return _basic(distribution, estimate, level, alternative)
 
 
 def normal_interval(
@@ -244,6 +212,68 @@ def normal_interval(
     """
     owner = "normal_interval"
     level, alternative = check_level_and_alternative(owner, level, alternative)
+    return _normal(distribution, estimate, level, alternative, ddof)
+
+
+def _percentile(
+    distribution: ArrayLike, level: float, alternative: str
+) -> IntervalEndpoints:
+    """:func:`percentile_interval` with ``level`` and ``alternative`` checked."""
+    owner = "percentile_interval"
+    theta, vector = check_distribution(distribution, owner)
+    warn_zero_spread(owner, theta, vector, "the interval is that single value")
+    alpha = tail_alpha(level, alternative)
+    level_low = np.full(theta.shape[1], alpha)
+    level_high = np.full(theta.shape[1], 1.0 - alpha)
+    ordered = np.sort(theta, axis=0)
+    return finish(
+        sorted_quantile(ordered, level_low),
+        sorted_quantile(ordered, level_high),
+        level_low,
+        level_high,
+        alternative,
+        vector,
+        {},
+    )
+
+
+def _basic(
+    distribution: ArrayLike, estimate: ArrayLike, level: float, alternative: str
+) -> IntervalEndpoints:
+    """:func:`basic_interval` with ``level`` and ``alternative`` checked."""
+    owner = "basic_interval"
+    theta, vector = check_distribution(distribution, owner)
+    est = check_estimate(estimate, theta.shape[1], vector, owner)
+    warn_zero_spread(
+        owner,
+        theta,
+        vector,
+        "the interval is the single value 2 * estimate - replicate",
+    )
+    alpha = tail_alpha(level, alternative)
+    level_low = np.full(theta.shape[1], 1.0 - alpha)
+    level_high = np.full(theta.shape[1], alpha)
+    ordered = np.sort(theta, axis=0)
+    return finish(
+        2.0 * est - sorted_quantile(ordered, level_low),
+        2.0 * est - sorted_quantile(ordered, level_high),
+        level_low,
+        level_high,
+        alternative,
+        vector,
+        {},
+    )
+
+
+def _normal(
+    distribution: ArrayLike,
+    estimate: ArrayLike,
+    level: float,
+    alternative: str,
+    ddof: Any = 1,
+) -> IntervalEndpoints:
+    """:func:`normal_interval` with ``level`` and ``alternative`` checked."""
+    owner = "normal_interval"
     theta, vector = check_distribution(distribution, owner)
     est = check_estimate(estimate, theta.shape[1], vector, owner)
     n_rep = theta.shape[0]

@@ -169,6 +169,26 @@ def studentized_interval(
     """
     owner = "studentized_interval"
     level, alternative = check_level_and_alternative(owner, level, alternative)
+    return _studentized(
+        distribution,
+        estimate,
+        standard_error,
+        replicate_standard_errors,
+        level,
+        alternative,
+    )
+
+
+def _studentized(
+    distribution: ArrayLike,
+    estimate: ArrayLike,
+    standard_error: ArrayLike,
+    replicate_standard_errors: ArrayLike,
+    level: float,
+    alternative: str,
+) -> IntervalEndpoints:
+    """:func:`studentized_interval` with ``level`` and ``alternative`` checked."""
+    owner = "studentized_interval"
     theta, vector = check_distribution(distribution, owner)
     n_rep, k = theta.shape
     est = check_estimate(estimate, k, vector, owner)

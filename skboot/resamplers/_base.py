@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 from abc import ABCMeta, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -22,7 +22,14 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import metadata_routing
 
 from skboot._random import RootKey, check_random_state, index_dtype
-from skboot._validation import check_consistent_length, check_int, check_n_samples
+from skboot._validation import (
+    N_RESAMPLES,
+    Constraint,
+    check_consistent_length,
+    check_int,
+    check_n_samples,
+    validate_params,
+)
 
 __all__ = ["BaseResampler", "Replicate", "ResamplingPlan", "StreamScheme"]
 
@@ -129,9 +136,22 @@ class ResamplingPlan(metaclass=ABCMeta):
         out2: np.ndarray,
         outw: np.ndarray,
     ) -> None:
-        """Column sums of replicates ``b0, b0 + 1, ...`` of the (centred) data
-        ``X`` into ``out1``, sums of squares into ``out2`` (if ``want2``) and total
-        weights into ``outw``; only when :attr:`fuses_moments`."""
+        """Column sums of ``w * X`` (``out1``), of ``w * X**2`` (``out2``, if
+        ``want2``) and the total weight (``outw``) of replicates ``b0, b0 + 1,
+        ...`` of the (centred) data ``X``, in one kernel call without a weight
+        matrix; only when :attr:`fuses_moments`.
+
+        Bit for bit what ``fill_weights_chunk`` followed by the weighted moments
+        give (rows in order).  Block plans add block sums from prefix sums
+        (O(n d) once per call, then O(n / L * d) per replicate).  The kernel and
+        its scheme arguments come from :meth:`_moments_kernel`.
+        """
+        kernel, args = self._moments_kernel(int(b0))
+        kernel(X, *args, bool(want2), out1, out2, outw)
+
+    def _moments_kernel(self, b0: int) -> tuple[Callable[..., None], tuple[Any, ...]]:
+        """The fused-moments kernel of the plan and its arguments between the
+        data and ``want2`` (the stream seeds, ``b0``, the scheme's arrays)."""
         raise NotImplementedError(f"{type(self).__name__} has no fused moments")
 
     def draws_per_replicate(self, fused: bool = False) -> int:
@@ -326,19 +346,23 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
     ) -> ResamplingPlan:
         """Validate the data-dependent inputs and return the plan."""
 
+    #: The constructor parameters and their constraints, checked by
+    #: :meth:`check_params` (a subclass extends its parent's table).
+    _parameter_constraints: ClassVar[dict[str, list[Constraint]]] = {
+        "n_resamples": [N_RESAMPLES]
+    }
+
     def check_params(self) -> None:
         """Validate the constructor parameters, raising on the first bad one.
 
-        Called on entry to ``fit``, ``split`` and the runs that use the resampler;
-        subclasses extend it.  ``n_resamples`` is capped at ``2**32 - 1``: replicate ``b`` reads the stream
-        at counter ``b * 2**32 + i``, so replicate numbers must fit 32 bits.
+        Called once on entry to ``fit``, ``fit_with_key``, ``split`` and
+        ``get_n_splits``; the parameters are those of the class's constraint
+        table.  ``n_resamples`` is capped at ``2**32 - 1``: replicate ``b`` reads
+        the stream at counter ``b * 2**32 + i``, so replicate numbers must fit 32
+        bits.
         """
-        n = check_int(self.n_resamples, "n_resamples", self._name, min_value=1)
-        if n >= 2**32:
-            raise ValueError(
-                f"The 'n_resamples' parameter of {self._name} must be an int in "
-                f"[1, 2**32 - 1] (replicate numbers are 32-bit). Got {n} instead."
-            )
+        table = self._parameter_constraints
+        validate_params(self._name, table, **{k: getattr(self, k) for k in table})
 
     # -- shared machinery -------------------------------------------------------
     @property
@@ -353,14 +377,28 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
     def _plan_for(
         self, X: Any, y: Any = None, groups: Any = None, *, key: RootKey | None = None
     ) -> ResamplingPlan:
-        """Validate everything and build a plan (no mutation of ``self``)."""
-        self.check_params()
+        """Check the data and build a plan (no mutation of ``self``); the
+        parameters were checked by the caller (:meth:`check_params`)."""
         n = check_n_samples(X, self._name)
         check_consistent_length(y, "y", self._name, n)
         check_consistent_length(groups, "groups", self._name, n)
         if key is None:
             key = self._resolve_key()
         return self._make_plan(key, n, X, y, groups)
+
+    def _fitted_attributes(self, plan: Any) -> dict[str, Any]:
+        """Fitted attributes beyond ``key_``, ``seed_entropy_``, ``n_samples_``
+        and ``plan_`` (``block_length_``, a model's coefficients)."""
+        return {}
+
+    def _fit_plan(self, key: RootKey, plan: ResamplingPlan) -> BaseResampler:
+        self.key_ = key
+        self.seed_entropy_ = key.reproducer()
+        self.n_samples_ = plan.n_samples
+        self.plan_ = plan
+        for name, value in self._fitted_attributes(plan).items():
+            setattr(self, name, value)
+        return self
 
     def fit(self, X: Any, y: Any = None, groups: Any = None) -> BaseResampler:
         """Fix the random key and record the data layout.
@@ -389,7 +427,9 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         """Fit with a root key drawn by the caller instead of ``random_state``.
 
         ``bootstrap()`` draws the key from the caller's own ``random_state``
-        object, so a Generator advances once per call.
+        object, so a Generator advances once per call.  The caller checks the
+        parameters first (:meth:`check_params`, before drawing the key), as
+        :meth:`fit` does.
 
         Parameters
         ----------
@@ -408,12 +448,7 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         self : object
             The fitted resampler.
         """
-        plan = self._plan_for(X, y, groups, key=key)
-        self.key_ = key
-        self.seed_entropy_ = key.reproducer()
-        self.n_samples_ = plan.n_samples
-        self.plan_ = plan
-        return self
+        return self._fit_plan(key, self._plan_for(X, y, groups, key=key))
 
     def get_n_splits(self, X: Any = None, y: Any = None, groups: Any = None) -> int:
         """Number of replicates, ``n_resamples``.
@@ -452,6 +487,7 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         test : ndarray of int
             Out-of-bag rows of replicate ``b`` (ascending; may be empty).
         """
+        self.check_params()
         plan = self._plan_for(X, y, groups)
         self._check_split_layout(plan)
         return self._iter_splits(plan, int(self.n_resamples))

@@ -5,13 +5,20 @@ that regenerate replicates are in :mod:`skboot.resamplers._block_plans`)."""
 from __future__ import annotations
 
 import math
-import numbers
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from skboot._random import RootKey
-from skboot._validation import param_error
+from skboot._validation import (
+    Constraint,
+    Interval,
+    Predicate,
+    is_int,
+    is_real,
+    param_error,
+    value_error,
+)
 from skboot.block_length import optimal_block_length
 from skboot.resamplers._base import BaseResampler, ResamplingPlan
 from skboot.resamplers._block_plans import (
@@ -35,12 +42,21 @@ __all__ = [
 # ---------------------------------------------------------------------------
 # resamplers
 # ---------------------------------------------------------------------------
-def _is_bool(value: Any) -> bool:
-    return isinstance(value, (bool, np.bool_))
-
-
 def _is_auto(value: Any) -> bool:
     return isinstance(value, str) and value == "auto"
+
+
+def _block_length(real: bool) -> list[Constraint]:
+    """``block_length``: "auto" or a length >= 1 (an int, or a real number for
+    the stationary scheme's mean length); the bound n / 2 is checked on the
+    data."""
+    if real:
+        kind = "a real number in [1, n_samples / 2]"
+        ok = lambda v: is_real(v) and math.isfinite(v) and v >= 1.0  # noqa: E731
+    else:
+        kind = "an int in [1, n_samples // 2]"
+        ok = lambda v: is_int(v) and v >= 1  # noqa: E731
+    return [Predicate(lambda v: _is_auto(v) or ok(v), f"'auto' or {kind}")]
 
 
 class _BlockResampler(BaseResampler):
@@ -51,6 +67,10 @@ class _BlockResampler(BaseResampler):
     _real_length = False
     #: Which optimal_block_length value "auto" uses.
     _auto_kind = "circular"
+    _parameter_constraints: ClassVar[dict[str, list[Constraint]]] = {
+        **BaseResampler._parameter_constraints,
+        "block_length": _block_length(real=False),
+    }
 
     def __init__(
         self,
@@ -63,34 +83,13 @@ class _BlockResampler(BaseResampler):
         self.block_length = block_length
 
     # -- validation -------------------------------------------------------------
-    def _allowed(self, n: int | None = None) -> str:
+    def _allowed(self, n: int) -> str:
         kind = "a real number" if self._real_length else "an int"
-        if n is None:
-            bound = "n_samples / 2" if self._real_length else "n_samples // 2"
-            return f"'auto' or {kind} in [1, {bound}]"
         top = f"{n / 2:g}" if self._real_length else f"{n // 2}"
         return (
             f"'auto' or {kind} in [1, {top}] (at most half the {n} samples, so "
             "that at least 2 blocks fit)"
         )
-
-    def check_params(self) -> None:
-        """Validate the constructor parameters, ``block_length`` included."""
-        super().check_params()
-        value = self.block_length
-        if _is_auto(value):
-            return
-        ok = False
-        if self._real_length:
-            if isinstance(value, (numbers.Real, np.floating, np.integer)) and not (
-                _is_bool(value)
-            ):
-                v = float(value)
-                ok = math.isfinite(v) and v >= 1.0
-        elif isinstance(value, (numbers.Integral, np.integer)) and not _is_bool(value):
-            ok = int(value) >= 1
-        if not ok:
-            raise param_error("block_length", self._name, self._allowed(), value)
 
     def _auto_block_length(self, X: Any, n: int) -> float:
         """The optimal_block_length estimate on X (max over columns)."""
@@ -99,32 +98,40 @@ class _BlockResampler(BaseResampler):
         try:
             values = np.asarray(raw, dtype=np.float64)
         except (TypeError, ValueError) as exc:
-            raise ValueError(
-                f"The 'X' parameter of {name} must be numeric when "
+            raise value_error(
+                "X",
+                name,
+                f"must be numeric when "
                 "block_length='auto' (the block length is estimated from the data "
                 "with optimal_block_length). Got non-numeric data of type "
-                f"{type(X).__name__} instead; pass an int block_length."
+                f"{type(X).__name__} instead; pass an int block_length.",
             ) from exc
         if values.ndim not in (1, 2):
-            raise ValueError(
-                f"The 'X' parameter of {name} must be 1-D or 2-D when "
+            raise value_error(
+                "X",
+                name,
+                f"must be 1-D or 2-D when "
                 f"block_length='auto'. Got shape {values.shape} instead; pass an "
-                "explicit block_length."
+                "explicit block_length.",
             )
         bad = int(values.size - np.isfinite(values).sum())
         if bad:
-            raise ValueError(
-                f"The 'X' parameter of {name} must contain only finite values when "
+            raise value_error(
+                "X",
+                name,
+                f"must contain only finite values when "
                 "block_length='auto' (the block length is estimated from the data). "
-                f"Got {bad} NaN or infinite value(s) instead."
+                f"Got {bad} NaN or infinite value(s) instead.",
             )
         try:
             est = optimal_block_length(values)
         except ValueError as exc:
-            raise ValueError(
-                f"The 'block_length' parameter of {name} is 'auto', which estimates "
+            raise value_error(
+                "block_length",
+                name,
+                f"is 'auto', which estimates "
                 f"it from X with optimal_block_length; that failed: {exc} Pass an "
-                "explicit block_length instead."
+                "explicit block_length instead.",
             ) from exc
         return float(np.max(np.atleast_1d(getattr(est, self._auto_kind))))
 
@@ -140,10 +147,12 @@ class _BlockResampler(BaseResampler):
         if length > n:
             raise param_error("block_length", self._name, self._allowed(n), value)
         if 2 * length > n:
-            raise ValueError(
-                f"The 'X' parameter of {self._name} must hold at least 2 blocks of "
+            raise value_error(
+                "X",
+                self._name,
+                f"must hold at least 2 blocks of "
                 f"block_length={value!r}, i.e. at least "
-                f"{math.ceil(2 * length)} samples. Got {n} samples instead."
+                f"{math.ceil(2 * length)} samples. Got {n} samples instead.",
             )
         return length, False
 
@@ -178,34 +187,11 @@ class _BlockResampler(BaseResampler):
         super().fit(X, y, groups)
         return self
 
-    def fit_with_key(
-        self, key: RootKey, X: Any, y: Any = None, groups: Any = None
-    ) -> _BlockResampler:
-        """Fit with a root key drawn by the caller; records ``block_length_``.
-
-        Parameters
-        ----------
-        key : RootKey
-            The root of the random streams.
-        X : array-like of shape (n_samples,) or (n_samples, n_features)
-            The series (its values estimate ``block_length="auto"``).
-        y : array-like of shape (n_samples,), default=None
-            Ignored.
-        groups : array-like of shape (n_samples,), default=None
-            Ignored.
-
-        Returns
-        -------
-        self : object
-            The fitted resampler.
-        """
+    def _fitted_attributes(self, plan: Any) -> dict[str, Any]:
         # every fit, including the one bootstrap() and metric_ci() make on their
         # own copy, records the length the plan uses
-        super().fit_with_key(key, X, y, groups)
-        plan = self.plan_
         assert isinstance(plan, BlockPlan)
-        self.block_length_ = plan.block_length
-        return self
+        return {"block_length_": plan.block_length}
 
 
 _PARAMS_DOC = """
@@ -442,6 +428,10 @@ class StationaryBootstrap(_BlockResampler):
 
     _real_length = True
     _auto_kind = "stationary"
+    _parameter_constraints: ClassVar[dict[str, list[Constraint]]] = {
+        **_BlockResampler._parameter_constraints,
+        "block_length": _block_length(real=True),
+    }
 
     def _block_plan(self, key: RootKey, n: int, length: Any, auto: bool):
         return StationaryPlan(key, n, block_length=float(length), auto=auto)
@@ -532,6 +522,11 @@ class TaperedBlockBootstrap(_BlockResampler):
     8.0
     """
 
+    _parameter_constraints: ClassVar[dict[str, list[Constraint]]] = {
+        **_BlockResampler._parameter_constraints,
+        "taper_c": [Interval("real", 0.0, 0.5, closed="right")],
+    }
+
     def __init__(
         self,
         n_resamples: int = 9999,
@@ -544,18 +539,6 @@ class TaperedBlockBootstrap(_BlockResampler):
             n_resamples, block_length=block_length, random_state=random_state
         )
         self.taper_c = taper_c
-
-    def check_params(self) -> None:
-        """Validate the constructor parameters, ``taper_c`` included."""
-        super().check_params()
-        c = self.taper_c
-        ok = (
-            isinstance(c, (numbers.Real, np.floating))
-            and not _is_bool(c)
-            and 0.0 < float(c) <= 0.5
-        )
-        if not ok:
-            raise param_error("taper_c", self._name, "a real number in (0, 0.5]", c)
 
     def _check_split_layout(self, plan: ResamplingPlan) -> None:
         raise ValueError(

@@ -209,32 +209,10 @@ class FixedBlockPlan(BlockPlan):
             out,
         )
 
-    def fused_moments(
-        self,
-        X: np.ndarray,
-        b0: int,
-        want2: bool,
-        out1: np.ndarray,
-        out2: np.ndarray,
-        outw: np.ndarray,
-    ) -> None:
-        """Column sums (``out1``), sums of squares (``out2``, if ``want2``) and row
-        count (``outw`` = n) of replicates ``b0, b0 + 1, ...`` from prefix sums:
-        O(n d) once, then O(n / L * d) per replicate."""
+    def _moments_kernel(self, b0: int) -> tuple[Any, tuple[Any, ...]]:
         seed, gamma = self._seed()
-        fixed_moments(
-            X,
-            seed,
-            gamma,
-            int(b0),
-            int(self.block_length),
-            self.n_starts,
-            self.stride,
-            bool(want2),
-            out1,
-            out2,
-            outw,
-        )
+        length = int(self.block_length)
+        return fixed_moments, (seed, gamma, b0, length, self.n_starts, self.stride)
 
 
 @dataclass(frozen=True, eq=False)
@@ -277,30 +255,9 @@ class StationaryPlan(BlockPlan):
             seed_s, seed_l, gamma, int(b0), self.n_samples, *self._p_log_q, out
         )
 
-    def fused_moments(
-        self,
-        X: np.ndarray,
-        b0: int,
-        want2: bool,
-        out1: np.ndarray,
-        out2: np.ndarray,
-        outw: np.ndarray,
-    ) -> None:
-        """As :meth:`FixedBlockPlan.fused_moments`; O(number of blocks * d) per
-        replicate."""
+    def _moments_kernel(self, b0: int) -> tuple[Any, tuple[Any, ...]]:
         seed_s, seed_l, gamma = self._seeds()
-        stationary_moments(
-            X,
-            seed_s,
-            seed_l,
-            gamma,
-            int(b0),
-            *self._p_log_q,
-            bool(want2),
-            out1,
-            out2,
-            outw,
-        )
+        return stationary_moments, (seed_s, seed_l, gamma, b0, *self._p_log_q)
 
 
 @dataclass(frozen=True, eq=False)
@@ -340,35 +297,17 @@ class TaperedPlan(FixedBlockPlan):
             out,
         )
 
-    def fused_moments(
-        self,
-        X: np.ndarray,
-        b0: int,
-        want2: bool,
-        out1: np.ndarray,
-        out2: np.ndarray,
-        outw: np.ndarray,
-    ) -> None:
-        """``sum_i W_i X_i``, ``sum_i W_i X_i**2`` and ``sum_i W_i = n``.
-
-        Tapered block sums for every start are computed once per call
-        (O(n L d)); a replicate then costs O(n / L * d).
-        """
+    def _moments_kernel(self, b0: int) -> tuple[Any, tuple[Any, ...]]:
         seed, gamma = self._seed()
-        tapered_moments(
-            X,
+        return tapered_moments, (
             seed,
             gamma,
-            int(b0),
+            b0,
             int(self.block_length),
             self.n_starts,
             self.taper,
             self.cscale,
             self.base,
-            bool(want2),
-            out1,
-            out2,
-            outw,
         )
 
 

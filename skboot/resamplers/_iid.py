@@ -33,7 +33,14 @@ from skboot._random import (
     fill_poisson_counts,
     fill_pool_indices,
 )
-from skboot._validation import check_array_1d_labels, param_error
+from skboot._validation import (
+    NONE,
+    Constraint,
+    Interval,
+    check_array_1d_labels,
+    param_error,
+    value_error,
+)
 from skboot.resamplers._base import BaseResampler, ResamplingPlan, StreamScheme
 
 __all__ = [
@@ -136,33 +143,16 @@ class PoolPlan(ResamplingPlan):
             seed, gamma, b0, self.codes, self.pools, self.offsets, self.sizes, out
         )
 
-    def fused_moments(
-        self,
-        X: np.ndarray,
-        b0: int,
-        want2: bool,
-        out1: np.ndarray,
-        out2: np.ndarray,
-        outw: np.ndarray,
-    ) -> None:
-        """Column sums of ``w * X`` (``out1``), of ``w * X**2`` (``out2``, if
-        ``want2``) and the total weight (``outw``) of replicates ``b0, b0 + 1,
-        ...`` in one pass, no weight matrix: bit for bit what
-        ``fill_weights_chunk`` + ``weighted_moments`` give (rows in order)."""
+    def _moments_kernel(self, b0: int) -> tuple[Any, tuple[Any, ...]]:
         seed, gamma = self._seed()
-        pool_moments(
-            X,
+        return pool_moments, (
             seed,
             gamma,
-            int(b0),
+            b0,
             self.codes,
             self.pools,
             self.offsets,
             self.sizes,
-            bool(want2),
-            out1,
-            out2,
-            outw,
         )
 
 
@@ -213,32 +203,9 @@ class GroupPlan(ResamplingPlan):
         seed, gamma = self.key.stream(PURPOSE["indices"])
         group_counts_chunk(seed, gamma, b0, self.n_groups, self.codes, out)
 
-    def fused_moments(
-        self,
-        X: np.ndarray,
-        b0: int,
-        want2: bool,
-        out1: np.ndarray,
-        out2: np.ndarray,
-        outw: np.ndarray,
-    ) -> None:
-        """Column sums of ``w * X`` (``out1``), of ``w * X**2`` (``out2``, if
-        ``want2``) and the total weight (``outw``) of replicates ``b0, b0 + 1,
-        ...`` in one pass, no weight matrix: bit for bit what
-        ``fill_weights_chunk`` + ``weighted_moments`` give (rows in order)."""
+    def _moments_kernel(self, b0: int) -> tuple[Any, tuple[Any, ...]]:
         seed, gamma = self.key.stream(PURPOSE["indices"])
-        group_moments(
-            X,
-            seed,
-            gamma,
-            int(b0),
-            self.codes,
-            self.sizes,
-            bool(want2),
-            out1,
-            out2,
-            outw,
-        )
+        return group_moments, (seed, gamma, b0, self.codes, self.sizes)
 
 
 @dataclass(frozen=True, eq=False)
@@ -272,21 +239,9 @@ class PoissonPlan(ResamplingPlan):
         seed, gamma = self.key.stream(PURPOSE["poisson"])
         poisson_counts_chunk(seed, gamma, b0, out)
 
-    def fused_moments(
-        self,
-        X: np.ndarray,
-        b0: int,
-        want2: bool,
-        out1: np.ndarray,
-        out2: np.ndarray,
-        outw: np.ndarray,
-    ) -> None:
-        """Column sums of ``w * X`` (``out1``), of ``w * X**2`` (``out2``, if
-        ``want2``) and the total weight (``outw``) of replicates ``b0, b0 + 1,
-        ...`` in one pass, no weight matrix: bit for bit what
-        ``fill_weights_chunk`` + ``weighted_moments`` give (rows in order)."""
+    def _moments_kernel(self, b0: int) -> tuple[Any, tuple[Any, ...]]:
         seed, gamma = self.key.stream(PURPOSE["poisson"])
-        poisson_moments(X, seed, gamma, int(b0), bool(want2), out1, out2, outw)
+        return poisson_moments, (seed, gamma, b0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -326,21 +281,9 @@ class DirichletPlan(ResamplingPlan):
         seed, gamma = self.key.stream(PURPOSE["dirichlet"])
         dirichlet_chunk(seed, gamma, b0, out)
 
-    def fused_moments(
-        self,
-        X: np.ndarray,
-        b0: int,
-        want2: bool,
-        out1: np.ndarray,
-        out2: np.ndarray,
-        outw: np.ndarray,
-    ) -> None:
-        """Column sums of ``w * X`` (``out1``), of ``w * X**2`` (``out2``, if
-        ``want2``) and the total weight (``outw``) of replicates ``b0, b0 + 1,
-        ...`` in one pass, no weight matrix: bit for bit what
-        ``fill_weights_chunk`` + ``weighted_moments`` give (rows in order)."""
+    def _moments_kernel(self, b0: int) -> tuple[Any, tuple[Any, ...]]:
         seed, gamma = self.key.stream(PURPOSE["dirichlet"])
-        dirichlet_moments(X, seed, gamma, int(b0), bool(want2), out1, out2, outw)
+        return dirichlet_moments, (seed, gamma, b0)
 
 
 # ---------------------------------------------------------------------------
@@ -404,22 +347,27 @@ class Bootstrap(BaseResampler):
         super().__init__(n_resamples, random_state=random_state)
         self.sample_size = sample_size
 
+    _parameter_constraints: ClassVar[dict[str, list[Constraint]]] = {
+        **BaseResampler._parameter_constraints,
+        "sample_size": [
+            NONE,
+            Interval("int", 1, None),
+            Interval("real", 0.0, 1.0, closed="right"),
+        ],
+    }
+
     def _sample_size(self, n: int) -> int:
+        """Draws per replicate on ``n`` rows (``sample_size`` was checked by
+        :meth:`check_params`; an int must also be at most ``n``)."""
         s = self.sample_size
-        allowed = f"None, an int in [1, n_samples={n}] or a float in (0, 1]"
         if s is None:
             return n
-        if isinstance(s, (bool, np.bool_)):
-            raise param_error("sample_size", self._name, allowed, s)
         if isinstance(s, (numbers.Integral, np.integer)):
-            if not 1 <= int(s) <= n:
+            if int(s) > n:
+                allowed = f"None, an int in [1, n_samples={n}] or a float in (0, 1]"
                 raise param_error("sample_size", self._name, allowed, s)
             return int(s)
-        if isinstance(s, (numbers.Real, np.floating)):
-            if not (0.0 < float(s) <= 1.0):
-                raise param_error("sample_size", self._name, allowed, s)
-            return max(1, round(float(s) * n))
-        raise param_error("sample_size", self._name, allowed, s)
+        return max(1, round(float(s) * n))
 
     def _make_plan(
         self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
@@ -511,9 +459,11 @@ class GroupBootstrap(BaseResampler):
         codes = check_array_1d_labels(groups, "groups", self._name, n_samples)
         pools, offsets, sizes = _pools(codes)
         if sizes.shape[0] < 2:
-            raise ValueError(
-                f"The 'groups' parameter of {self._name} must contain at least 2 "
-                f"distinct groups. Got {sizes.shape[0]} instead."
+            raise value_error(
+                "groups",
+                self._name,
+                f"must contain at least 2 "
+                f"distinct groups. Got {sizes.shape[0]} instead.",
             )
         return GroupPlan(
             key, n_samples, codes=codes, pools=pools, offsets=offsets, sizes=sizes

@@ -1,10 +1,10 @@
 """Hypothesis tests on skboot's derived streams: permutation tests, Monte Carlo
-tests, bootstrap p-values and permutation tests of model metrics."""
+tests and permutation tests of model metrics (bootstrap p-values are
+:meth:`skboot.BootstrapResult.pvalue`)."""
 
 from skboot.significance._metric_test import metric_permutation_test
 from skboot.significance._monte_carlo import monte_carlo_test, replicate_generator
 from skboot.significance._permutation_test import permutation_test
-from skboot.significance._pvalue import bootstrap_pvalue
 from skboot.significance._results import (
     MetricPermutationTestResult,
     MonteCarloTestResult,
@@ -17,7 +17,6 @@ __all__ = [
     "MetricPermutationTestResult",
     "MonteCarloTestResult",
     "PermutationTestResult",
-    "bootstrap_pvalue",
     "metric_permutation_test",
     "monte_carlo_test",
     "permutation_test",

@@ -4,7 +4,6 @@ meta-estimator and the frozen :class:`BootstrapResult`."""
 from skboot.intervals import ConfidenceInterval
 from skboot.statistic._bootstrap import bootstrap
 from skboot.statistic._estimator import BootstrapStatistic
-from skboot.statistic._pvalue import result_pvalue
 from skboot.statistic._result import BootstrapResult
 
 __all__ = [
@@ -12,5 +11,4 @@ __all__ = [
     "BootstrapStatistic",
     "ConfidenceInterval",
     "bootstrap",
-    "result_pvalue",
 ]

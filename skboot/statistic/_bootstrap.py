@@ -4,20 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from skboot._run import (
-    RUN_CONSTRAINTS,
-    prepare_data,
-    resolve_resampler,
-    run,
-    statistic_name,
-)
+from skboot._run import check_run_params, run, statistic_name
 from skboot._typing import ArrayLike, RandomStateLike, StatisticLike
-from skboot._validation import (
-    integral_count,
-    lower,
-    seed_from_rng,
-    validate_params,
-)
+from skboot._validation import integral_count, lower, seed_from_rng
 from skboot.resamplers import BaseResampler
 from skboot.statistic._result import BootstrapResult
 
@@ -153,7 +142,7 @@ def bootstrap(
     --------
     BootstrapStatistic : The same run as a scikit-learn meta-estimator.
     BootstrapResult.confidence_interval : Intervals by six methods.
-    bootstrap_pvalue : P-values by inverting the intervals.
+    BootstrapResult.pvalue : P-values by inverting the intervals.
     Bootstrap : The default resampler; the others are in :mod:`skboot.resamplers`.
 
     Examples
@@ -176,10 +165,8 @@ def bootstrap(
     owner = "bootstrap"
     random_state = seed_from_rng(rng, random_state, owner)
     n_resamples = integral_count(n_resamples)
-    nan_policy, device = lower(nan_policy), lower(device)
-    validate_params(
+    params = check_run_params(
         owner,
-        RUN_CONSTRAINTS,
         n_resamples=n_resamples,
         vectorized=vectorized,
         statistic_kwargs=statistic_kwargs,
@@ -187,27 +174,18 @@ def bootstrap(
         chunk_size=chunk_size,
         paired=paired,
         progress=progress,
-        nan_policy=nan_policy,
-        device=device,
+        nan_policy=lower(nan_policy),
+        device=lower(device),
     )
-    res, source = resolve_resampler(resampler, n_resamples, random_state, owner)
-    d = prepare_data(data, owner, paired=bool(paired))
     finished = run(
-        d,
+        data,
         statistic,
-        res,
-        random_state=source,
+        resampler,
+        random_state=random_state,
         y=y,
         groups=groups,
-        vectorized=vectorized,
-        statistic_kwargs=statistic_kwargs,
-        n_jobs=n_jobs,
-        chunk_size=chunk_size,
         owner=owner,
-        paired=bool(paired),
-        progress=progress,
-        nan_policy=nan_policy,
-        device=device,
+        **params,
     )
     return BootstrapResult.from_run(
         finished, statistic_name(statistic, finished.context.stat)

@@ -5,25 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from skboot._engine import EstimatorStatistic
-from skboot._engine.cuda import check_device, no_kernel_error
-from skboot._random import check_random_state
-from skboot._run import (
-    RUN_CONSTRAINTS,
-    Data,
-    apply_nan_policy,
-    check_bootstrap_plan,
-    check_run_params,
-    prepare_data,
-    resolve_resampler,
-    run,
-    statistic_name,
-)
+from skboot._engine.cuda import no_kernel_error
+from skboot._run import check_run_params, run, statistic_name
 from skboot._typing import ArrayLike, RandomStateLike, StatisticLike, SupportsFit
-from skboot._validation import validate_params
+from skboot._validation import value_error
 from skboot.intervals import ConfidenceInterval
 from skboot.resamplers import BaseResampler
 from skboot.statistic._result import BootstrapResult
@@ -158,9 +146,8 @@ class BootstrapStatistic(BaseEstimator):
             The fitted meta-estimator.
         """
         owner = type(self).__name__
-        validate_params(
+        params = check_run_params(
             owner,
-            RUN_CONSTRAINTS,
             n_resamples=self.n_resamples,
             vectorized=self.vectorized,
             statistic_kwargs=self.statistic_kwargs,
@@ -170,32 +157,23 @@ class BootstrapStatistic(BaseEstimator):
             nan_policy=self.nan_policy,
             device=self.device,
         )
-        res, source = resolve_resampler(
-            self.resampler, self.n_resamples, self.random_state, owner
-        )
-        d = prepare_data(X, owner)
-        statistic: Any = self.statistic
         if self.estimator is not None:
-            statistic = self._refit_statistic(d, res, source, X, y, groups)
+            self._check_refit(owner)
         finished = run(
-            d,
-            statistic,
-            res,
-            random_state=source,
+            X,
+            self.statistic,
+            self.resampler,
+            random_state=self.random_state,
             y=y,
             groups=groups,
-            vectorized=self.vectorized,
-            statistic_kwargs=self.statistic_kwargs,
-            n_jobs=self.n_jobs,
-            chunk_size=self.chunk_size,
             owner=owner,
-            progress=self.progress,
-            nan_policy=self.nan_policy,
-            device=self.device,
+            estimator=self.estimator,
+            **params,
         )
         result = BootstrapResult.from_run(
-            finished, statistic_name(statistic, finished.context.stat)
+            finished, statistic_name(self.statistic, finished.context.stat)
         )
+        d = finished.context.data
         first = d.arrays[0]
         self.n_features_in_ = 1 if first.ndim == 1 else int(first.shape[1])
         if d.kind == "frame":
@@ -207,47 +185,27 @@ class BootstrapStatistic(BaseEstimator):
         self.bias_ = result.bias
         return self
 
-    def _refit_statistic(
-        self, d: Data, res: BaseResampler, source: Any, X: Any, y: Any, groups: Any
-    ) -> EstimatorStatistic:
-        """The refit statistic, after everything checkable before the estimator
-        is fitted to all of ``X``."""
-        owner = type(self).__name__
-        statistic = self.statistic
+    def _check_refit(self, owner: str) -> None:
+        """The parameters that ``estimator`` restricts, checked with the others
+        before any work."""
         if self.nan_policy != "raise":
-            raise ValueError(
-                f"The 'nan_policy' parameter of {owner} must be 'raise' when "
+            raise value_error(
+                "nan_policy",
+                owner,
+                f"must be 'raise' when "
                 "'estimator' is given (the estimator sees X and y as passed; drop "
-                f"NaN rows first). Got {self.nan_policy!r} instead."
+                f"NaN rows first). Got {self.nan_policy!r} instead.",
             )
-
-        if isinstance(statistic, str):
-            raise ValueError(
-                f"The 'statistic' parameter of {owner} must be a callable of the "
+        if isinstance(self.statistic, str):
+            raise value_error(
+                "statistic",
+                owner,
+                f"must be a callable of the "
                 "fitted estimator when 'estimator' is given (e.g. "
-                f"lambda est: est.coef_). Got {statistic!r} instead."
+                f"lambda est: est.coef_). Got {self.statistic!r} instead.",
             )
-        # everything checkable before the estimator is fitted to all of X
-        apply_nan_policy(d, "raise", owner, True, y, groups)
-        check_run_params(
-            self.n_jobs,
-            self.chunk_size,
-            self.progress,
-            self.statistic_kwargs,
-            owner,
-        )
-        res.check_params()
-        # the plan's capabilities, from a copy fitted with a fixed key (the
-        # caller's random_state is not drawn from)
-        probe = clone(res).fit_with_key(
-            check_random_state(0, owner=owner), d.arrays[0], y, groups
-        )
-        check_bootstrap_plan(probe.plan_, res, owner)
-        if check_device(self.device, owner) == "cuda":
+        if self.device == "cuda":
             raise no_kernel_error("estimator refits", owner)
-        if not isinstance(source, (np.random.Generator, np.random.RandomState)):
-            check_random_state(source, owner=type(res).__name__)  # no draw
-        return EstimatorStatistic(self.estimator, statistic, X, y)
 
     def confidence_interval(
         self,

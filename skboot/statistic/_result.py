@@ -13,13 +13,9 @@ from skboot._results import Result
 from skboot._run import (
     Run,
     RunContext,
-    auto_jackknife_groups,
     check_jackknife_groups,
     jackknife,
-    labelled,
     outputs,
-    stratified_jackknife,
-    studentized_inputs,
 )
 from skboot._typing import (
     ArrayLike,
@@ -29,21 +25,18 @@ from skboot._typing import (
     SeedRecord,
     StandardErrorFunc,
 )
-from skboot._validation import check_one_of, lower, param_error
+from skboot._validation import param_error
 from skboot.intervals import (
     ConfidenceInterval,
-    check_level,
-    check_method,
-    interval_by_method,
 )
 from skboot.intervals._result import output_index
+from skboot.statistic._inference import result_interval, result_pvalue
 from skboot.statistic._persist import (
     file_fields,
     from_file_fields,
     json_params,
     result_to_dict,
 )
-from skboot.statistic._pvalue import ALTERNATIVES, result_pvalue
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -394,55 +387,15 @@ class BootstrapResult(Result):
             standard error, method, level and ``jackknife_groups`` attached
             (:meth:`ConfidenceInterval.to_frame` tabulates them).
         """
-        owner = "confidence_interval"
-        method = self._method(method, owner)
-        alt = check_one_of(lower(alternative), "alternative", owner, ALTERNATIVES)
-        level = check_level(level, owner)  # before the jackknife / nested bootstrap
-        groups = self._jackknife_groups(jackknife_groups, owner)
-        est, dist = self._arrays()
-        self._check_defined("interval")
-        jackknife_values, studentized = self._method_inputs(
-            groups, standard_error, n_inner, est.ndim
-        )
-        res = interval_by_method(
+        return result_interval(
+            self,
+            level,
             method,
-            dist,
-            est,
-            level=level,
-            alternative=alt,
-            jackknife=jackknife_values,
-            studentized=studentized,
+            alternative,
+            standard_error=standard_error,
+            n_inner=n_inner,
+            jackknife_groups=jackknife_groups,
         )
-        ctx = self._context
-        name = getattr(self.distribution, "name", None)
-        data = None if ctx is None else ctx.data
-        return ConfidenceInterval(
-            labelled(res.low, self.estimate, data),
-            labelled(res.high, self.estimate, data),
-            estimate=self.estimate,
-            standard_error=self.standard_error,
-            method=method,
-            level=level,
-            alternative=alt,
-            jackknife_groups=groups if method == "bca" else None,
-            name=self.statistic_name if name is None else name,
-        )
-
-    def _method(self, method: str | None, owner: str) -> str:
-        """``method`` checked; None: "bca" where a jackknife exists, else percentile."""
-        if method is not None:
-            return check_method(method, owner)
-        ctx = self._context
-        return "bca" if ctx is not None and ctx.stat.has_jackknife else "percentile"
-
-    def _jackknife_groups(self, jackknife_groups: Any, owner: str) -> int | None:
-        """The delete-a-group count of ``jackknife_groups`` (None: the full
-        jackknife), after "auto" and "full"."""
-        ctx = self._context
-        groups = check_jackknife_groups(ctx, jackknife_groups, owner, words=True)
-        if groups == "auto":
-            return auto_jackknife_groups(ctx)
-        return None if groups == "full" else groups
 
     def _check_defined(self, what: str) -> None:
         if self.n_undefined:
@@ -453,28 +406,6 @@ class BootstrapResult(Result):
                 "statistic defined on every resample (or drop those replicates "
                 "yourself and call skboot.intervals directly)."
             )
-
-    def _method_inputs(
-        self, groups: int | None, standard_error: Any, n_inner: Any, ndim: int
-    ) -> tuple[Any, Any]:
-        """The lazily computed inputs of BCa (jackknife values, strata rescaled)
-        and of the studentized method (standard errors), shared by intervals and
-        p-values so that both invert the same thing."""
-        ctx = self._context
-
-        def jackknife_values() -> np.ndarray:
-            jk = self.jackknife_values(groups)
-            strata = None if ctx is None else ctx.plan.strata_codes
-            if strata is not None and groups is None:
-                jk = stratified_jackknife(jk, strata)
-            return jk if ndim else jk[:, 0]
-
-        def studentized() -> tuple[np.ndarray, np.ndarray]:
-            if ctx is None:
-                raise ValueError(_NO_DATA.format(what="The studentized interval"))
-            return studentized_inputs(ctx, standard_error, n_inner)
-
-        return jackknife_values, studentized
 
     def pvalue(
         self,
@@ -536,7 +467,6 @@ class BootstrapResult(Result):
             standard_error=standard_error,
             n_inner=n_inner,
             jackknife_groups=jackknife_groups,
-            owner="pvalue",
         )
 
     def plot(self, ax: Any = None, **kwargs: Any) -> Any:

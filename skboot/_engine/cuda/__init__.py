@@ -8,7 +8,13 @@ summation order differs) and are bit-identical run to run and for any launch
 configuration.  See the "GPU" page of the user guide.
 """
 
-from skboot._engine.cuda._device import CudaInfo, check_device, cuda_info
+from skboot._engine.cuda._device import (
+    DEVICES,
+    CudaInfo,
+    check_device,
+    cuda_info,
+    load_cuda,
+)
 from skboot._engine.cuda._run import (
     GPU_METRICS,
     GPU_RESAMPLERS,
@@ -18,6 +24,7 @@ from skboot._engine.cuda._run import (
 )
 
 __all__ = [
+    "DEVICES",
     "GPU_METRICS",
     "GPU_RESAMPLERS",
     "GPU_STATISTICS",
@@ -25,5 +32,6 @@ __all__ = [
     "check_device",
     "cuda_info",
     "device_runner",
+    "load_cuda",
     "no_kernel_error",
 ]
