@@ -6,8 +6,9 @@ that subclasses :class:`Result` and so
 * compares with ``==`` without raising: same class and equal fields, arrays equal
   element by element with NaN equal to NaN (results hold arrays, so they are not
   hashable);
-* has a short ``repr``: scalar fields as they are, arrays as their shape and dtype
-  (a result holding 9,999 replicates prints in one line);
+* has a short ``repr``: scalar fields to six digits, arrays as their shape and
+  dtype (a result holding 9,999 replicates prints in one line), fields that are
+  None left out;
 * turns into a ``dict`` (:meth:`Result.to_dict`: public fields, nested results as
   dicts) and into a pandas DataFrame (:meth:`Result.to_frame`);
 * draws itself (``plot(ax=None, **kwargs)``, returning the Axes);
@@ -94,13 +95,15 @@ def _seed_key(seed: np.random.SeedSequence) -> tuple[Any, ...]:
 
 def short_repr(value: Any) -> str:
     """One value as ``repr`` shows it inside a result: arrays by shape and
-    dtype unless tiny, floats to 6 significant digits."""
+    dtype unless tiny, floats to 6 significant digits (``repr`` of the field
+    gives every digit)."""
     if isinstance(value, np.ndarray):
         if value.size <= _SHOWN and value.ndim <= 1:
             return np.array2string(value, precision=6, separator=", ")
         return f"array(shape={value.shape}, dtype={value.dtype})"
     if isinstance(value, (float, np.floating)):
-        return f"{float(value):.6g}"
+        text = f"{float(value):.6g}"
+        return text if any(c in text for c in ".ein") else text + ".0"
     if isinstance(value, np.random.SeedSequence):
         entropy, spawn_key, _ = _seed_key(value)
         return f"SeedSequence(entropy={entropy}, spawn_key={spawn_key})"
@@ -150,9 +153,9 @@ class Result:
 
     def __repr__(self) -> str:
         parts = [
-            f"{f.name}={short_repr(getattr(self, f.name))}"
+            f"{f.name}={short_repr(value)}"
             for f in self._public_fields()
-            if f.repr
+            if f.repr and (value := getattr(self, f.name)) is not None
         ]
         return f"{type(self).__name__}({', '.join(parts)})"
 

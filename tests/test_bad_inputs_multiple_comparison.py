@@ -138,9 +138,9 @@ case("spa-groups-length", lambda: SPA().compute_metric(Y, SCORE, PREDS, "roc_auc
 case("mcs-metric-undefined-on-data", lambda: MCS(n_resamples=20).compute_metric(np.zeros(40), PREDS, "roc_auc"), V, r"metric roc_auc is undefined on the original data of MCS for model 0", False)
 case("mcs-metric-same-predictions", lambda: MCS(n_resamples=20).compute_metric(Y, np.column_stack([SCORE, SCORE]), "roc_auc"), V, r"'predictions' parameter of MCS must not hold two models whose roc_auc replicates differ by a constant", False)
 # -- result methods ---------------------------------------------------------------
-case("spa-critical_values-1", lambda: _spa_result().critical_values(1.0), V, r"'pvalue' parameter of SPAResult.critical_values must be a float in \(0, 1\). Got 1.0", False)
-case("spa-better_models-type", lambda: _spa_result().better_models(0.05, "median"), V, r"'pvalue_type' parameter of SPAResult.better_models must be one of \{'lower', 'consistent', 'upper'\}. Got 'median'", False)
-case("spa-better_models-pvalue", lambda: _spa_result().better_models("0.05"), V, r"'pvalue' parameter of SPAResult.better_models must be a float in \(0, 1\). Got '0.05'", False)
+case("spa-critical_values-1", lambda: _spa_result().critical_values(1.0), V, r"'level' parameter of SPAResult.critical_values must be a float in \(0, 1\). Got 1.0", False)
+case("spa-better_models-type", lambda: _spa_result().better_models(0.95, "median"), V, r"'pvalue_type' parameter of SPAResult.better_models must be one of \{'lower', 'consistent', 'upper'\}. Got 'median'", False)
+case("spa-better_models-level", lambda: _spa_result().better_models("0.05"), V, r"'level' parameter of SPAResult.better_models must be a float in \(0, 1\). Got '0.05'", False)
 # fmt: on
 
 

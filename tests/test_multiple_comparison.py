@@ -251,10 +251,10 @@ def test_spa_equals_arch(scheme, variance):
     )
     for size in (0.05, 0.2):
         np.testing.assert_allclose(
-            res.critical_values(size), a.critical_values(size), rtol=0, atol=1e-12
+            res.critical_values(1 - size), a.critical_values(size), rtol=0, atol=1e-12
         )
         for kind in ("lower", "consistent", "upper"):
-            assert res.better_models(size, kind) == list(a.better_models(size, kind))
+            assert res.better_models(1 - size, kind) == list(a.better_models(size, kind))
 
 
 def test_studentized_spa_equals_hansen_from_arch_internals():
@@ -332,7 +332,7 @@ def test_studentized_stepm_steps_follow_the_critical_values():
     )
     spa = res.spa
     t = spa.statistics.to_numpy()
-    assert res.steps[0] == spa.better_models(0.1, "consistent")
+    assert res.steps[0] == spa.better_models(0.9, "consistent")
     chosen = set()
     for step, crit in zip(res.steps, res.critical_values, strict=False):
         assert all(t[j] > crit for j in step)
@@ -470,7 +470,7 @@ def test_spa_power():
     models = rng.normal(size=(300, 5))
     models[:, 2] -= 0.4
     res = SPA(n_resamples=299, block_length=1.0, random_state=0).compute(bm, models)
-    assert res.pvalue < 0.01 and res.better_models(0.05) == [2]
+    assert res.pvalue < 0.01 and res.better_models(0.95) == [2]
 
 
 def test_top_level_exports():

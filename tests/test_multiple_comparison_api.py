@@ -51,7 +51,7 @@ def test_pandas_labels_are_kept():
     spa = SPA(block_length=5, n_resamples=200, random_state=0).compute(bm, models)
     assert list(spa.statistics.index) == list(models.columns)
     assert list(spa.pvalues.index) == list(models.columns)
-    assert spa.better_models(0.1) == ["model_0", "model_1"]
+    assert spa.better_models(0.9) == ["model_0", "model_1"]
     step = StepM(0.9, block_length=5, n_resamples=200, random_state=0).compute(
         bm, models
     )
@@ -421,7 +421,7 @@ def test_bad_result_queries():
     with pytest.raises(ValueError, match=r"'pvalue' parameter .* \(0, 1\)"):
         res.critical_values(1.0)
     with pytest.raises(ValueError, match="'pvalue_type' parameter"):
-        res.better_models(0.05, "median")
+        res.better_models(0.95, "median")
     mcs = MCS(block_length=5, n_resamples=50, random_state=0).compute(models)
     with pytest.raises(ValueError, match="SPA results only"):
         plot_pvalues(mcs, pvalue_type="upper")

@@ -193,7 +193,7 @@ def test_stepm_rejections_equal_exact_arithmetic(data, studentize, level, size, 
     assert len(expect) >= 1
     # better_models (single step) follows the same exact rule
     first = stepm_reference(D, res.spa, studentize, replicate_sums(D), size, kind)
-    assert set(res.spa.better_models(size, kind)) <= set(first)
+    assert set(res.spa.better_models(1 - size, kind)) <= set(first)
 
 
 @pytest.mark.parametrize(("r", "n_resamples", "seed"), [(5, 40, 1), (15, 34, 2)])

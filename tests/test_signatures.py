@@ -38,9 +38,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
             "skboot.ConfidenceInterval.plot",
         )
     },
-    ("skboot.BootstrapResult.from_run", "**record"): (
-        "the remaining fields of the result, each typed on the dataclass"
-    ),
     ("skboot.BootstrapStatistic.confidence_interval", "**kwargs"): (
         "forwarded to BootstrapResult.confidence_interval, whose own signature is typed"
     ),
@@ -86,9 +83,12 @@ def _callables() -> list[tuple[str, object]]:
             out.append((dotted, obj))
         elif inspect.isclass(obj) and not issubclass(obj, BaseException):
             out.append((dotted, obj))
-            for attr, member in vars(obj).items():
-                if attr.startswith("_"):
+            for attr in sorted(dir(obj)):
+                # inherited methods too, where a skboot class defines them
+                owner = next((k for k in obj.__mro__ if attr in vars(k)), None)
+                if attr.startswith("_") or not owner.__module__.startswith("skboot"):
                     continue
+                member = vars(owner)[attr]
                 if isinstance(member, (staticmethod, classmethod)):
                     member = member.__func__
                 if inspect.isfunction(member):

@@ -96,13 +96,14 @@ class ConfidenceInterval(Result):
     low: FloatOrArray
     high: FloatOrArray
     _: KW_ONLY
-    estimate: FloatOrArray | pd.Series | None = None
-    standard_error: FloatOrArray | pd.Series | None = None
+    # repr: the interval, its method and level (to_frame shows everything)
+    estimate: FloatOrArray | pd.Series | None = field(default=None, repr=False)
+    standard_error: FloatOrArray | pd.Series | None = field(default=None, repr=False)
     method: str | None = None
     level: float | None = None
-    alternative: str | None = None
-    jackknife_groups: int | None = None
-    name: Hashable | None = None
+    alternative: str | None = field(default=None, repr=False)
+    jackknife_groups: int | None = field(default=None, repr=False)
+    name: Hashable | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         for key in ("low", "high"):

@@ -69,7 +69,7 @@ def run_metric(
     )
     context = RunContext(stat, setup.data, plan, resampler, n_jobs)
     run = Run(context, dist, est, undefined, 0)
-    result = BootstrapResult.from_run(run, metric.name, n_undefined=0)
+    result = BootstrapResult._from_run(run, metric.name, n_undefined=0)
     return result, undefined.replicates
 
 

@@ -12,8 +12,8 @@ import pandas as pd
 
 from skboot._results import Result
 from skboot._typing import SeedRecord
-from skboot._validation import Constraint, Interval, Options, validate_params
-from skboot.multiple_comparison._base import Provenance
+from skboot._validation import LEVEL, Constraint, Options, validate_params
+from skboot.multiple_comparison._base import Provenance, alpha_of
 from skboot.multiple_comparison._exact import above_quantile
 
 __all__ = ["PVALUE_TYPES", "MCSResult", "SPAResult", "StepMResult"]
@@ -24,7 +24,7 @@ PVALUE_TYPES = ("lower", "consistent", "upper")
 
 #: The arguments of the SPA result's queries (arch's names).
 _QUERIES: dict[str, list[Constraint]] = {
-    "pvalue": [Interval("real", 0.0, 1.0, closed="neither")],
+    "level": [LEVEL],
     "pvalue_type": [Options(PVALUE_TYPES)],
 }
 
@@ -148,7 +148,7 @@ class SPAResult(_ModelResult):
     >>> models[:, 2] -= 1.0  # model 2 has lower losses than the benchmark
     >>> res = SPA(block_length=5, n_resamples=200, random_state=0).compute(
     ...     benchmark, models)
-    >>> res.pvalue < 0.05, res.better_models(0.05)
+    >>> res.pvalue < 0.05, res.better_models(0.95)
     (True, [2])
     >>> res.to_frame()["label"].tolist()
     [0, 1, 2, 3]
@@ -220,28 +220,30 @@ class SPAResult(_ModelResult):
             for i, lab in enumerate(self.labels)
         ]
 
-    def critical_values(self, pvalue: float = 0.05) -> pd.Series:
+    def critical_values(self, level: float = 0.95) -> pd.Series:
         """Data-dependent critical values of ``max_k t_k`` for the three types.
 
         Parameters
         ----------
-        pvalue : float, default=0.05
-            Size in (0, 1); the critical value is the ``1 - pvalue`` quantile
-            (numpy's linear interpolation, as arch) of ``null_distribution``.
+        level : float, default=0.95
+            Confidence level in (0, 1) (a test of size ``1 - level``); the
+            critical value is the ``level`` quantile (numpy's linear
+            interpolation, as arch) of ``null_distribution``.
 
         Returns
         -------
         Series
             Indexed by ``"lower"``, ``"consistent"``, ``"upper"``.
         """
-        p = validate_params("SPAResult.critical_values", _QUERIES, pvalue=pvalue)[
-            "pvalue"
+        level = validate_params("SPAResult.critical_values", _QUERIES, level=level)[
+            "level"
         ]
+        p = alpha_of(level)
         crit = np.percentile(self.null_distribution, 100.0 * (1.0 - p), axis=0)
         return pd.Series(crit, index=list(PVALUE_TYPES))
 
     def better_models(
-        self, pvalue: float = 0.05, pvalue_type: str = "consistent"
+        self, level: float = 0.95, pvalue_type: str = "consistent"
     ) -> list[Hashable]:
         """Return the models whose ``t_k`` exceeds the critical value.
 
@@ -250,8 +252,8 @@ class SPAResult(_ModelResult):
 
         Parameters
         ----------
-        pvalue : float, default=0.05
-            Size in (0, 1).
+        level : float, default=0.95
+            Confidence level in (0, 1): the test has size ``1 - level``.
         pvalue_type : {"lower", "consistent", "upper"}, default="consistent"
             The recentering whose critical value is used.
 
@@ -260,9 +262,10 @@ class SPAResult(_ModelResult):
         list
             Labels (column names, or positions) in column order.
         """
-        p = validate_params(
-            "SPAResult.better_models", _QUERIES, pvalue=pvalue, pvalue_type=pvalue_type
-        )["pvalue"]
+        level = validate_params(
+            "SPAResult.better_models", _QUERIES, level=level, pvalue_type=pvalue_type
+        )["level"]
+        p = alpha_of(level)
         j = PVALUE_TYPES.index(pvalue_type)
         sim, t = self.null_distribution[:, j], self._t
         if self._units != 1.0:  # integer sums over units: compare the integers

@@ -417,7 +417,7 @@ class SPA(_SPABase):
     >>> res = spa.compute(benchmark, models)
     >>> res.pvalues_by_type.round(3).tolist()
     [0.0, 0.001, 0.001]
-    >>> res.better_models(0.05)
+    >>> res.better_models(0.95)
     [3]
     """
     )

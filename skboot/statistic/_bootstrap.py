@@ -187,6 +187,6 @@ def bootstrap(
         owner=owner,
         **params,
     )
-    return BootstrapResult.from_run(
+    return BootstrapResult._from_run(
         finished, statistic_name(statistic, finished.context.stat)
     )

@@ -170,7 +170,7 @@ class BootstrapStatistic(BaseEstimator):
             estimator=self.estimator,
             **params,
         )
-        result = BootstrapResult.from_run(
+        result = BootstrapResult._from_run(
             finished, statistic_name(self.statistic, finished.context.stat)
         )
         d = finished.context.data

@@ -160,7 +160,9 @@ class BootstrapResult(Result):
             object.__setattr__(self, "block_length", float(length))
 
     @classmethod
-    def from_run(cls, run: Run, statistic: str, **record: Any) -> BootstrapResult:
+    def _from_run(
+        cls, run: Run, statistic_name: str, **record: Any
+    ) -> BootstrapResult:
         """Build the result of a finished run, keeping its context for intervals.
 
         The outputs are presented as the user gave the data (floats, arrays,
@@ -170,7 +172,7 @@ class BootstrapResult(Result):
         ----------
         run : Run
             A finished :class:`skboot._run.Run`.
-        statistic : str
+        statistic_name : str
             Name of the statistic.
         **record : dict
             Provenance fields that override the run's (e.g. ``n_undefined``
@@ -194,7 +196,7 @@ class BootstrapResult(Result):
             standard_error=out.standard_error,
             bias=out.bias,
             n_resamples=int(run.distribution.shape[0]),
-            statistic_name=statistic,
+            statistic_name=statistic_name,
             resampler=repr(resampler),
             random_state=resampler.seed_entropy_,
             _context=run.context,
