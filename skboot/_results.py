@@ -26,11 +26,16 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 from skboot._resultfile import load_result, register, save_result
+
+_R = TypeVar("_R", bound="Result")
 
 __all__ = ["Result", "short_repr", "values_equal"]
 
@@ -181,7 +186,7 @@ class Result:
                 row[f.name] = value
         return [row]
 
-    def to_frame(self) -> Any:
+    def to_frame(self) -> pd.DataFrame:
         """The result as a pandas DataFrame.
 
         Returns
@@ -222,7 +227,7 @@ class Result:
         save_result(self, path)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Any:
+    def load(cls: type[_R], path: str | os.PathLike[str]) -> _R:
         """Read a result written by ``save``, verified, without pickle.
 
         The class, the format version, every member, every field (by the

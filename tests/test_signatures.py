@@ -28,14 +28,27 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
             "skboot.compare_metrics",
             "skboot.metric_permutation_test",
             "skboot.MCS.compute_metric",
+            "skboot.SPA.compute_metric",
+            "skboot.StepM.compute_metric",
+            "skboot.RealityCheck.compute_metric",
         )
     },
     **{
         (name, "**kwargs"): "forwarded as is to matplotlib"
         for name in (
-            "skboot.BootstrapResult.plot",
             "skboot.BootstrapStatistic.plot",
-            "skboot.ConfidenceInterval.plot",
+            # every result's plot whose **kwargs go to matplotlib untyped
+            *(
+                f"skboot.{result}.plot"
+                for result in skboot.__all__
+                if "plot" in dir(getattr(skboot, result))
+                and str(
+                    inspect.signature(getattr(skboot, result).plot)
+                    .parameters.get("kwargs", inspect.Parameter("x", 1))
+                    .annotation
+                )
+                in ("Any", "typing.Any")
+            ),
         )
     },
     ("skboot.BootstrapStatistic.confidence_interval", "**kwargs"): (

@@ -35,6 +35,7 @@ from skboot._engine import Statistic, accepts, as_output, cache_budget
 from skboot._engine._statistic import call_user
 from skboot._exceptions import StatisticError
 from skboot._random import RootKey
+from skboot._typing import ArrayLike
 from skboot._validation import VECTORIZED, Interval, validate_params
 from skboot.resamplers import BaseResampler, ResamplingPlan
 
@@ -417,7 +418,11 @@ class SyntheticResampler(BaseResampler):
         return {}
 
     def fit_with_key(
-        self, key: RootKey, X: Any, y: Any = None, groups: Any = None
+        self,
+        key: RootKey,
+        X: ArrayLike,
+        y: ArrayLike | None = None,
+        groups: ArrayLike | None = None,
     ) -> SyntheticResampler:
         """Fit the model with a root key drawn by the caller.
 
@@ -442,7 +447,9 @@ class SyntheticResampler(BaseResampler):
             setattr(self, name, value)
         return self
 
-    def split(self, X: Any, y: Any = None, groups: Any = None) -> Iterator[Any]:
+    def split(
+        self, X: ArrayLike, y: ArrayLike | None = None, groups: ArrayLike | None = None
+    ) -> Iterator[Any]:
         """Not available: model-based replicates have no (train, test) rows.
 
         Parameters

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -15,6 +15,9 @@ from skboot._typing import SeedRecord
 from skboot._validation import LEVEL, Constraint, Options, validate_params
 from skboot.multiple_comparison._base import Provenance, alpha_of
 from skboot.multiple_comparison._exact import above_quantile
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["PVALUE_TYPES", "MCSResult", "SPAResult", "StepMResult"]
 
@@ -55,7 +58,7 @@ class _ModelResult(Result):
         """:data:`skboot.STREAM_VERSION` of the replicates."""
         return int(self.provenance.stream_version)  # type: ignore[attr-defined]
 
-    def plot(self, ax: Any = None, **kwargs: Any) -> Any:
+    def plot(self, ax: Axes | None = None, **kwargs: Any) -> Axes:
         """Plot every model's p-value against ``1 - level``.
 
         Parameters

@@ -22,6 +22,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import metadata_routing
 
 from skboot._random import RootKey, check_random_state, index_dtype
+from skboot._typing import ArrayLike
 from skboot._validation import (
     N_RESAMPLES,
     Constraint,
@@ -375,7 +376,12 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         return check_random_state(self.random_state, owner=self._name)
 
     def _plan_for(
-        self, X: Any, y: Any = None, groups: Any = None, *, key: RootKey | None = None
+        self,
+        X: ArrayLike,
+        y: ArrayLike | None = None,
+        groups: ArrayLike | None = None,
+        *,
+        key: RootKey | None = None,
     ) -> ResamplingPlan:
         """Check the data and build a plan (no mutation of ``self``); the
         parameters were checked by the caller (:meth:`check_params`)."""
@@ -400,7 +406,9 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
             setattr(self, name, value)
         return self
 
-    def fit(self, X: Any, y: Any = None, groups: Any = None) -> BaseResampler:
+    def fit(
+        self, X: ArrayLike, y: ArrayLike | None = None, groups: ArrayLike | None = None
+    ) -> BaseResampler:
         """Fix the random key and record the data layout.
 
         Parameters
@@ -422,7 +430,11 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         return self.fit_with_key(key, X, y, groups)
 
     def fit_with_key(
-        self, key: RootKey, X: Any, y: Any = None, groups: Any = None
+        self,
+        key: RootKey,
+        X: ArrayLike,
+        y: ArrayLike | None = None,
+        groups: ArrayLike | None = None,
     ) -> BaseResampler:
         """Fit with a root key drawn by the caller instead of ``random_state``.
 
@@ -450,7 +462,12 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         """
         return self._fit_plan(key, self._plan_for(X, y, groups, key=key))
 
-    def get_n_splits(self, X: Any = None, y: Any = None, groups: Any = None) -> int:
+    def get_n_splits(
+        self,
+        X: ArrayLike | None = None,
+        y: ArrayLike | None = None,
+        groups: ArrayLike | None = None,
+    ) -> int:
         """Number of replicates, ``n_resamples``.
 
         Parameters
@@ -467,7 +484,7 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
         return int(self.n_resamples)
 
     def split(
-        self, X: Any, y: Any = None, groups: Any = None
+        self, X: ArrayLike, y: ArrayLike | None = None, groups: ArrayLike | None = None
     ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Validate now, then lazily generate (in-bag, out-of-bag) index pairs.
 

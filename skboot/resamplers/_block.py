@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from skboot._random import RootKey
+from skboot._typing import ArrayLike
 from skboot._validation import (
     Constraint,
     Interval,
@@ -168,7 +169,9 @@ class _BlockResampler(BaseResampler):
     ) -> ResamplingPlan:
         raise NotImplementedError
 
-    def fit(self, X: Any, y: Any = None, groups: Any = None) -> _BlockResampler:
+    def fit(
+        self, X: ArrayLike, y: ArrayLike | None = None, groups: ArrayLike | None = None
+    ) -> _BlockResampler:
         """Fix the random key and the block length.
 
         Parameters
