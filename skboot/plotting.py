@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from skboot._validation import param_error, value_error
 from skboot.intervals._plot import pyplot as _pyplot
 
 __all__ = ["plot_distribution"]
@@ -88,9 +89,11 @@ def plot_distribution(
                 isinstance(i, (int, np.integer)) and 0 <= i < m
                 for i, m in zip(column, shape, strict=True)
             ):
-                raise ValueError(
-                    f"The 'column' parameter of plot must be an index into the "
-                    f"statistic's shape {shape}. Got {column!r} instead."
+                raise param_error(
+                    "column",
+                    "plot",
+                    f"an index into the statistic's shape {shape}",
+                    column,
                 )
             column = int(np.ravel_multi_index(column, shape))
     if dist.ndim == 2:
@@ -99,22 +102,18 @@ def plot_distribution(
             picked = list(range(k))
         elif isinstance(column, (int, np.integer)) and not isinstance(column, bool):
             if not 0 <= int(column) < k:
-                raise ValueError(
-                    f"The 'column' parameter of plot must be in [0, {k - 1}]. "
-                    f"Got {column!r} instead."
-                )
+                raise param_error("column", "plot", f"in [0, {k - 1}]", column)
             picked = [int(column)]
         else:
             if column not in labels:
-                raise ValueError(
-                    f"The 'column' parameter of plot must be one of {labels}. "
-                    f"Got {column!r} instead."
-                )
+                raise param_error("column", "plot", f"one of {labels}", column)
             if labels.count(column) > 1:
-                raise ValueError(
-                    f"The 'column' parameter of plot is the label {column!r}, which "
+                raise value_error(
+                    "column",
+                    "plot",
+                    f"is the label {column!r}, which "
                     f"{labels.count(column)} columns share (duplicate column names "
-                    "are kept as given). Pass the column's position instead."
+                    "are kept as given). Pass the column's position instead.",
                 )
             picked = [labels.index(column)]
         names = [_component_name(name, labels, j) for j in picked]
@@ -173,10 +172,12 @@ def _target_axes(plt: Any, ax: Any, count: int) -> list[Any]:
         return flat[:count]
     given = list(np.ravel(np.asarray(ax, dtype=object)))
     if len(given) != count:
-        raise ValueError(
-            f"The 'ax' parameter of plot must hold one Axes per output drawn "
+        raise value_error(
+            "ax",
+            "plot",
+            f"must hold one Axes per output drawn "
             f"({count}). Got {len(given)} instead; pass column= to draw one output "
-            "on one Axes, or ax=None for a new grid."
+            "on one Axes, or ax=None for a new grid.",
         )
     return given
 

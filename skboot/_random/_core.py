@@ -45,6 +45,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from skboot._validation import param_error
+
 GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
 PURPOSE_STRIDE = np.uint64(0xD1B54A32D192ED03)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -280,6 +282,11 @@ class RootKey:
         return self.entropy
 
 
+_RANDOM_STATES = (
+    "None, a non-negative int, a numpy SeedSequence, Generator or RandomState"
+)
+
+
 def check_random_state(random_state: Any, *, owner: str = "skboot") -> RootKey:
     """Normalize ``random_state`` into a :class:`RootKey`.
 
@@ -301,22 +308,14 @@ def check_random_state(random_state: Any, *, owner: str = "skboot") -> RootKey:
         random_state, bool
     ):
         if int(random_state) < 0:
-            raise ValueError(
-                f"The 'random_state' parameter of {owner} must be None, a "
-                "non-negative int, a numpy SeedSequence, Generator or RandomState. "
-                f"Got {random_state!r} instead."
-            )
+            raise param_error("random_state", owner, _RANDOM_STATES, random_state)
         return RootKey.from_seed_sequence(np.random.SeedSequence(int(random_state)))
     if isinstance(random_state, np.random.Generator):
         words = random_state.integers(0, 2**32, size=4, dtype=np.uint64)
     elif isinstance(random_state, np.random.RandomState):
         words = random_state.randint(0, 2**32, size=4, dtype=np.uint64)
     else:
-        raise ValueError(
-            f"The 'random_state' parameter of {owner} must be None, a non-negative "
-            "int, a numpy SeedSequence, Generator or RandomState. "
-            f"Got {random_state!r} instead."
-        )
+        raise param_error("random_state", owner, _RANDOM_STATES, random_state)
     entropy = 0
     for w in words:
         entropy = (entropy << 32) | int(w)

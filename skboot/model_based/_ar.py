@@ -40,6 +40,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from skboot._validation import value_error
+
 __all__ = ["ARFit", "check_stationary", "default_max_order", "fit_ar", "select_order"]
 
 METHODS = ("ols", "yule_walker")
@@ -107,10 +109,12 @@ def _ols(x: np.ndarray, p: int, start: int, owner: str) -> tuple[float, np.ndarr
     D = _lagged(x, p, start)
     beta, _, rank, _ = np.linalg.lstsq(D, x[start:], rcond=None)
     if rank < D.shape[1]:
-        raise ValueError(
-            f"The 'X' parameter of {owner} gives a rank-deficient AR({p}) design "
+        raise value_error(
+            "X",
+            owner,
+            f"gives a rank-deficient AR({p}) design "
             f"(rank {rank} < {D.shape[1]}): the series is constant or exactly "
-            "periodic. Got a series whose lagged values are collinear."
+            "periodic. Got a series whose lagged values are collinear.",
         )
     return float(beta[0]), np.asarray(beta[1:], dtype=np.float64)
 
@@ -139,24 +143,29 @@ def _levinson(gam: np.ndarray, p: int) -> tuple[list[np.ndarray], np.ndarray]:
 def _check_not_constant(x: np.ndarray, owner: str) -> None:
     if not np.all(np.isfinite(x)):
         bad = int((~np.isfinite(x)).sum())
-        raise ValueError(
-            f"The 'X' parameter of {owner} must hold finite values. Got {bad} NaN "
-            "or infinite value(s) instead."
+        raise value_error(
+            "X",
+            owner,
+            f"must hold finite values. Got {bad} NaN or infinite value(s) instead.",
         )
     spread = float(np.ptp(x))
     top = float(np.abs(x).max())
     if top > _HUGE / math.sqrt(x.shape[0]) or 0.0 < spread < _TINY:
-        raise ValueError(
-            f"The 'X' parameter of {owner} must have values whose squares and sums "
+        raise value_error(
+            "X",
+            owner,
+            f"must have values whose squares and sums "
             "of squares are normal float64 numbers (the autocovariances and the "
             f"least-squares fit square them). Got values up to {top:.3g} with a "
-            f"spread of {spread:.3g} instead; rescale the series."
+            f"spread of {spread:.3g} instead; rescale the series.",
         )
     if spread == 0.0:
-        raise ValueError(
-            f"The 'X' parameter of {owner} must not be constant (an AR model has no "
+        raise value_error(
+            "X",
+            owner,
+            f"must not be constant (an AR model has no "
             f"residual variance to resample). Got a series equal to {x[0]!r} "
-            "throughout."
+            "throughout.",
         )
 
 
@@ -225,11 +234,13 @@ def check_stationary(fit: ARFit, owner: str) -> None:
     """Refuse a fit whose AR polynomial has a root on or inside the unit circle."""
     rho = largest_root_modulus(fit.coef)
     if rho >= 1.0:
-        raise ValueError(
-            f"The 'X' parameter of {owner} gives a non-stationary AR({fit.order}) "
+        raise value_error(
+            "X",
+            owner,
+            f"gives a non-stationary AR({fit.order}) "
             f"fit by {fit.method!r}: the AR polynomial has a root on or inside the "
             f"unit circle (largest companion eigenvalue modulus {rho:.6g} >= 1), so "
             "the recursion that regenerates the series would explode. Difference "
             "the series first, or use fit_method='yule_walker' (always stationary). "
-            f"Got coefficients {np.round(fit.coef, 6).tolist()}."
+            f"Got coefficients {np.round(fit.coef, 6).tolist()}.",
         )

@@ -36,7 +36,13 @@ from skboot._engine._statistic import call_user
 from skboot._exceptions import StatisticError
 from skboot._random import RootKey
 from skboot._typing import ArrayLike
-from skboot._validation import VECTORIZED, Interval, validate_params
+from skboot._validation import (
+    VECTORIZED,
+    Interval,
+    param_error,
+    validate_params,
+    value_error,
+)
 from skboot.resamplers import BaseResampler, ResamplingPlan
 
 __all__ = [
@@ -254,10 +260,12 @@ def make_synthetic_statistic(
     kwargs = dict(statistic_kwargs or {})
     regression = plan.response is not None
     if len(arrays) != 1:
-        raise ValueError(
-            f"The 'data' parameter of {owner} must be one array with {res} (the "
+        raise value_error(
+            "data",
+            owner,
+            f"must be one array with {res} (the "
             f"series, or the design X of a regression with y=...). Got a tuple of "
-            f"{len(arrays)} arrays instead."
+            f"{len(arrays)} arrays instead.",
         )
     first = arrays[0]
     if regression:
@@ -267,10 +275,11 @@ def make_synthetic_statistic(
     if isinstance(statistic, str):
         return _synthetic_builtin(plan, statistic, data, kwargs, owner)
     if not callable(statistic):
-        raise ValueError(
-            f"The 'statistic' parameter of {owner} must be a callable or one of "
-            f"{{{', '.join(repr(s) for s in SYNTHETIC_BUILTINS)}}}. Got "
-            f"{statistic!r} instead."
+        raise param_error(
+            "statistic",
+            owner,
+            f"a callable or one of {{{', '.join(repr(s) for s in SYNTHETIC_BUILTINS)}}}",
+            statistic,
         )
     validate_params(owner, {"vectorized": VECTORIZED}, vectorized=vectorized)
     if vectorized is None:
@@ -300,28 +309,33 @@ def _synthetic_builtin(
     res = plan.owner
     regression = plan.response is not None
     if regression:
-        raise ValueError(
-            f"The 'statistic' parameter of {owner} must be a callable "
+        raise value_error(
+            "statistic",
+            owner,
+            f"must be a callable "
             f"statistic(X, y) when {res} resamples a regression (y given): the "
             f"replicates are new responses. Got the built-in {statistic!r} "
-            "instead."
+            "instead.",
         )
     if statistic not in SYNTHETIC_BUILTINS:
-        raise ValueError(
-            f"The 'statistic' parameter of {owner} must be a callable or one of "
-            f"{{{', '.join(repr(s) for s in SYNTHETIC_BUILTINS)}}} with {res} "
-            "(its replicates are synthetic real-valued series). Got "
-            f"{statistic!r} instead."
+        raise param_error(
+            "statistic",
+            owner,
+            f"a callable or one of {{{', '.join(repr(s) for s in SYNTHETIC_BUILTINS)}}} "
+            f"with {res} (its replicates are synthetic real-valued series)",
+            statistic,
         )
     allowed = {"var": {"ddof"}, "std": {"ddof"}, "quantile": {"q"}}.get(
         statistic, set()
     )
     extra = set(kwargs) - allowed
     if extra:
-        raise ValueError(
-            f"The 'statistic_kwargs' parameter of {owner} accepts "
+        raise value_error(
+            "statistic_kwargs",
+            owner,
+            f"accepts "
             f"{sorted(allowed) or 'no keys'} for statistic {statistic!r}. Got "
-            f"{sorted(extra)} instead."
+            f"{sorted(extra)} instead.",
         )
     ddof = kwargs.get("ddof", 0)
     if statistic in ("var", "std"):

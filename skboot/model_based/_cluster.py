@@ -48,7 +48,7 @@ from skboot._kernels.model_based import (
 )
 from skboot._random import PURPOSE, check_random_state
 from skboot._typing import ArrayLike, RandomStateLike
-from skboot._validation import validate_params
+from skboot._validation import validate_params, value_error
 from skboot.model_based._cluster_checks import (
     ZERO_SE_ULPS,
     FewClustersWarning,
@@ -262,10 +262,12 @@ def wild_cluster_bootstrap(
         c = G / (G - 1) * (n - 1) / (n - k)
         se = math.sqrt(c * float(wu @ wu))
     if not math.isfinite(se):
-        raise ValueError(
-            f"The 'y' parameter of {owner} must have values whose cluster-robust "
+        raise value_error(
+            "y",
+            owner,
+            f"must have values whose cluster-robust "
             "variance is a finite float64 (it overflows). Got values up to "
-            f"{float(np.abs(yf).max()):.3g} instead; rescale y."
+            f"{float(np.abs(yf).max()):.3g} instead; rescale y.",
         )
     est = float(a @ beta)
     kind = "WCR" if impose_null else "WCU"

@@ -66,9 +66,10 @@ def design(X: Any, fit_intercept: bool, owner: str) -> np.ndarray:
     """The design as finite float64 of shape (n, n_features), intercept last."""
     Xf = as_float_array(X, "X", owner, ndim=(1, 2), min_rows=0)
     if Xf.size == 0:
-        raise ValueError(
-            f"The 'X' parameter of {owner} must have at least one row and one "
-            f"column. Got shape {Xf.shape} instead."
+        raise value_error(
+            "X",
+            owner,
+            f"must have at least one row and one column. Got shape {Xf.shape} instead.",
         )
     Xf = Xf.reshape(Xf.shape[0], -1)
     if fit_intercept:
@@ -104,10 +105,12 @@ def inverse_gram(
     with np.errstate(over="ignore", invalid="ignore"):
         XtX = D.T @ D
     if not np.all(np.isfinite(XtX)):
-        raise ValueError(
-            f"The 'X' parameter of {owner} must have values whose squares sum to a "
+        raise value_error(
+            "X",
+            owner,
+            f"must have values whose squares sum to a "
             "finite float64 (X'X overflows). Got values up to "
-            f"{float(np.abs(D).max()):.3g} instead; rescale the columns."
+            f"{float(np.abs(D).max()):.3g} instead; rescale the columns.",
         )
     d = np.sqrt(np.diag(XtX))
     # a column's largest value is at most its norm: only columns of a tiny norm
@@ -116,10 +119,12 @@ def inverse_gram(
     sub = D[:, cand]
     small = cand[(np.abs(sub).max(axis=0, initial=0.0) < _TINY) & np.any(sub, axis=0)]
     if small.size:
-        raise ValueError(
-            f"The 'X' parameter of {owner} must have columns whose squares are "
+        raise value_error(
+            "X",
+            owner,
+            f"must have columns whose squares are "
             "normal float64 numbers (X'X underflows). Got column(s) "
-            f"{small.tolist()} with values below {_TINY:.3g} instead; rescale them."
+            f"{small.tolist()} with values below {_TINY:.3g} instead; rescale them.",
         )
     if np.all(d > 0):
         s = 1.0 / d
@@ -130,10 +135,12 @@ def inverse_gram(
     Rf = np.linalg.qr(D, mode="r")
     diag = np.abs(np.diag(Rf))
     if diag.min() <= diag.max() * max(n, k) * np.finfo(float).eps:
-        raise ValueError(
-            f"The 'X' parameter of {owner} gives a singular design ({k} columns"
+        raise value_error(
+            "X",
+            owner,
+            f"gives a singular design ({k} columns"
             + (" with the intercept" if fit_intercept else "")
-            + f", numerical rank below {k}): some columns are collinear. Drop them."
+            + f", numerical rank below {k}): some columns are collinear. Drop them.",
         )
     Rinv = solve_triangular(Rf, np.eye(k))
     sv = np.linalg.svd(Rf / d[None, :], compute_uv=False)
@@ -189,9 +196,11 @@ def response(y: Any, n: int, owner: str) -> np.ndarray:
     """``y`` as finite float64, one value per row of the design."""
     yf = as_float_array(y, "y", owner, ndim=(1,), min_rows=0)
     if yf.shape[0] != n:
-        raise ValueError(
-            f"The 'y' parameter of {owner} must be 1-D with one value per row of X "
-            f"({n}). Got shape {yf.shape} instead."
+        raise value_error(
+            "y",
+            owner,
+            f"must be 1-D with one value per row of X "
+            f"({n}). Got shape {yf.shape} instead.",
         )
     return yf
 
@@ -207,15 +216,19 @@ def data_inputs(
     yf = response(y, n, owner)
     codes, G = cluster_codes(groups, n, owner)
     if G < 2:
-        raise ValueError(
-            f"The 'groups' parameter of {owner} must have at least 2 clusters (the "
+        raise value_error(
+            "groups",
+            owner,
+            "must have at least 2 clusters (the "
             "cluster-robust variance has G - 1 degrees of freedom). Got 1 cluster "
-            "instead."
+            "instead.",
         )
     if n <= k:
-        raise ValueError(
-            f"The 'X' parameter of {owner} must have more rows than regressors "
-            f"({k} with the intercept). Got {n} rows instead."
+        raise value_error(
+            "X",
+            owner,
+            f"must have more rows than regressors "
+            f"({k} with the intercept). Got {n} rows instead.",
         )
     a = restriction(coef, d, k, owner)
     return D, yf, codes, G, a

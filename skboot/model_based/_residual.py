@@ -147,10 +147,12 @@ def _series(X: Any, owner: str) -> np.ndarray:
     if x.ndim == 2 and x.shape[1] == 1:
         x = x[:, 0]
     if x.ndim != 1:
-        raise ValueError(
-            f"The 'X' parameter of {owner} must be a 1-D series (one AR model; "
+        raise value_error(
+            "X",
+            owner,
+            f"must be a 1-D series (one AR model; "
             f"multivariate VAR models are not supported). Got shape {x.shape} "
-            "instead."
+            "instead.",
         )
     return np.ascontiguousarray(x)
 
@@ -190,10 +192,12 @@ class _ARMixin:
         if is_int(self.order):
             p = int(self.order)
             if p > top:
-                raise ValueError(
-                    f"The 'order' parameter of {self._name} must be at most "
+                raise value_error(
+                    "order",
+                    self._name,
+                    f"must be at most "
                     f"(n - 2) // 2 = {top} for a series of {n} values (more rows than "
-                    f"parameters in the fit). Got {p} instead."
+                    f"parameters in the fit). Got {p} instead.",
                 )
             crit = None
         else:
@@ -201,10 +205,12 @@ class _ARMixin:
                 default_max_order(n) if self.max_order is None else int(self.max_order)
             )
             if p_max > top:
-                raise ValueError(
-                    f"The 'max_order' parameter of {self._name} must be at most "
+                raise value_error(
+                    "max_order",
+                    self._name,
+                    f"must be at most "
                     f"(n - 2) // 2 = {top} for a series of {n} values. Got {p_max} "
-                    "instead."
+                    "instead.",
                 )
             p, crit = select_order(
                 x, p_max, str(self.order), self._fit_method(), self._name
@@ -392,9 +398,11 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
         resid = fit.residuals - fit.residuals.mean()
         m = resid.shape[0]
         if length > m:
-            raise ValueError(
-                f"The 'block_length' parameter of {self._name} must be at most the "
-                f"number of residuals n - p = {m}. Got {length} instead."
+            raise value_error(
+                "block_length",
+                self._name,
+                f"must be at most the "
+                f"number of residuals n - p = {m}. Got {length} instead.",
             )
         plan = ARResidualPlan(
             key,

@@ -24,7 +24,9 @@ from skboot._validation import (
     Options,
     as_float_array,
     check_array_1d_labels,
+    param_error,
     validate_params,
+    value_error,
 )
 from skboot.model_based._base import SyntheticPlan, SyntheticResampler
 from skboot.model_based._residual import (
@@ -273,10 +275,12 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
         length = 1 if self.block_length is None else int(self.block_length)
         if y is None:
             if groups is not None:
-                raise ValueError(
-                    f"The 'groups' parameter of {self._name} is for a regression (y "
+                raise value_error(
+                    "groups",
+                    self._name,
+                    "is for a regression (y "
                     "given): a time series has no clusters; use block_length for "
-                    "block-wild multipliers. Got groups without y."
+                    "block-wild multipliers. Got groups without y.",
                 )
             return self._series_plan(key, n_samples, X, kind, length)
         return self._regression_plan(key, n_samples, X, y, groups, kind, length)
@@ -289,10 +293,12 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
         fit, crit = self._fit_order(x)
         resid = fit.residuals - fit.residuals.mean()
         if length > resid.shape[0]:
-            raise ValueError(
-                f"The 'block_length' parameter of {self._name} must be at most "
+            raise value_error(
+                "block_length",
+                self._name,
+                f"must be at most "
                 f"the number of residuals n - p = {resid.shape[0]}. Got {length} "
-                "instead."
+                "instead.",
             )
         return ARWildPlan(
             key,
@@ -326,41 +332,50 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
         if self.fit_intercept:
             D = np.column_stack([D, np.ones(n_samples)])
         if D.shape[1] >= n_samples:
-            raise ValueError(
-                f"The 'X' parameter of {self._name} must have more rows than "
+            raise value_error(
+                "X",
+                self._name,
+                f"must have more rows than "
                 f"regressors ({D.shape[1]} with the intercept). Got {n_samples} rows "
-                "instead."
+                "instead.",
             )
         beta, _, rank, _ = np.linalg.lstsq(D, yf, rcond=None)
         if rank < D.shape[1]:
-            raise ValueError(
-                f"The 'X' parameter of {self._name} gives a singular design (rank "
+            raise value_error(
+                "X",
+                self._name,
+                f"gives a singular design (rank "
                 f"{rank} < {D.shape[1]} columns"
                 + (" with the intercept" if self.fit_intercept else "")
                 + "): some columns are collinear, or their scales differ too much for "
-                "float64. Drop or rescale them."
+                "float64. Drop or rescale them.",
             )
         fitted = D @ beta
         if groups is not None:
             if self.block_length is not None:
-                raise ValueError(
-                    f"The 'block_length' parameter of {self._name} must be None when "
-                    f"groups are given (one multiplier per cluster). Got "
-                    f"{self.block_length!r} instead."
+                raise param_error(
+                    "block_length",
+                    self._name,
+                    "None when groups are given (one multiplier per cluster)",
+                    self.block_length,
                 )
             codes = check_array_1d_labels(groups, "groups", self._name, n_samples)
             n_codes = int(codes.max()) + 1
             if n_codes < 2:
-                raise ValueError(
-                    f"The 'groups' parameter of {self._name} must have at least 2 "
+                raise value_error(
+                    "groups",
+                    self._name,
+                    "must have at least 2 "
                     "clusters (one multiplier for every row re-signs the whole "
-                    "residual vector). Got 1 cluster instead."
+                    "residual vector). Got 1 cluster instead.",
                 )
         else:
             if length > n_samples:
-                raise ValueError(
-                    f"The 'block_length' parameter of {self._name} must be at most "
-                    f"the number of rows {n_samples}. Got {length} instead."
+                raise value_error(
+                    "block_length",
+                    self._name,
+                    f"must be at most "
+                    f"the number of rows {n_samples}. Got {length} instead.",
                 )
             codes = np.arange(n_samples, dtype=np.int64) // length
             n_codes = -(-n_samples // length)
