@@ -68,9 +68,7 @@ _cache.disable_unwritable()
 
 __all__ = [
     "MCS",
-    "MCSResult",
     "SPA",
-    "SPAResult",
     "STREAM_VERSION",
     "BayesianBootstrap",
     "Bootstrap",
@@ -82,6 +80,7 @@ __all__ = [
     "DegenerateDistributionWarning",
     "FewClustersWarning",
     "GroupBootstrap",
+    "MCSResult",
     "MetricCI",
     "MetricComparison",
     "MetricPermutationTestResult",
@@ -95,6 +94,7 @@ __all__ = [
     "RealityCheck",
     "ResidualBootstrap",
     "ResultFileError",
+    "SPAResult",
     "SieveBootstrap",
     "StationaryBootstrap",
     "StatisticError",

@@ -36,15 +36,15 @@ __all__ = [
     "BOOL",
     "CALLABLE",
     "DICT",
+    "LEVEL",
     "NONE",
     "N_JOBS",
+    "N_RESAMPLES",
+    "VECTORIZED",
     "Constraint",
     "Interval",
-    "LEVEL",
-    "N_RESAMPLES",
     "Options",
     "Predicate",
-    "VECTORIZED",
     "as_float_array",
     "check_array_1d_labels",
     "check_consistent_length",
@@ -297,7 +297,9 @@ def as_float_array(
             arr = arr.astype(np.float64)
         except (TypeError, ValueError) as exc:
             raise value_error(
-                name, owner, "must contain real numbers. Got non-numeric objects instead."
+                name,
+                owner,
+                "must contain real numbers. Got non-numeric objects instead.",
             ) from exc
     elif arr.dtype.kind not in "biuf":
         raise value_error(
@@ -307,7 +309,9 @@ def as_float_array(
     if arr.ndim not in ndim:
         allowed = " or ".join(f"{d}-D" for d in ndim)
         raise value_error(
-            name, owner, f"must be {allowed}. Got an array of shape {arr.shape} instead."
+            name,
+            owner,
+            f"must be {allowed}. Got an array of shape {arr.shape} instead.",
         )
     if arr.ndim and arr.shape[0] < min_rows:
         raise value_error(

@@ -706,7 +706,7 @@ def test_catalogue_size_and_coverage():
         "OptimalBlockLength", "StatisticError", "ResultFileError", "DegenerateDistributionWarning",
         "UndefinedStatisticWarning", "FewClustersWarning", "STREAM_VERSION", "cache_dir", "cuda_info",
         "WildClusterResult", "PermutationTestResult", "MonteCarloTestResult",
-        "MetricPermutationTestResult",
+        "MetricPermutationTestResult", "SPAResult", "StepMResult", "MCSResult",
     }  # fmt: skip
     assert set(skboot.__all__) == entry_points | outputs
 

@@ -320,5 +320,5 @@ def test_undefined_result_methods_warn_instead_of_raising():
         res = WCB(X, np.full(N, 4.0), GROUPS, n_resamples=99, random_state=0)
     with pytest.warns(UndefinedStatisticWarning, match="t is undefined"):
         assert np.isnan(res.pvalue_at(0.0))
-    with pytest.raises(ValueError, match="'value' parameter"):
+    with pytest.raises(ValueError, match="'null' parameter"):
         res.pvalue_at(np.nan)  # a bad value is still refused first

@@ -892,7 +892,9 @@ def test_confidence_interval_is_a_pair_with_its_provenance():
     full = ConfidenceInterval(
         0.25, 2.0, estimate=1.0, method="bca", level=0.9, alternative="two-sided"
     )
-    assert repr(full) == "ConfidenceInterval(low=0.25, high=2.0, method='bca', level=0.9)"
+    assert (
+        repr(full) == "ConfidenceInterval(low=0.25, high=2.0, method='bca', level=0.9)"
+    )
 
 
 def test_equality_of_array_intervals_never_raises():

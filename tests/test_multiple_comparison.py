@@ -254,7 +254,9 @@ def test_spa_equals_arch(scheme, variance):
             res.critical_values(1 - size), a.critical_values(size), rtol=0, atol=1e-12
         )
         for kind in ("lower", "consistent", "upper"):
-            assert res.better_models(1 - size, kind) == list(a.better_models(size, kind))
+            assert res.better_models(1 - size, kind) == list(
+                a.better_models(size, kind)
+            )
 
 
 def test_studentized_spa_equals_hansen_from_arch_internals():

@@ -418,7 +418,7 @@ def test_bad_inputs(call, match):
 def test_bad_result_queries():
     bm, models = losses_frame()
     res = SPA(block_length=5, n_resamples=50, random_state=0).compute(bm, models)
-    with pytest.raises(ValueError, match=r"'pvalue' parameter .* \(0, 1\)"):
+    with pytest.raises(ValueError, match=r"'level' parameter .* \(0, 1\)"):
         res.critical_values(1.0)
     with pytest.raises(ValueError, match="'pvalue_type' parameter"):
         res.better_models(0.95, "median")

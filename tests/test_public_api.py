@@ -186,13 +186,20 @@ def _build(name):
     if name == "MetricCI":
         return skboot.metric_ci(y, score, "roc_auc", method="percentile", **kw)
     if name == "MetricComparison":
-        return skboot.compare_metrics(y, score, other, "roc_auc", method="percentile", **kw)
+        return skboot.compare_metrics(
+            y, score, other, "roc_auc", method="percentile", **kw
+        )
     if name == "BootstrapScore":
         from sklearn.linear_model import LogisticRegression
 
         X = np.column_stack([score, other])
         return skboot.bootstrap_score(
-            LogisticRegression(), X, y, scoring="accuracy", n_resamples=20, random_state=0
+            LogisticRegression(),
+            X,
+            y,
+            scoring="accuracy",
+            n_resamples=20,
+            random_state=0,
         )
     if name == "PermutationTestResult":
         return skboot.permutation_test((x[:30], x[30:]), "mean_diff", **kw)
@@ -206,7 +213,9 @@ def _build(name):
         rng = np.random.default_rng(3)
         X = rng.normal(size=(80, 2))
         yy = X @ [1.0, 0.5] + rng.normal(size=80)
-        return skboot.wild_cluster_bootstrap(X, yy, np.repeat(np.arange(10), 8), coef=1, **kw)
+        return skboot.wild_cluster_bootstrap(
+            X, yy, np.repeat(np.arange(10), 8), coef=1, **kw
+        )
     if name == "OptimalBlockLength":
         return skboot.optimal_block_length(np.cumsum(x) * 0.1 + x)
     if name == "SPAResult":
@@ -228,7 +237,8 @@ def test_result_protocol_on_a_real_result(name, tmp_path):
     first, again = _build(name), _build(name)
     assert type(first).__name__ == name
     # equality: field by field, never raising, not identity
-    assert first == again and not (first != again)
+    assert first == again
+    assert not first.__ne__(again)
     assert (first == object()) is False
     with pytest.raises(TypeError):
         hash(first)
@@ -242,7 +252,7 @@ def test_result_protocol_on_a_real_result(name, tmp_path):
     frame = first.to_frame()
     assert isinstance(frame, pd.DataFrame) and frame.shape[0] >= 1
     # plot on a given Axes and on a new one
-    fig, ax = plt.subplots()
+    _, ax = plt.subplots()
     assert first.plot(ax=ax) is ax
     made = first.plot()
     assert made is not None and hasattr(made, "figure")

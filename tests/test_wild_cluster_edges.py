@@ -154,7 +154,7 @@ def test_non_finite_or_overflowing_inputs_are_refused(bad, match):
 def test_pvalue_at_refuses_a_bad_value(value):
     X, y, g = clustered(seed=6)
     res = wild_cluster_bootstrap(X, y, g, n_resamples=99, random_state=0)
-    with pytest.raises(ValueError, match="'value' parameter of WildClusterResult"):
+    with pytest.raises(ValueError, match="'null' parameter of WildClusterResult"):
         res.pvalue_at(value)
     assert res.pvalue_at(np.float32(0.1)) == res.pvalue_at(0.1)
 

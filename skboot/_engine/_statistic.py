@@ -157,7 +157,9 @@ def call_user(
     except Exception as exc:
         if where is None:
             where = "the original data" if b < 0 else f"replicate {b}"
-        raise StatisticError(f"The {what} raised on {where}: {exc!r}.{hint}", b) from exc
+        raise StatisticError(
+            f"The {what} raised on {where}: {exc!r}.{hint}", b
+        ) from exc
 
 
 def as_output(

@@ -160,9 +160,7 @@ class BootstrapResult(Result):
             object.__setattr__(self, "block_length", float(length))
 
     @classmethod
-    def _from_run(
-        cls, run: Run, statistic_name: str, **record: Any
-    ) -> BootstrapResult:
+    def _from_run(cls, run: Run, statistic_name: str, **record: Any) -> BootstrapResult:
         """Build the result of a finished run, keeping its context for intervals.
 
         The outputs are presented as the user gave the data (floats, arrays,
