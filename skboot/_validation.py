@@ -265,7 +265,7 @@ def as_float_array(
     name: str,
     owner: str,
     *,
-    ndim: tuple[int, ...] = (1, 2),
+    ndim: tuple[int, ...] | None = (1, 2),
     nan: str = "raise",
     min_rows: int = 1,
 ) -> np.ndarray:
@@ -275,7 +275,7 @@ def as_float_array(
 
     Bools and ints are accepted; strings, objects that are not numbers, complex
     numbers and ragged sequences are refused.  ``ndim`` lists the allowed numbers
-    of dimensions; ``min_rows`` is the least length of the first axis.  ``nan``
+    of dimensions (None: any); ``min_rows`` is the least length of the first axis.  ``nan``
     says what a missing or infinite value does: ``"raise"`` (the count is named),
     ``"allow"`` (passed on; the caller's undefined-value policy decides).
     """
@@ -306,7 +306,7 @@ def as_float_array(
             name, owner, f"must contain real numbers. Got dtype {arr.dtype} instead."
         )
     arr = arr.astype(np.float64, copy=False)
-    if arr.ndim not in ndim:
+    if ndim is not None and arr.ndim not in ndim:
         allowed = " or ".join(f"{d}-D" for d in ndim)
         raise value_error(
             name,

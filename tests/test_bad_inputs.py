@@ -589,7 +589,7 @@ IV = "intervals"
 case(IV, "distribution-nan", lambda: iv.percentile_interval(_with_nan(X1)), V, r"'distribution' parameter of percentile_interval must contain only finite values. Got 1 non-finite replicate\(s\) out of 40")
 case(IV, "distribution-empty", lambda: iv.percentile_interval([]), V, r"'distribution' parameter of percentile_interval must be an array of shape \(B,\) or \(B, k\) with B >= 1 and k >= 1. Got shape \(0,\)")
 case(IV, "distribution-3d", lambda: iv.normal_interval(np.zeros((2, 2, 2)), 0.0), V, r"'distribution' parameter of normal_interval must be an array of shape.*Got shape \(2, 2, 2\)")
-case(IV, "distribution-strings", lambda: iv.percentile_interval(["a"]), V, r"'distribution' parameter of percentile_interval must be a real numeric array. Got an object of type list with dtype <U1")
+case(IV, "distribution-strings", lambda: iv.percentile_interval(["a"]), V, r"'distribution' parameter of percentile_interval must contain real numbers. Got dtype <U1")
 case(IV, "level-0", lambda: iv.percentile_interval(X1, level=0), V, r"'level' parameter of percentile_interval must be a float in \(0, 1\). Got 0")
 case(IV, "alternative", lambda: iv.basic_interval(X1, 0.0, alternative="both"), V, r"'alternative' parameter of basic_interval must be one of \{'two-sided', 'less', 'greater'\}. Got 'both'")
 case(IV, "estimate-shape", lambda: iv.basic_interval(X1, [0.0, 1.0]), V, r"'estimate' parameter of basic_interval must be a float, as the distribution has shape \(B,\). Got shape \(2,\)")

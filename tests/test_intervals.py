@@ -488,16 +488,16 @@ CASES = [
         percentile_interval,
         (["a", "b"],),
         {},
-        "The 'distribution' parameter of percentile_interval must be a real numeric "
-        "array. Got an object of type list with dtype <U1 instead.",
+        "The 'distribution' parameter of percentile_interval must contain real "
+        "numbers. Got dtype <U1 instead.",
     ),
     (
         "complex",
         percentile_interval,
         (D1 + 1j,),
         {},
-        "The 'distribution' parameter of percentile_interval must be a real numeric "
-        "array. Got an object of type ndarray with dtype complex128 instead.",
+        "The 'distribution' parameter of percentile_interval must contain real "
+        "numbers. Got dtype complex128 instead.",
     ),
     (
         "non-finite",

@@ -21,6 +21,7 @@ from skboot._validation import (
     Constraint,
     Interval,
     Options,
+    as_float_array,
     validate_params,
     value_error,
 )
@@ -168,20 +169,9 @@ def check_ddof(ddof: Any, n_rep: int, owner: str) -> int:
 
 
 def numeric_array(value: Any, name: str, owner: str) -> FloatArray:
-    """``value`` as a float64 array; bools and ints are accepted, strings and
-    objects are not."""
-    try:
-        arr = np.asarray(value)
-    except (TypeError, ValueError):  # e.g. ragged nested sequences
-        arr = np.asarray(None)
-    if arr.dtype.kind not in "biuf":
-        raise value_error(
-            name,
-            owner,
-            "must be a real numeric array. Got an object of type "
-            f"{type(value).__name__} with dtype {arr.dtype} instead.",
-        )
-    return arr.astype(np.float64, copy=False)
+    """``value`` as a float64 array of any shape (the one converter, NaN passed
+    on: the callers check finiteness with their own counts)."""
+    return as_float_array(value, name, owner, ndim=None, nan="allow", min_rows=0)
 
 
 def check_distribution(distribution: Any, owner: str) -> tuple[FloatArray, bool]:
