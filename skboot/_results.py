@@ -162,7 +162,13 @@ class Result:
             for f in self._public_fields()
             if f.repr and (value := getattr(self, f.name)) is not None
         ]
+        parts += [f"{name}={short_repr(value)}" for name, value in self._repr_extra()]
         return f"{type(self).__name__}({', '.join(parts)})"
+
+    def _repr_extra(self) -> list[tuple[str, Any]]:
+        """Further (name, value) pairs the repr shows (e.g. an interval kept in a
+        private field)."""
+        return []
 
     def to_dict(self) -> dict[str, Any]:
         """The public fields as a dict.

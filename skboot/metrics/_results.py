@@ -165,6 +165,10 @@ class MetricResultMixin:
             "n_undefined": int(self.n_undefined),
         }
 
+    def _repr_extra(self) -> list[tuple[str, Any]]:
+        # the interval the result was computed with (kept privately)
+        return [("low", self._interval.low), ("high", self._interval.high)]
+
     def confidence_interval(
         self,
         level: float | None = None,
