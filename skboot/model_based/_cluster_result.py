@@ -215,7 +215,7 @@ class WildClusterResult(Result):
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row: the test, the interval at the run's level (NaN when the
         drawn replicates are too few for it) and the run's settings."""
-        interval: tuple[Any, Any] = (math.nan, math.nan)
+        interval: tuple[Any, Any] | ConfidenceInterval = (math.nan, math.nan)
         if self.enumerated or (
             min_resamples_error(self.n_resamples, self.level, self.alternative, "")
             is None
