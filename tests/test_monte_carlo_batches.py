@@ -10,6 +10,7 @@ from joblib import parallel_config
 from scipy import stats
 
 from skboot import StatisticError, UndefinedStatisticWarning
+from skboot._random import PURPOSE, check_random_state, reference_words
 from skboot.significance import MONTE_CARLO_BATCH as K
 from skboot.significance import batch_generator, monte_carlo_test
 
@@ -159,3 +160,17 @@ def test_undefined_replicates_are_counted_and_the_short_batch_pads_nothing():
     assert res.null_distribution.shape == (B,)
     clean = monte_carlo_test(X, stats.norm.rvs, np.mean, n_resamples=B, random_state=2)
     assert clean.n_undefined == 0 and np.isfinite(clean.null_distribution).all()
+
+
+def test_batch_key_is_words_4_to_7_of_the_reference_stream():
+    """Philox keyed by the third and fourth SplitMix64 outputs at position j of
+    purpose "monte_carlo" (the slow numpy reference of the stream)."""
+    key = check_random_state(123)
+    for j in (0, 1, 77, 2**32 // K - 1):
+        w = reference_words(key, PURPOSE["monte_carlo"], j, 8).astype(object)
+        philox = np.random.Philox(
+            key=np.array([(w[4] << 32) | w[5], (w[6] << 32) | w[7]], dtype=np.uint64)
+        )
+        expected = np.random.Generator(philox).standard_normal(4)
+        assert np.array_equal(batch_generator(key, j).standard_normal(4), expected)
+        assert np.array_equal(batch_generator(123, j).standard_normal(4), expected)
