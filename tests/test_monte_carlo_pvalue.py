@@ -11,21 +11,18 @@ from joblib import parallel_config
 from scipy import stats
 
 from skboot import DegenerateDistributionWarning, StratifiedBootstrap, bootstrap
-from skboot._random import check_random_state
 from skboot.intervals import quantile_levels
-from skboot.significance import (
-    monte_carlo_test,
-    replicate_generator,
-)
+from skboot.significance import MONTE_CARLO_BATCH as K
+from skboot.significance import batch_generator, monte_carlo_test
 
 
 # ---------------------------------------------------------------------------
 # Monte Carlo tests
 # ---------------------------------------------------------------------------
 def test_monte_carlo_equals_scipy_on_the_same_samples(rng):
-    """Feed scipy's rvs the samples our replicates draw: same null, same p."""
+    """Feed scipy's rvs the rows our batches draw: same null, same p."""
     x = stats.skewnorm(3).rvs(size=40, random_state=rng)
-    B = 199
+    B = 299  # batches of 128, 128 and 43
     for alternative in ("two-sided", "less", "greater"):
         ours = monte_carlo_test(
             x,
@@ -35,10 +32,11 @@ def test_monte_carlo_equals_scipy_on_the_same_samples(rng):
             alternative=alternative,
             random_state=7,
         )
-        key = check_random_state(7)
-        draws = iter(
-            [replicate_generator(key, b).standard_normal(40) for b in range(B)]
-        )
+        rows = np.concatenate([
+            batch_generator(7, j).standard_normal((min(K, B - j * K), 40))
+            for j in range(-(-B // K))
+        ])  # fmt: skip
+        draws = iter(rows)
 
         def rvs(size, draws=draws):
             return np.stack([next(draws) for _ in range(size[0])])
@@ -51,6 +49,29 @@ def test_monte_carlo_equals_scipy_on_the_same_samples(rng):
         assert ours.statistic == ref.statistic
 
 
+def test_monte_carlo_pvalues_within_monte_carlo_error_of_scipy():
+    """scipy's own draws and ours: the same null law, p-values within a few
+    Monte Carlo standard errors of each other (scipy's from a seeded Generator)."""
+    B = 1999
+    for seed, x in enumerate(
+        (stats.skewnorm(2).rvs(size=50, random_state=3),
+         stats.gamma(8).rvs(size=50, random_state=3))
+    ):  # fmt: skip
+        ours = monte_carlo_test(x, stats.norm.rvs, stats.skew, n_resamples=B,
+                                random_state=seed)  # fmt: skip
+        gen = np.random.default_rng(seed)
+        ref = stats.monte_carlo_test(
+            x, lambda size, gen=gen: stats.norm.rvs(size=size, random_state=gen),
+            stats.skew,
+            n_resamples=B,
+        )  # fmt: skip
+        assert ours.statistic == ref.statistic
+        # two-sided p = 2 q, q a proportion of B draws: 5 standard errors of
+        # the difference of two independent estimates
+        q = max(ref.pvalue / 2, 5 / B)
+        assert abs(ours.pvalue - ref.pvalue) < 5 * 2 * np.sqrt(2 * q * (1 - q) / B)
+
+
 def test_monte_carlo_two_samples_rng_keyword_and_invariance(rng):
     x, y = rng.normal(size=15), rng.normal(size=20)
 
@@ -60,20 +81,24 @@ def test_monte_carlo_two_samples_rng_keyword_and_invariance(rng):
     def stat(a, b, axis=-1):
         return np.var(a, axis=axis) / np.var(b, axis=axis)
 
-    base = monte_carlo_test((x, y), (gauss, gauss), stat, n_resamples=120,
+    base = monte_carlo_test((x, y), (gauss, gauss), stat, n_resamples=300,
                             random_state=1)  # fmt: skip
     plain = monte_carlo_test(
         (x, y), [gauss, gauss], lambda a, b: np.var(a) / np.var(b),
-        n_resamples=120, random_state=1, chunk_size=7,
+        n_resamples=300, random_state=1, chunk_size=7,
     )  # fmt: skip
     assert np.array_equal(base.null_distribution, plain.null_distribution)
     with parallel_config(backend="threading"):
-        par = monte_carlo_test((x, y), (gauss, gauss), stat, n_resamples=120,
+        par = monte_carlo_test((x, y), (gauss, gauss), stat, n_resamples=300,
                                random_state=1, n_jobs=2, chunk_size=10)  # fmt: skip
     assert np.array_equal(base.null_distribution, par.null_distribution)
-    gen = replicate_generator(check_random_state(1), 37)
-    a, b = gen.normal(size=15), gen.normal(size=20)
-    assert base.null_distribution[37] == stat(a, b)
+    # replicate b is row b % K of batch b // K; the samplers draw in turn
+    for b in (37, 290):
+        j, r = divmod(b, K)
+        k = min(K, 300 - j * K)
+        gen = batch_generator(base.random_state, j)
+        a, c = gen.normal(size=(k, 15)), gen.normal(size=(k, 20))
+        assert base.null_distribution[b] == stat(a[r], c[r])
 
 
 BAD_MC = [

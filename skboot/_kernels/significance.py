@@ -36,7 +36,7 @@ __all__ = [
     "median_chunk",
     "median_perms",
     "metric_perm_chunk",
-    "monte_carlo_keys",
+    "monte_carlo_batch_keys",
     "pairings_dot_chunk",
     "pairings_dot_perms",
     "signs_chunk",
@@ -45,6 +45,8 @@ __all__ = [
 
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
+_U3 = np.uint64(3)
+_U4 = np.uint64(4)
 _U31 = np.uint64(31)
 _U63 = np.uint64(63)
 _U7 = np.uint64(7)
@@ -449,10 +451,13 @@ def metric_perm_chunk(
 # Monte Carlo tests
 # ---------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def monte_carlo_keys(seed, gamma, b0, out):
-    """``out[k] = (z_0, z_1)``: the first two SplitMix64 outputs of replicate
-    ``b0 + k`` (its words 0-3), the 128-bit Philox key of its generator."""
-    for k in range(out.shape[0]):
-        ctr = replicate_counter(b0 + k)
-        out[k, 0] = mix64(seed + (ctr + _U1) * gamma)
-        out[k, 1] = mix64(seed + (ctr + _U1 + _U1) * gamma)
+def monte_carlo_batch_keys(seed, gamma, j0, out):
+    """``out[i] = (z_2, z_3)``: the third and fourth SplitMix64 outputs at
+    position ``j0 + i`` (its words 4-7), the 128-bit Philox key of batch
+    ``j0 + i``'s generator.  Words 4-7, not 0-3: a batch key is never the key
+    read from words 0-3 at any position, so it cannot coincide with a key
+    derived per replicate."""
+    for i in range(out.shape[0]):
+        ctr = replicate_counter(j0 + i)
+        out[i, 0] = mix64(seed + (ctr + _U3) * gamma)
+        out[i, 1] = mix64(seed + (ctr + _U4) * gamma)

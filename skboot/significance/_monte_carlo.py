@@ -1,5 +1,5 @@
-"""``monte_carlo_test``: a parametric null drawn by user samplers, one generator
-per replicate derived from the stream."""
+"""``monte_carlo_test``: a parametric null drawn by user samplers in fixed
+batches of replicates, one generator per batch derived from the stream."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 from skboot._engine import Statistic, accepts, as_output, run_bootstrap
 from skboot._engine._statistic import call_user
 from skboot._exceptions import StatisticError
-from skboot._kernels.significance import monte_carlo_keys
+from skboot._kernels.significance import monte_carlo_batch_keys
 from skboot._random import PURPOSE, RootKey, check_random_state
 from skboot._typing import ArrayLike, RandomStateLike
 from skboot._validation import (
@@ -42,9 +42,21 @@ from skboot.significance._common import (
 from skboot.significance._plans import KeyPlan
 from skboot.significance._results import MonteCarloTestResult
 
-__all__ = ["MonteCarloTestResult", "monte_carlo_test", "replicate_generator"]
+__all__ = [
+    "MONTE_CARLO_BATCH",
+    "MonteCarloTestResult",
+    "batch_generator",
+    "monte_carlo_test",
+]
 
 _OWNER = "monte_carlo_test"
+
+#: Replicates per batch.  Batch ``j`` holds replicates ``[j * MONTE_CARLO_BATCH,
+#: min((j + 1) * MONTE_CARLO_BATCH, n_resamples))``, draws them from its own
+#: generator (:func:`batch_generator`) with one call of each sampler, and is
+#: never split across chunks or workers: results do not depend on
+#: ``chunk_size``, ``n_jobs`` or the backend.  Changing it changes results.
+MONTE_CARLO_BATCH = 128
 
 #: Samplers: one callable, or a non-empty sequence of callables (one per sample).
 _SAMPLERS = Predicate(
@@ -65,28 +77,37 @@ _CONSTRAINTS: dict[str, list[Constraint]] = {
     "vectorized": VECTORIZED,
     **RUN_CONSTRAINTS,
 }
+#: A batch number: replicates are counted below 2**32.
+_BATCH_NUMBER: dict[str, list[Constraint]] = {
+    "j": [Interval("int", 0, 2**32 // MONTE_CARLO_BATCH, closed="left")]
+}
 
 
-def replicate_generator(key: RootKey, b: int) -> np.random.Generator:
-    """The numpy Generator that replicate ``b`` of a Monte Carlo test hands to the samplers.
+def batch_generator(random_state: Any, j: int) -> np.random.Generator:
+    """The numpy Generator that batch ``j`` of a Monte Carlo test hands to the samplers.
 
-    It is a Philox4x32-10 generator (Salmon et al. 2011 [1]_) keyed by the
-    first two SplitMix64 outputs of replicate ``b`` on purpose slot
-    "monte_carlo", counter 0, so it is a pure function of ``(key, b)``: any
-    replicate's null sample can be drawn again alone.
+    Batch ``j`` holds replicates ``j * MONTE_CARLO_BATCH`` up to
+    ``min((j + 1) * MONTE_CARLO_BATCH, n_resamples)`` (``MONTE_CARLO_BATCH``
+    is 128), ``k`` of them.  Each sampler in turn draws ``size=(k, n)`` from
+    this generator (``n`` the observations of its data sample); replicate
+    ``b`` is row ``b - j * MONTE_CARLO_BATCH`` of every sampler's draw.  The
+    generator is Philox4x32-10 (Salmon et al. 2011 [1]_) keyed by the third
+    and fourth SplitMix64 outputs at position ``j`` of purpose slot
+    "monte_carlo", a pure function of ``(random_state, j)``: any replicate's
+    null samples can be drawn again alone.
 
     Parameters
     ----------
-    key : RootKey
-        The run's root key, ``skboot._random.check_random_state(random_state)``
-        for the ``random_state`` given to :func:`monte_carlo_test`.
-    b : int
-        Replicate number, ``0 <= b < n_resamples``.
+    random_state : int, SeedSequence or RootKey
+        The run's seed: the result's ``random_state`` (or the int or
+        SeedSequence given to :func:`monte_carlo_test`).
+    j : int
+        Batch number, ``0 <= j < ceil(n_resamples / MONTE_CARLO_BATCH)``.
 
     Returns
     -------
     numpy.random.Generator
-        A fresh generator; the samplers of replicate ``b`` draw from it in order.
+        A fresh generator; the samplers of batch ``j`` draw from it in order.
 
     See Also
     --------
@@ -99,23 +120,32 @@ def replicate_generator(key: RootKey, b: int) -> np.random.Generator:
 
     Examples
     --------
+    Replicate 300 of 1,000 is row 44 of batch 2, which holds 128 replicates:
+
     >>> import numpy as np
     >>> from scipy import stats
-    >>> from skboot._random import check_random_state
-    >>> from skboot.significance import monte_carlo_test, replicate_generator
+    >>> from skboot.significance import (
+    ...     MONTE_CARLO_BATCH, batch_generator, monte_carlo_test)
     >>> null = stats.norm(4.5, 3)
     >>> def mean(a):
     ...     return float(np.mean(a))
-    >>> res = monte_carlo_test(np.arange(10.0), null.rvs, mean, n_resamples=99,
+    >>> res = monte_carlo_test(np.arange(10.0), null.rvs, mean, n_resamples=1000,
     ...                        random_state=0)
-    >>> again = null.rvs(size=10, random_state=replicate_generator(
-    ...     check_random_state(0), 7))
-    >>> bool(res.null_distribution[7] == mean(again))
+    >>> j, row = divmod(300, MONTE_CARLO_BATCH)
+    >>> k = min(MONTE_CARLO_BATCH, res.n_resamples - j * MONTE_CARLO_BATCH)
+    >>> drawn = null.rvs(size=(k, 10),
+    ...                  random_state=batch_generator(res.random_state, j))
+    >>> bool(res.null_distribution[300] == mean(drawn[row]))
     True
     """
+    if isinstance(random_state, RootKey):
+        key = random_state
+    else:
+        key = check_random_state(random_state, owner="batch_generator")
+    j = validate_params("batch_generator", _BATCH_NUMBER, j=j)["j"]
     keys = np.empty((1, 2), dtype=np.uint64)
     seed, gamma = key.stream(PURPOSE["monte_carlo"])
-    monte_carlo_keys(seed, gamma, np.int64(b), keys)
+    monte_carlo_batch_keys(seed, gamma, np.int64(j), keys)
     return np.random.Generator(np.random.Philox(key=keys[0]))
 
 
@@ -142,33 +172,41 @@ def _sampler_keyword(rvs: Callable[..., Any], j: int) -> str:
 
 @dataclass
 class MonteCarloStatistic(Statistic):
-    """The statistic on samples drawn by the samplers, replicate by replicate
-    (each with its own generator); vectorized statistics are called once per
-    chunk on the stacked draws."""
+    """The statistic on samples drawn by the samplers, batch by batch: the
+    engine's replicate ``j`` is batch ``j`` (``k = MONTE_CARLO_BATCH`` values,
+    NaN past ``n_resamples``), so a chunk or a worker always holds whole
+    batches.  Vectorized statistics are called once per batch, others once
+    per replicate."""
 
     func: Any = None
     vectorized: bool = True
     rvs: tuple[Callable[..., Any], ...] = ()
     keywords: tuple[str, ...] = ()
     sizes: tuple[int, ...] = ()
-    k: int = 1
+    n_resamples: int = 0
+    k: int = MONTE_CARLO_BATCH
     arrays: tuple[np.ndarray, ...] = ()
     name: str = "callable"
 
     def bytes_per_replicate(self, plan: Any) -> int:
-        return 16 * sum(self.sizes) + 64
+        return MONTE_CARLO_BATCH * (16 * sum(self.sizes) + 64)
 
-    def _draw(self, gen: np.random.Generator, b: int) -> list[np.ndarray]:
+    def _draw(self, gen: np.random.Generator, b: int, k: int) -> list[np.ndarray]:
+        """Each sampler's ``(k, n)`` draw for the batch starting at replicate ``b``."""
+        where = f"the batch of replicates {b}-{b + k - 1}"
         out = []
-        for j, (rvs, kw, n) in enumerate(
+        for i, (rvs, kw, n) in enumerate(
             zip(self.rvs, self.keywords, self.sizes, strict=True)
         ):
-            drawn = call_user(rvs, (), {"size": n, kw: gen}, what=f"sampler {j}", b=b)
+            size = (k, n)
+            drawn = call_user(
+                rvs, (), {"size": size, kw: gen}, what=f"sampler {i}", b=b, where=where
+            )
             sample = np.asarray(drawn)
-            if sample.shape != (n,):
+            if sample.shape != size:
                 raise StatisticError(
-                    f"Sampler {j} must return an array of shape ({n},) for "
-                    f"size={n}; on replicate {b} it returned shape {sample.shape}.",
+                    f"Sampler {i} must return an array of shape {size} for "
+                    f"size={size}; on {where} it returned shape {sample.shape}.",
                     b,
                 )
             out.append(sample)
@@ -183,29 +221,27 @@ class MonteCarloStatistic(Statistic):
         raw = self.call_raw(samples, where, b)
         return as_output(raw, None, where, b, keep_shape=True)
 
-    def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
-        nb = out.shape[0]
-        keys = np.empty((nb, 2), dtype=np.uint64)
+    def run_chunk(self, arrays, plan, j0, out, scratch) -> None:
+        keys = np.empty((out.shape[0], 2), dtype=np.uint64)
         seed, gamma = plan.key.stream(PURPOSE["monte_carlo"])
-        monte_carlo_keys(seed, gamma, np.int64(b0), keys)
-        draws = []
-        for k in range(nb):
-            gen = np.random.Generator(np.random.Philox(key=keys[k]))
-            draws.append(self._draw(gen, b0 + k))
-        if self.vectorized:
-            stacked = [np.stack([d[j] for d in draws]) for j in range(len(self.rvs))]
-            where = f"replicates {b0}-{b0 + nb - 1}"
-            value = self._value(stacked, where, b0)
-            if value.shape == (nb,):
-                out[:, 0] = value
-                return
-            for k in range(nb):  # find the replicate that misbehaves
-                out[k, 0] = self._one(draws[k], b0 + k, vectorized=True)
-            return
-        for k in range(nb):
-            out[k, 0] = self._one(draws[k], b0 + k, vectorized=False)
+        monte_carlo_batch_keys(seed, gamma, np.int64(j0), keys)
+        for i in range(out.shape[0]):
+            b = (j0 + i) * MONTE_CARLO_BATCH
+            k = min(MONTE_CARLO_BATCH, self.n_resamples - b)
+            gen = np.random.Generator(np.random.Philox(key=keys[i]))
+            out[i, :k] = self._batch(self._draw(gen, b, k), b, k)
+            out[i, k:] = np.nan
 
-    def _one(self, samples: list[np.ndarray], b: int, vectorized: bool) -> float:
+    def _batch(self, samples: list[np.ndarray], b: int, k: int) -> np.ndarray:
+        """The statistic on the ``k`` replicates from ``b`` (rows of ``samples``)."""
+        if self.vectorized:
+            value = self._value(samples, f"replicates {b}-{b + k - 1}", b)
+            if value.shape == (k,):
+                return value
+        # plain statistics; or find the replicate a vectorized one misbehaves on
+        return np.array([self._one([s[r] for s in samples], b + r) for r in range(k)])
+
+    def _one(self, samples: list[np.ndarray], b: int) -> float:
         value = self._value(samples, f"replicate {b}", b)
         if value.shape != ():
             raise StatisticError(
@@ -236,14 +272,18 @@ def monte_carlo_test(
     samplers.  Same semantics and result fields as ``scipy.stats.monte_carlo_test``:
 
     1. ``statistic`` is evaluated on ``data``.
-    2. For each replicate ``b < n_resamples`` every sampler draws a sample of
-       the size of its data sample (observations along ``axis``) and the
-       statistic is evaluated on them: the null distribution.  Replicate ``b``'s
-       samplers share one numpy Generator, Philox4x32-10 keyed by the stream's
-       purpose slot "monte_carlo" at replicate ``b``
-       (:func:`replicate_generator`), so the null distribution is a pure
-       function of ``(random_state, b)`` and bit-identical for any
-       ``chunk_size``, ``n_jobs`` or joblib backend.
+    2. The ``n_resamples`` replicates are cut into fixed batches of
+       ``MONTE_CARLO_BATCH`` (128): batch ``j`` holds replicates
+       ``[128 j, min(128 (j + 1), n_resamples))``, ``k`` of them.  Each
+       sampler is called once per batch with ``size=(k, n)`` (``n`` the
+       observations of its data sample, along ``axis``), the samplers of a
+       batch drawing in turn from one numpy Generator, Philox4x32-10 keyed by
+       the stream's purpose slot "monte_carlo" at position ``j``
+       (:func:`batch_generator`); row ``r`` is replicate ``128 j + r``.  The
+       statistic on each replicate's rows is the null distribution.  Batches
+       are never split across chunks or workers, so the null distribution is
+       a pure function of ``(random_state, n_resamples)``, bit-identical for
+       any ``chunk_size``, ``n_jobs`` or joblib backend.
     3. ``pvalue = (r + 1) / (n_resamples + 1)`` with ``r`` the null values at
        least as extreme as the observed one (relative tolerance 100 machine
        epsilons of the statistic's dtype; twice the smaller one-sided p-value
@@ -253,23 +293,23 @@ def monte_carlo_test(
        +-inf count as values.  The statistic keeps its floating dtype and the
        p-value the data's, as in scipy.
 
-    Memory: one chunk of drawn samples per worker plus O(n_resamples).  Time:
-    one Generator and one call of each sampler per replicate (about 10 µs of
-    overhead each), plus the statistic once per chunk (vectorized) or per
-    replicate.
+    Memory: one chunk of drawn batches per worker plus O(n_resamples).  Time:
+    one Generator and one call of each sampler per batch of 128 replicates,
+    plus the statistic once per batch (vectorized, ``axis=-1`` on the
+    ``(k, n)`` draws) or once per replicate (on its rows).
 
     Parameters
     ----------
     data : array-like or sequence of array-like
         One sample, or one sample per sampler.
     rvs : callable or sequence of callables
-        Samplers of the null distribution, called ``rvs(size=n,
+        Samplers of the null distribution, called ``rvs(size=(k, n),
         random_state=generator)`` (or ``rng=generator`` if that is their
-        keyword): a frozen scipy distribution's ``rvs`` works as is.  One
-        per sample of ``data``.
+        keyword) for a batch of ``k`` replicates, each a row: a scipy
+        distribution's ``rvs`` works as is.  One per sample of ``data``.
     statistic : callable
-        ``statistic(*samples)``, with ``axis`` when vectorized; one number per
-        sample set drawn under the null.
+        ``statistic(*samples)``, with ``axis=-1`` on a batch of replicates
+        when vectorized; one number per sample set drawn under the null.
     n_resamples : int, default=9999
         Number of sample sets drawn under the null.
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
@@ -278,8 +318,9 @@ def monte_carlo_test(
         Axis of the observations in ``data`` (the observed statistic may be
         N-dimensional; the null distribution is compared with each element).
     vectorized : bool or None, default=None
-        Whether the statistic takes ``axis`` and a leading batch of replicates;
-        None: True when its signature has ``axis``.
+        Whether the statistic takes ``axis`` and a leading batch of replicates
+        (then called once per batch); None: True when its signature has
+        ``axis``.
     random_state : None, int, SeedSequence or Generator, default=None
         Root seed of the derived streams; None draws fresh entropy, recorded on
         the result so the run can be repeated.
@@ -289,7 +330,8 @@ def monte_carlo_test(
     n_jobs : int, default=None
         Workers through joblib.
     chunk_size : int, default=None
-        Replicates per chunk; never changes results.
+        Replicates per chunk, rounded up to whole batches of 128; never
+        changes results.
 
     Returns
     -------
@@ -298,7 +340,7 @@ def monte_carlo_test(
 
     See Also
     --------
-    replicate_generator : The generator replicate ``b`` hands to the samplers.
+    batch_generator : The generator batch ``j`` hands to the samplers.
     permutation_test : The test when the null is exchangeability.
 
     References
@@ -318,7 +360,7 @@ def monte_carlo_test(
     >>> res = monte_carlo_test(x, stats.norm(0, 1).rvs, stats.skew,
     ...                        n_resamples=999, random_state=0)
     >>> round(res.statistic, 3), round(res.pvalue, 3)
-    (0.894, 0.012)
+    (0.894, 0.01)
     """
     random_state = seed_from_rng(rng, random_state, _OWNER)
     values = validate_params(
@@ -358,6 +400,7 @@ def monte_carlo_test(
         rvs=samplers,
         keywords=keywords,
         sizes=tuple(s.shape[-1] for s in samples),
+        n_resamples=B,
     )
     observed, dtype = _observed(stat, samples, batch)
     undefined = warn_undefined_observed(
@@ -366,7 +409,12 @@ def monte_carlo_test(
         non_finite_note(samples) or "the statistic returned NaN on the data",
     )
     plan = KeyPlan(key, sum(stat.sizes))
-    null = run_bootstrap(stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size)
+    # the engine's replicates are whole batches: chunks never split one
+    n_batches = -(-B // MONTE_CARLO_BATCH)
+    chunk = values["chunk_size"]
+    chunk = None if chunk is None else -(-chunk // MONTE_CARLO_BATCH)
+    batches = run_bootstrap(stat, plan, n_batches, n_jobs=n_jobs, chunk_size=chunk)
+    null = batches.reshape(-1)[:B, None]
     n_bad = warn_undefined(null, _OWNER, announce=not undefined)
     # scipy's rule, in the statistic's dtype; the p-value in the data's
     p = pvalues(observed.reshape(-1).astype(dtype), null[:, :1], alternative, 1)

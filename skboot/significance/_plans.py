@@ -144,10 +144,10 @@ class PermutationTestPlan(ResamplingPlan):
 @dataclass(frozen=True, eq=False)
 class KeyPlan(ResamplingPlan):
     """A plan that carries only the key: Monte Carlo replicates are drawn by
-    the samplers from a per-replicate generator, not from row indices."""
+    the samplers from a per-batch generator, not from row indices."""
 
     def indices(self, b: int) -> np.ndarray:
         raise ValueError(
             "A Monte Carlo replicate has no row indices; its samples come from the "
-            "samplers (see skboot.significance.replicate_generator)."
+            "samplers (see skboot.significance.batch_generator)."
         )
