@@ -37,10 +37,22 @@ from skboot._resultfile import load_result, register, save_result
 
 _R = TypeVar("_R", bound="Result")
 
-__all__ = ["Result", "short_repr", "values_equal"]
+__all__ = ["Result", "pyplot", "short_repr", "values_equal"]
 
 #: Arrays with at most this many elements are shown in full by ``repr``.
 _SHOWN = 6
+
+
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` for the results' ``plot`` methods (the one import of
+    the optional dependency), or an ImportError saying how to install it."""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - exercised without matplotlib
+        raise ImportError(
+            "Plotting needs matplotlib: pip install 'skboot[plot]'."
+        ) from exc
+    return plt
 
 
 def values_equal(a: Any, b: Any) -> bool:

@@ -11,7 +11,7 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy import fft as sp_fft
 
-from skboot._results import Result
+from skboot._results import Result, pyplot
 from skboot._validation import as_float_array, value_error
 
 if TYPE_CHECKING:
@@ -107,9 +107,7 @@ class OptimalBlockLength(Result):
             The Axes drawn on.
         """
         if ax is None:
-            import matplotlib.pyplot as plt
-
-            _, ax = plt.subplots(layout="constrained")
+            _, ax = pyplot().subplots(layout="constrained")
         frame = self.to_frame()
         where = np.arange(len(frame))
         width = 0.4

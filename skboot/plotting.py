@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from skboot._results import pyplot
 from skboot._validation import param_error, value_error
-from skboot.intervals._plot import pyplot as _pyplot
 
 __all__ = ["plot_distribution"]
 
@@ -77,7 +77,7 @@ def plot_distribution(
     if method is not None:
         method = _iv.check_method(method, "plot")
     level = _iv.check_level(level, "plot")
-    plt = _pyplot()
+    plt = pyplot()
     dist = np.asarray(result.distribution, dtype=float)
     name = result.statistic_name
     labels = list(getattr(result.distribution, "columns", []))

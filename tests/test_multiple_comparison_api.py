@@ -298,7 +298,7 @@ def test_plot_pvalues():
     step = StepM(0.9, block_length=5, n_resamples=100, random_state=0).compute(
         bm, models
     )
-    assert len(plot_pvalues(step, size=0.2).patches) == models.shape[1]
+    assert len(plot_pvalues(step, level=0.8).patches) == models.shape[1]
     spa = SPA(block_length=5, n_resamples=100, random_state=0).compute(bm, models)
     ax = plot_pvalues(spa, pvalue_type="upper")
     assert ax.get_xlabel() == "adjusted p-value (upper)"

@@ -1,5 +1,5 @@
 """The matplotlib view of a :class:`ConfidenceInterval` (optional dependency:
-``skboot[plot]``), and the one import of matplotlib's pyplot."""
+``skboot[plot]``)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["plot_interval", "pyplot"]
+from skboot._results import pyplot
 
-
-def pyplot() -> Any:
-    """``matplotlib.pyplot``, or an ImportError saying how to install it."""
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - exercised without matplotlib
-        raise ImportError(
-            "Plotting needs matplotlib: pip install 'skboot[plot]'."
-        ) from exc
-    return plt
+__all__ = ["plot_interval"]
 
 
 def plot_interval(ci: Any, *, ax: Any = None, **kwargs: Any) -> Any:

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from skboot._results import pyplot
 from skboot._validation import validate_params
 from skboot.intervals import ConfidenceInterval
 from skboot.metrics._inputs import INTERVAL_OPTIONS
@@ -88,9 +89,7 @@ def plot_score(score: Any, ax: Any, options: dict[str, Any]) -> Any:
     the Axes."""
     _check_options(options, ("bins",))
     if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=(6, 3.5), layout="constrained")
+        _, ax = pyplot().subplots(figsize=(6, 3.5), layout="constrained")
     ax.hist(
         np.asarray(score.distribution, dtype=float),
         bins=options.get("bins", "auto"),

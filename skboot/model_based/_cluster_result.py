@@ -15,7 +15,7 @@ from scipy.special import ndtri
 
 from skboot._exceptions import UndefinedStatisticWarning, warn
 from skboot._random import STREAM_VERSION
-from skboot._results import Result
+from skboot._results import Result, pyplot
 from skboot._typing import SeedRecord
 from skboot._validation import LEVEL, validate_params
 from skboot.intervals import ConfidenceInterval
@@ -272,9 +272,7 @@ class WildClusterResult(Result):
             The Axes drawn on.
         """
         if ax is None:
-            import matplotlib.pyplot as plt
-
-            _, ax = plt.subplots(layout="constrained")
+            _, ax = pyplot().subplots(layout="constrained")
         tstar = self.null_distribution[np.isfinite(self.null_distribution)]
         options: dict[str, Any] = {"bins": "auto", "density": True, **kwargs}
         if tstar.size:

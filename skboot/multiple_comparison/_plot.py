@@ -6,9 +6,10 @@ from typing import Any
 
 import numpy as np
 
+from skboot._results import pyplot
 from skboot._validation import (
+    LEVEL,
     NONE,
-    Interval,
     Options,
     param_error,
     validate_params,
@@ -25,34 +26,24 @@ from skboot.multiple_comparison._results import (
 __all__ = ["plot_pvalues"]
 
 _PARAMS = {
-    "size": [Interval("real", 0.0, 1.0, closed="neither"), NONE],
+    "level": [LEVEL, NONE],
     "pvalue_type": [Options(PVALUE_TYPES), NONE],
 }
-
-
-def _pyplot() -> Any:
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - exercised without matplotlib
-        raise ImportError(
-            "Plotting needs matplotlib: pip install 'skboot[plot]'."
-        ) from exc
-    return plt
 
 
 def plot_pvalues(
     result: Any,
     *,
     ax: Any = None,
-    size: float | None = None,
+    level: float | None = None,
     pvalue_type: str | None = None,
 ) -> Any:
-    """Horizontal bars of every model's p-value, with the size as a vertical line.
+    """Horizontal bars of every model's p-value, and a line at ``1 - level``.
 
     Models are sorted by p-value (smallest at the top).  Bars of the models the
     procedure singles out are coloured: the models in the confidence set
     (:class:`MCSResult`), the superior models (:class:`StepMResult`), the models
-    whose adjusted p-value is at most ``size`` (:class:`SPAResult`).
+    whose adjusted p-value is at most ``1 - level`` (:class:`SPAResult`).
 
     Parameters
     ----------
@@ -61,16 +52,17 @@ def plot_pvalues(
         adjusted model p-values.
     ax : matplotlib Axes, default=None
         Axes to draw on; a new figure is made if None.
-    size : float, default=None
-        The size line: the p-value at which a model is singled out; default
-        ``1 - level`` of the result (0.05 for SPA).
+    level : float, default=None
+        Confidence level: the line is drawn at ``1 - level``, the p-value at
+        which a model is singled out; default the result's ``level`` (0.95
+        for SPA).
     pvalue_type : {"lower", "consistent", "upper"}, default=None
         SPA only: which recentering (default the result's ``pvalue_type``).
 
     Returns
     -------
     ax : matplotlib Axes
-        One bar per model (``ax.patches``) and the size line.
+        One bar per model (``ax.patches``) and the ``1 - level`` line.
 
     See Also
     --------
@@ -90,7 +82,7 @@ def plot_pvalues(
     5
     """
     owner = "plot_pvalues"
-    validate_params(owner, _PARAMS, size=size, pvalue_type=pvalue_type)
+    validate_params(owner, _PARAMS, level=level, pvalue_type=pvalue_type)
     if isinstance(result, MCSResult):
         pv = result.pvalues
         default = alpha_of(result.level)
@@ -118,10 +110,10 @@ def plot_pvalues(
             f"applies to SPA results only. Got {pvalue_type!r} for a "
             f"{type(result).__name__} instead.",
         )
-    alpha = default if size is None else float(size)
+    alpha = default if level is None else alpha_of(level)
     if marked is None:
         marked = {lab for lab, p in pv.items() if p <= alpha}
-    plt = _pyplot()
+    plt = pyplot()
     order = np.argsort(pv.to_numpy(), kind="stable")[::-1]
     labels = [pv.index[i] for i in order]
     values = pv.to_numpy()[order]
@@ -131,7 +123,7 @@ def plot_pvalues(
     ypos = np.arange(len(labels))
     ax.barh(ypos, values, color=colors, height=0.7)
     ax.plot(values, ypos, "o", color="0.2", markersize=3)
-    ax.axvline(alpha, color="C3", linestyle="--", label=f"size {alpha:g}")
+    ax.axvline(alpha, color="C3", linestyle="--", label=f"1 - level = {alpha:g}")
     ax.set_yticks(ypos, [str(lab) for lab in labels])
     ax.set_xlim(0.0, 1.0)
     ax.set_xlabel(what)

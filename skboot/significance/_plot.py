@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from skboot._results import pyplot
 from skboot._validation import value_error
 
 __all__ = ["plot_null_distribution"]
@@ -33,7 +34,7 @@ def plot_null_distribution(
         statistic, pvalue = statistic[idx], pvalue[idx]
         name = f"{name} {idx[0] if len(idx) == 1 else idx}"
     if ax is None:
-        ax = _pyplot().subplots(figsize=(6, 3.5), layout="constrained")[1]
+        ax = pyplot().subplots(figsize=(6, 3.5), layout="constrained")[1]
     finite = np.isfinite(null)
     left_out = int(null.size - np.count_nonzero(finite))
     label = f"null distribution, {result.n_resamples} resamples"
@@ -70,13 +71,3 @@ def _element(element: Any, shape: tuple[int, ...]) -> tuple[int, ...]:
             f"whose null distribution is drawn). Got {element!r} instead.",
         )
     return tuple(int(i) for i in idx)
-
-
-def _pyplot() -> Any:
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - exercised without matplotlib
-        raise ImportError(
-            "Plotting needs matplotlib: pip install 'skboot[plot]'."
-        ) from exc
-    return plt
