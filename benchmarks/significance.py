@@ -1,5 +1,6 @@
 """Speed workloads of the tests family (issue 16): fused permutation tests against
-``scipy.stats.permutation_test`` with vectorized statistics and a Python loop.
+``scipy.stats.permutation_test`` with vectorized statistics and a Python loop, and
+``monte_carlo_test`` against ``scipy.stats.monte_carlo_test``.
 
 Every group times, interleaved (see :mod:`benchmarks._harness`):
 
@@ -214,7 +215,67 @@ def group_perm_paired(cfg: Config) -> Group:
     )
 
 
+def group_monte_carlo(cfg: Config) -> Group:
+    """``monte_carlo_test`` against ``scipy.stats.monte_carlo_test``: a normal
+    null drawn by ``scipy.stats.norm.rvs``, n = 150, the sample skewness
+    vectorized (both call the sampler once per batch) and plain (one call of
+    the statistic per replicate)."""
+    import scipy.stats
+
+    from skboot.significance import monte_carlo_test
+
+    B = B_QUICK if cfg.quick else B_FULL
+    n = 150
+    x = scipy.stats.skewnorm(2).rvs(size=n, random_state=1)
+
+    def vskew(a: np.ndarray, axis: int = -1) -> Any:
+        return scipy.stats.skew(a, axis=axis)
+
+    def pskew(a: np.ndarray) -> float:
+        d = a - a.mean()
+        return float((d**3).mean() / (d**2).mean() ** 1.5)
+
+    def run(stat: Any, vectorized: bool, lib: str) -> Callable[[], Any]:
+        if lib == "skboot":
+            return lambda: monte_carlo_test(
+                x, scipy.stats.norm.rvs, stat, n_resamples=B, random_state=0
+            )
+        return lambda: scipy.stats.monte_carlo_test(
+            x, scipy.stats.norm.rvs, stat, n_resamples=B, vectorized=vectorized
+        )
+
+    peers = {
+        "arch": NA("n/a: arch has no Monte Carlo test"),
+        "tsbootstrap": NA("n/a: tsbootstrap has no Monte Carlo test"),
+    }
+    rows = [
+        Row(
+            "mc_vectorized",
+            f"Monte Carlo test, vectorized skewness, n={n}, B={B:,}",
+            "skboot",
+            {"scipy": "scipy", **peers},
+            floors=[Floor("scipy", 1, "issue 25")],
+            notes={"scipy": "monte_carlo_test(..., vectorized=True), batch=None"},
+        ),
+        Row(
+            "mc_plain",
+            f"Monte Carlo test, plain skewness, n={n}, B={B:,}",
+            "skboot_plain",
+            {"scipy": "scipy_plain", **peers},
+            notes={"scipy": "monte_carlo_test(..., vectorized=False)"},
+        ),
+    ]
+    impls = {
+        "skboot": run(vskew, True, "skboot"),
+        "scipy": run(vskew, True, "scipy"),
+        "skboot_plain": run(pskew, False, "skboot"),
+        "scipy_plain": run(pskew, False, "scipy"),
+    }
+    return Group("monte_carlo", impls, rows, params={"n": n, "B": B})
+
+
 GROUPS: dict[str, Callable[[Config], Group]] = {
+    "monte_carlo": group_monte_carlo,
     "perm_mean_diff": group_perm_mean_diff,
     "perm_t": group_perm_t,
     "perm_pearson": group_perm_pearson,

@@ -1,4 +1,4 @@
-"""monte_carlo_test draws its null in fixed batches of MONTE_CARLO_BATCH
+"""monte_carlo_test draws its null in fixed batches of monte_carlo_batch(n)
 replicates: one call of each sampler per batch (``size=(k, n)``), a vectorized
 statistic once per batch, and results independent of chunk_size and n_jobs."""
 
@@ -11,10 +11,10 @@ from scipy import stats
 
 from skboot import StatisticError, UndefinedStatisticWarning
 from skboot._random import PURPOSE, check_random_state, reference_words
-from skboot.significance import MONTE_CARLO_BATCH as K
-from skboot.significance import batch_generator, monte_carlo_test
+from skboot.significance import batch_generator, monte_carlo_batch, monte_carlo_test
 
 X = np.random.default_rng(5).normal(size=30)
+K = monte_carlo_batch(30 + 12)  # the batch size of these tests' samples
 B = 2 * K + 45  # two full batches and a short one
 
 
@@ -115,7 +115,7 @@ def test_sampler_output_shape_is_checked_per_batch():
         raise RuntimeError("no draws")
 
     with pytest.raises(StatisticError, match=(
-        r"The sampler 0 raised on the batch of replicates 0-127: RuntimeError"
+        rf"The sampler 0 raised on the batch of replicates 0-{K - 1}: RuntimeError"
     )) as err:  # fmt: skip
         monte_carlo_test(X, raises, np.mean, n_resamples=B, random_state=0)
     assert err.value.replicate == 0
@@ -166,7 +166,7 @@ def test_batch_key_is_words_4_to_7_of_the_reference_stream():
     """Philox keyed by the third and fourth SplitMix64 outputs at position j of
     purpose "monte_carlo" (the slow numpy reference of the stream)."""
     key = check_random_state(123)
-    for j in (0, 1, 77, 2**32 // K - 1):
+    for j in (0, 1, 77, 2**32 // 16 - 1):
         w = reference_words(key, PURPOSE["monte_carlo"], j, 8).astype(object)
         philox = np.random.Philox(
             key=np.array([(w[4] << 32) | w[5], (w[6] << 32) | w[7]], dtype=np.uint64)

@@ -12,8 +12,11 @@ from scipy import stats
 
 from skboot import DegenerateDistributionWarning, StratifiedBootstrap, bootstrap
 from skboot.intervals import quantile_levels
-from skboot.significance import MONTE_CARLO_BATCH as K
-from skboot.significance import batch_generator, monte_carlo_test
+from skboot.significance import batch_generator, monte_carlo_batch, monte_carlo_test
+
+#: the batch size of these tests' samples (n = 40, and 15 + 20)
+K = monte_carlo_batch(40)
+assert monte_carlo_batch(35) == K
 
 
 # ---------------------------------------------------------------------------
@@ -22,7 +25,7 @@ from skboot.significance import batch_generator, monte_carlo_test
 def test_monte_carlo_equals_scipy_on_the_same_samples(rng):
     """Feed scipy's rvs the rows our batches draw: same null, same p."""
     x = stats.skewnorm(3).rvs(size=40, random_state=rng)
-    B = 299  # batches of 128, 128 and 43
+    B = 299  # one batch: K = 1024 replicates of n = 40
     for alternative in ("two-sided", "less", "greater"):
         ours = monte_carlo_test(
             x,

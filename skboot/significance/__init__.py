@@ -4,8 +4,8 @@ tests and permutation tests of model metrics (bootstrap p-values are
 
 from skboot.significance._metric_test import metric_permutation_test
 from skboot.significance._monte_carlo import (
-    MONTE_CARLO_BATCH,
     batch_generator,
+    monte_carlo_batch,
     monte_carlo_test,
 )
 from skboot.significance._permutation_test import permutation_test
@@ -18,12 +18,12 @@ from skboot.significance._statistics import FUSED_STATISTICS
 
 __all__ = [
     "FUSED_STATISTICS",
-    "MONTE_CARLO_BATCH",
     "MetricPermutationTestResult",
     "MonteCarloTestResult",
     "PermutationTestResult",
     "batch_generator",
     "metric_permutation_test",
+    "monte_carlo_batch",
     "monte_carlo_test",
     "permutation_test",
 ]

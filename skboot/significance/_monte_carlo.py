@@ -43,20 +43,58 @@ from skboot.significance._plans import KeyPlan
 from skboot.significance._results import MonteCarloTestResult
 
 __all__ = [
-    "MONTE_CARLO_BATCH",
     "MonteCarloTestResult",
     "batch_generator",
+    "monte_carlo_batch",
     "monte_carlo_test",
 ]
 
 _OWNER = "monte_carlo_test"
 
-#: Replicates per batch.  Batch ``j`` holds replicates ``[j * MONTE_CARLO_BATCH,
-#: min((j + 1) * MONTE_CARLO_BATCH, n_resamples))``, draws them from its own
-#: generator (:func:`batch_generator`) with one call of each sampler, and is
-#: never split across chunks or workers: results do not depend on
-#: ``chunk_size``, ``n_jobs`` or the backend.  Changing it changes results.
-MONTE_CARLO_BATCH = 128
+#: Bounds of the replicates per batch, and the values (all samplers together)
+#: a batch aims at: 2**20 float64 values, 8 MiB.
+_BATCH_MIN, _BATCH_MAX, _BATCH_VALUES = 16, 1024, 2**20
+
+
+def monte_carlo_batch(n_values: int) -> int:
+    """Return the replicates per batch of a Monte Carlo test.
+
+    For replicates that draw ``n_values`` values (the samplers' ``n``
+    summed), the largest power of two ``k`` between 16 and 1024 with ``k * n_values <=
+    2**20``: few sampler calls for small samples (1024 replicates of n = 150
+    per call), at most about 8 MiB per batch for large ones.  Batch ``j`` holds
+    replicates ``[j * k, min((j + 1) * k, n_resamples))`` and draws them from
+    its own generator (:func:`batch_generator`) with one call of each sampler;
+    a batch is never split across chunks or workers, so results depend on the
+    samples' sizes (through ``k``) but not on ``chunk_size``, ``n_jobs`` or the
+    backend.  The result records ``k`` as ``batch_size``.
+
+    Parameters
+    ----------
+    n_values : int
+        Values one replicate draws (the observations of all samples).
+
+    Returns
+    -------
+    int
+        The batch size ``k``.
+
+    See Also
+    --------
+    batch_generator : The generator of one batch.
+    monte_carlo_test : Draws its null in these batches.
+
+    Examples
+    --------
+    >>> from skboot.significance import monte_carlo_batch
+    >>> monte_carlo_batch(150), monte_carlo_batch(10_000), monte_carlo_batch(10**6)
+    (1024, 64, 16)
+    """
+    k = _BATCH_MAX
+    while k > _BATCH_MIN and k * int(n_values) > _BATCH_VALUES:
+        k //= 2
+    return k
+
 
 #: Samplers: one callable, or a non-empty sequence of callables (one per sample).
 _SAMPLERS = Predicate(
@@ -79,18 +117,18 @@ _CONSTRAINTS: dict[str, list[Constraint]] = {
 }
 #: A batch number: replicates are counted below 2**32.
 _BATCH_NUMBER: dict[str, list[Constraint]] = {
-    "j": [Interval("int", 0, 2**32 // MONTE_CARLO_BATCH, closed="left")]
+    "j": [Interval("int", 0, 2**32 // _BATCH_MIN, closed="left")]
 }
 
 
 def batch_generator(random_state: Any, j: int) -> np.random.Generator:
     """The numpy Generator that batch ``j`` of a Monte Carlo test hands to the samplers.
 
-    Batch ``j`` holds replicates ``j * MONTE_CARLO_BATCH`` up to
-    ``min((j + 1) * MONTE_CARLO_BATCH, n_resamples)`` (``MONTE_CARLO_BATCH``
-    is 128), ``k`` of them.  Each sampler in turn draws ``size=(k, n)`` from
-    this generator (``n`` the observations of its data sample); replicate
-    ``b`` is row ``b - j * MONTE_CARLO_BATCH`` of every sampler's draw.  The
+    With ``K`` the result's ``batch_size`` (:func:`monte_carlo_batch`), batch
+    ``j`` holds replicates ``j * K`` up to ``min((j + 1) * K, n_resamples)``,
+    ``k`` of them.  Each sampler in turn draws ``size=(k, n)`` from this
+    generator (``n`` the observations of its data sample); replicate ``b`` is
+    row ``b - j * K`` of every sampler's draw.  The
     generator is Philox4x32-10 (Salmon et al. 2011 [1]_) keyed by the third
     and fourth SplitMix64 outputs at position ``j`` of purpose slot
     "monte_carlo", a pure function of ``(random_state, j)``: any replicate's
@@ -102,7 +140,7 @@ def batch_generator(random_state: Any, j: int) -> np.random.Generator:
         The run's seed: the result's ``random_state`` (or the int or
         SeedSequence given to :func:`monte_carlo_test`).
     j : int
-        Batch number, ``0 <= j < ceil(n_resamples / MONTE_CARLO_BATCH)``.
+        Batch number, ``0 <= j < ceil(n_resamples / batch_size)``.
 
     Returns
     -------
@@ -120,20 +158,23 @@ def batch_generator(random_state: Any, j: int) -> np.random.Generator:
 
     Examples
     --------
-    Replicate 300 of 1,000 is row 44 of batch 2, which holds 128 replicates:
+    Replicate 300 of a run whose batches hold 16 replicates is row 12 of
+    batch 18:
 
     >>> import numpy as np
     >>> from scipy import stats
-    >>> from skboot.significance import (
-    ...     MONTE_CARLO_BATCH, batch_generator, monte_carlo_test)
+    >>> from skboot.significance import batch_generator, monte_carlo_test
     >>> null = stats.norm(4.5, 3)
     >>> def mean(a):
     ...     return float(np.mean(a))
-    >>> res = monte_carlo_test(np.arange(10.0), null.rvs, mean, n_resamples=1000,
-    ...                        random_state=0)
-    >>> j, row = divmod(300, MONTE_CARLO_BATCH)
-    >>> k = min(MONTE_CARLO_BATCH, res.n_resamples - j * MONTE_CARLO_BATCH)
-    >>> drawn = null.rvs(size=(k, 10),
+    >>> x = np.arange(100_000.0)
+    >>> res = monte_carlo_test(x, null.rvs, mean, n_resamples=1000, random_state=0)
+    >>> K = res.batch_size
+    >>> j, row = divmod(300, K)
+    >>> (K, j, row)
+    (16, 18, 12)
+    >>> k = min(K, res.n_resamples - j * K)
+    >>> drawn = null.rvs(size=(k, x.size),
     ...                  random_state=batch_generator(res.random_state, j))
     >>> bool(res.null_distribution[300] == mean(drawn[row]))
     True
@@ -173,7 +214,7 @@ def _sampler_keyword(rvs: Callable[..., Any], j: int) -> str:
 @dataclass
 class MonteCarloStatistic(Statistic):
     """The statistic on samples drawn by the samplers, batch by batch: the
-    engine's replicate ``j`` is batch ``j`` (``k = MONTE_CARLO_BATCH`` values,
+    engine's replicate ``j`` is batch ``j`` (``k`` values,
     NaN past ``n_resamples``), so a chunk or a worker always holds whole
     batches.  Vectorized statistics are called once per batch, others once
     per replicate."""
@@ -184,12 +225,12 @@ class MonteCarloStatistic(Statistic):
     keywords: tuple[str, ...] = ()
     sizes: tuple[int, ...] = ()
     n_resamples: int = 0
-    k: int = MONTE_CARLO_BATCH
+    k: int = _BATCH_MAX
     arrays: tuple[np.ndarray, ...] = ()
     name: str = "callable"
 
     def bytes_per_replicate(self, plan: Any) -> int:
-        return MONTE_CARLO_BATCH * (16 * sum(self.sizes) + 64)
+        return self.k * (16 * sum(self.sizes) + 64)
 
     def _draw(self, gen: np.random.Generator, b: int, k: int) -> list[np.ndarray]:
         """Each sampler's ``(k, n)`` draw for the batch starting at replicate ``b``."""
@@ -226,8 +267,8 @@ class MonteCarloStatistic(Statistic):
         seed, gamma = plan.key.stream(PURPOSE["monte_carlo"])
         monte_carlo_batch_keys(seed, gamma, np.int64(j0), keys)
         for i in range(out.shape[0]):
-            b = (j0 + i) * MONTE_CARLO_BATCH
-            k = min(MONTE_CARLO_BATCH, self.n_resamples - b)
+            b = (j0 + i) * self.k
+            k = min(self.k, self.n_resamples - b)
             gen = np.random.Generator(np.random.Philox(key=keys[i]))
             out[i, :k] = self._batch(self._draw(gen, b, k), b, k)
             out[i, k:] = np.nan
@@ -272,17 +313,19 @@ def monte_carlo_test(
     samplers.  Same semantics and result fields as ``scipy.stats.monte_carlo_test``:
 
     1. ``statistic`` is evaluated on ``data``.
-    2. The ``n_resamples`` replicates are cut into fixed batches of
-       ``MONTE_CARLO_BATCH`` (128): batch ``j`` holds replicates
-       ``[128 j, min(128 (j + 1), n_resamples))``, ``k`` of them.  Each
+    2. The ``n_resamples`` replicates are cut into fixed batches of ``K``
+       replicates (:func:`monte_carlo_batch`: 1024 for small samples, fewer
+       for large ones, recorded as ``result.batch_size``): batch ``j`` holds
+       replicates ``[K j, min(K (j + 1), n_resamples))``, ``k`` of them.  Each
        sampler is called once per batch with ``size=(k, n)`` (``n`` the
        observations of its data sample, along ``axis``), the samplers of a
        batch drawing in turn from one numpy Generator, Philox4x32-10 keyed by
        the stream's purpose slot "monte_carlo" at position ``j``
-       (:func:`batch_generator`); row ``r`` is replicate ``128 j + r``.  The
+       (:func:`batch_generator`); row ``r`` is replicate ``K j + r``.  The
        statistic on each replicate's rows is the null distribution.  Batches
        are never split across chunks or workers, so the null distribution is
-       a pure function of ``(random_state, n_resamples)``, bit-identical for
+       a pure function of ``(random_state, n_resamples)`` and the samples'
+       sizes, bit-identical for
        any ``chunk_size``, ``n_jobs`` or joblib backend.
     3. ``pvalue = (r + 1) / (n_resamples + 1)`` with ``r`` the null values at
        least as extreme as the observed one (relative tolerance 100 machine
@@ -294,7 +337,7 @@ def monte_carlo_test(
        p-value the data's, as in scipy.
 
     Memory: one chunk of drawn batches per worker plus O(n_resamples).  Time:
-    one Generator and one call of each sampler per batch of 128 replicates,
+    one Generator and one call of each sampler per batch of ``K`` replicates,
     plus the statistic once per batch (vectorized, ``axis=-1`` on the
     ``(k, n)`` draws) or once per replicate (on its rows).
 
@@ -360,7 +403,7 @@ def monte_carlo_test(
     >>> res = monte_carlo_test(x, stats.norm(0, 1).rvs, stats.skew,
     ...                        n_resamples=999, random_state=0)
     >>> round(res.statistic, 3), round(res.pvalue, 3)
-    (0.894, 0.01)
+    (0.894, 0.008)
     """
     random_state = seed_from_rng(rng, random_state, _OWNER)
     values = validate_params(
@@ -401,6 +444,7 @@ def monte_carlo_test(
         keywords=keywords,
         sizes=tuple(s.shape[-1] for s in samples),
         n_resamples=B,
+        k=monte_carlo_batch(sum(s.shape[-1] for s in samples)),
     )
     observed, dtype = _observed(stat, samples, batch)
     undefined = warn_undefined_observed(
@@ -410,9 +454,9 @@ def monte_carlo_test(
     )
     plan = KeyPlan(key, sum(stat.sizes))
     # the engine's replicates are whole batches: chunks never split one
-    n_batches = -(-B // MONTE_CARLO_BATCH)
+    n_batches = -(-B // stat.k)
     chunk = values["chunk_size"]
-    chunk = None if chunk is None else -(-chunk // MONTE_CARLO_BATCH)
+    chunk = None if chunk is None else -(-chunk // stat.k)
     batches = run_bootstrap(stat, plan, n_batches, n_jobs=n_jobs, chunk_size=chunk)
     null = batches.reshape(-1)[:B, None]
     n_bad = warn_undefined(null, _OWNER, announce=not undefined)
@@ -426,6 +470,7 @@ def monte_carlo_test(
         alternative=alternative,
         random_state=key.reproducer(),
         n_undefined=n_bad,
+        batch_size=stat.k,
     )
 
 

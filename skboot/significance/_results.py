@@ -5,7 +5,7 @@ drawn by ``plot``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -202,6 +202,10 @@ class MonteCarloTestResult(NullDistributionMixin):
     n_undefined : int
         Replicates on which the statistic was NaN (undefined; +-inf are
         values and count in the p-value).
+    batch_size : int
+        Replicates per batch (:func:`monte_carlo_batch`): replicate ``b`` is
+        row ``b % batch_size`` of batch ``b // batch_size``
+        (:func:`batch_generator`).
 
     See Also
     --------
@@ -230,6 +234,7 @@ class MonteCarloTestResult(NullDistributionMixin):
     random_state: SeedRecord
     stream_version: int = STREAM_VERSION
     n_undefined: int = 0
+    batch_size: int = field(default=1024, repr=False)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
