@@ -37,18 +37,8 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
         (name, "**kwargs"): "forwarded as is to matplotlib"
         for name in (
             "skboot.BootstrapStatistic.plot",
-            # every result's plot whose **kwargs go to matplotlib untyped
-            *(
-                f"skboot.{result}.plot"
-                for result in skboot.__all__
-                if "plot" in dir(getattr(skboot, result))
-                and str(
-                    inspect.signature(getattr(skboot, result).plot)
-                    .parameters.get("kwargs", inspect.Parameter("x", 1))
-                    .annotation
-                )
-                in ("Any", "typing.Any")
-            ),
+            "skboot.BootstrapResult.plot",
+            "skboot.ConfidenceInterval.plot",
         )
     },
     ("skboot.BootstrapStatistic.confidence_interval", "**kwargs"): (

@@ -58,25 +58,36 @@ class _ModelResult(Result):
         """:data:`skboot.STREAM_VERSION` of the replicates."""
         return int(self.provenance.stream_version)  # type: ignore[attr-defined]
 
-    def plot(self, ax: Axes | None = None, **kwargs: Any) -> Axes:
+    def plot(
+        self,
+        ax: Axes | None = None,
+        *,
+        level: float | None = None,
+        pvalue_type: str | None = None,
+    ) -> Axes:
         """Plot every model's p-value against ``1 - level``.
 
         Parameters
         ----------
         ax : matplotlib Axes, default=None
             Axes to draw on; a new figure is made if None.
-        **kwargs : dict
-            ``size``, ``pvalue_type``: see
-            :func:`skboot.multiple_comparison.plot_pvalues`.
+        level : float, default=None
+            Confidence level of the line at ``1 - level``; None: the result's.
+        pvalue_type : {"lower", "consistent", "upper"}, default=None
+            SPA results only: which recentering's p-values.
 
         Returns
         -------
         ax : matplotlib Axes
-            One bar per model and the size line.
+            One bar per model and the ``1 - level`` line.
+
+        See Also
+        --------
+        skboot.multiple_comparison.plot_pvalues : The same drawing.
         """
         from skboot.multiple_comparison._plot import plot_pvalues
 
-        return plot_pvalues(self, ax=ax, **kwargs)
+        return plot_pvalues(self, ax=ax, level=level, pvalue_type=pvalue_type)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
