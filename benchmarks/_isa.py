@@ -87,6 +87,17 @@ _ZMM = re.compile(r"%zmm\d+")
 _YMM = re.compile(r"%ymm\d+")
 
 
+def _fresh_asm(dispatcher: Any, sig: Any) -> str:
+    """The assembly of ``dispatcher`` for ``sig``, compiled afresh: numba cannot
+    disassemble code it loaded from its cache (it warns and returns a stub)."""
+    import numba
+
+    options = {k: v for k, v in dispatcher.targetoptions.items() if k != "cache"}
+    fresh = numba.njit(**options)(dispatcher.py_func)
+    fresh.compile(sig)
+    return fresh.inspect_asm(sig)
+
+
 def vector_registers() -> dict[str, Any]:
     """How many compiled skboot kernels use zmm / ymm registers."""
     import importlib
@@ -110,7 +121,7 @@ def vector_registers() -> dict[str, Any]:
                 continue
             seen.add(id(obj))
             for sig in obj.signatures:
-                asm = obj.inspect_asm(sig)
+                asm = _fresh_asm(obj, sig)
                 counts["kernels"] += 1
                 if _ZMM.search(asm):
                     counts["zmm"] += 1

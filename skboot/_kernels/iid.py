@@ -13,8 +13,8 @@ The engine gives the moment kernels centred data ``x - c``
 rounding error of a sum follows the spread of the data, not its offset.
 
 The kernels that draw block by block repeat one block-draw loop inline: the fast
-path draws 128 indices two per SplitMix64 output in a loop the compiler
-vectorizes, and :func:`skboot._random.draw_block` resumes word by word after a
+path draws 128 indices two per SplitMix64 output on explicit vector types
+(:mod:`skboot._random._vector`), and :func:`skboot._random.draw_block` resumes word by word after a
 rejection.  The loop stays in each kernel's own body: moved into an inlined helper,
 the fast-path test compiled 8-25% slower, and a closure factory built at run time
 misses numba's disk cache.  Change one copy, change them all.
@@ -40,10 +40,12 @@ from skboot._random import (
     NO_HAVE,
     count_row,
     draw_block,
+    draw_sum_pairs,
     fast_pairs,
     fast_pairs_split,
     lemire_threshold,
     replicate_counter,
+    vector_lanes,
 )
 
 __all__ = [
@@ -61,6 +63,38 @@ __all__ = [
 
 
 @njit(cache=True, nogil=True)
+def _sum_pipelined(x, seed, gamma, ctr, un, thresh, nfull, acc, cur, nxt):
+    """The leading full blocks of a replicate, software-pipelined: block ``i + 1``
+    is drawn while block ``i`` is summed (:func:`skboot._random.draw_sum_pairs`),
+    draw ``j`` into ``acc[j % 8]``.  Stops before the first block with a rejected
+    word (the caller redoes it word by word).  Returns ``(ctr, blocks summed)``.
+    """
+    if nfull == 0 or not fast_pairs_split(
+        seed, gamma, ctr, un, thresh, cur, HALF_BLOCK
+    ):
+        return ctr, 0
+    ctr = ctr + np.uint64(HALF_BLOCK)
+    blk = 1
+    while blk < nfull:
+        low = draw_sum_pairs(acc, x, cur, nxt, seed, gamma, ctr, un, HALF_BLOCK)
+        if low < thresh:
+            return ctr, blk
+        ctr = ctr + np.uint64(HALF_BLOCK)
+        cur, nxt = nxt, cur
+        blk += 1
+    for t in range(0, HALF_BLOCK, 4):
+        acc[0] += x[cur[t]]
+        acc[1] += x[cur[HALF_BLOCK + t]]
+        acc[2] += x[cur[t + 1]]
+        acc[3] += x[cur[HALF_BLOCK + t + 1]]
+        acc[4] += x[cur[t + 2]]
+        acc[5] += x[cur[HALF_BLOCK + t + 2]]
+        acc[6] += x[cur[t + 3]]
+        acc[7] += x[cur[HALF_BLOCK + t + 3]]
+    return ctr, blk
+
+
+@njit(cache=True, nogil=True)
 def iid_sum_1d(x, seed, gamma, b0, m, out):
     """Per replicate ``b0 + k``: the sum of the drawn values, into ``out[k]``.
 
@@ -68,11 +102,20 @@ def iid_sum_1d(x, seed, gamma, b0, m, out):
     ``j % 8`` while whole groups of eight remain; the at most seven draws of the
     last partial group are summed in order into a ninth.  The result is
     ``((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)) + tail``.
+
+    On targets whose 64-bit vector multiply is emulated (4-lane vectors: AVX2,
+    SSE, NEON-class) the full blocks before the first rejected word go through
+    :func:`_sum_pipelined`, which overlaps the generator with the gather; AVX-512
+    targets keep the plain loop (double-buffering measured slower there).  Both
+    give the same bits.
     """
     n = x.shape[0]
     un = np.uint64(n)
     thresh = lemire_threshold(un)
     buf = np.empty(FAST_BLOCK, dtype=np.uint64)
+    nxt = np.empty(FAST_BLOCK, dtype=np.uint64)
+    acc = np.empty(8)
+    pipelined = un <= MASK32 and vector_lanes() == 4
     for k in range(out.shape[0]):
         s0 = 0.0
         s1 = 0.0
@@ -87,6 +130,22 @@ def iid_sum_1d(x, seed, gamma, b0, m, out):
         have = NO_HAVE
         lo = np.uint64(0)
         done = 0
+        if pipelined:
+            acc[:] = 0.0
+            ctr, blocks = _sum_pipelined(
+                x, seed, gamma, ctr, un, thresh, m // FAST_BLOCK, acc, buf, nxt
+            )
+            done = blocks * FAST_BLOCK
+            s0, s1, s2, s3, s4, s5, s6, s7 = (
+                acc[0],
+                acc[1],
+                acc[2],
+                acc[3],
+                acc[4],
+                acc[5],
+                acc[6],
+                acc[7],
+            )
         while done < m:
             c = min(FAST_BLOCK, m - done)
             if (

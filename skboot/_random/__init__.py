@@ -49,6 +49,7 @@ from skboot._random._reference import (
     reference_uniforms,
     reference_words,
 )
+from skboot._random._vector import draw_sum_pairs, vector_lanes
 from skboot._version import STREAM_VERSION
 
 __all__ = [
@@ -66,6 +67,7 @@ __all__ = [
     "check_random_state",
     "count_row",
     "draw_block",
+    "draw_sum_pairs",
     "fast_pairs",
     "fast_pairs_split",
     "fill_dirichlet_weights",
@@ -85,4 +87,5 @@ __all__ = [
     "uniform01",
     "uniform_at",
     "unit_double",
+    "vector_lanes",
 ]

@@ -21,6 +21,7 @@ from skboot._random._core import (
     replicate_counter,
     uniform01,
 )
+from skboot._random._vector import pairs_interleaved, pairs_split
 
 # ---------------------------------------------------------------------------
 # block kernels: the one index generator every path uses
@@ -55,11 +56,12 @@ def fast_pairs(seed, gamma, ctr, un, thresh, buf, h):
         else:
             ctr, have, lo = draw_block(...)
     """
-    # un < 2**32 here: masking tells the compiler both factors fit in 32 bits, so
-    # it multiplies with the cheap 32 x 32 -> 64 vector instruction
+    # the vector loop covers whole vectors of outputs; the at most seven left
+    # over are drawn here, with the same arithmetic
+    hv = h - (h & 7)
+    low = pairs_interleaved(seed, gamma, ctr, un, buf, hv)
     u = un & MASK32
-    low = MASK32
-    for t in range(h):
+    for t in range(hv, h):
         z = mix64(seed + (ctr + np.uint64(t) + _U1) * gamma)
         m0 = (z >> _U32) * u
         m1 = (z & MASK32) * u
@@ -80,15 +82,21 @@ def fast_pairs_split(seed, gamma, ctr, un, thresh, buf, h):
     reads ``buf[t]`` and ``buf[h + t]`` alternately.  Same preconditions and return
     value.
     """
-    u = un & MASK32
-    low = MASK32
-    for t in range(h):
-        z = mix64(seed + (ctr + np.uint64(t) + _U1) * gamma)
-        m0 = (z >> _U32) * u
-        m1 = (z & MASK32) * u
-        buf[t] = m0 >> _U32
-        buf[h + t] = m1 >> _U32
-        low = min(low, min(m0 & MASK32, m1 & MASK32))
+    hv = h - (h & 7)
+    low = pairs_split(seed, gamma, ctr, un, buf, hv)
+    if hv != h:
+        # the at most seven outputs past the vectors, same arithmetic; the
+        # vector part wrote its low halves from buf[hv]: move them up to buf[h]
+        for t in range(hv - 1, -1, -1):
+            buf[h + t] = buf[hv + t]
+        u = un & MASK32
+        for t in range(hv, h):
+            z = mix64(seed + (ctr + np.uint64(t) + _U1) * gamma)
+            m0 = (z >> _U32) * u
+            m1 = (z & MASK32) * u
+            buf[t] = m0 >> _U32
+            buf[h + t] = m1 >> _U32
+            low = min(low, min(m0 & MASK32, m1 & MASK32))
     return low >= thresh
 
 
@@ -125,8 +133,8 @@ def _draw_block(seed, gamma, ctr, have, lo, un, thresh, buf, count):
     """Write the next ``count`` bounded draws into ``buf[:count]``.
 
     Equivalent to ``count`` calls of :func:`bounded` (tested against the reference),
-    but for ``n < 2**32`` the words are generated two per output in a loop the
-    compiler vectorizes, and the block is redone word by word only if one of its
+    but for ``n < 2**32`` the words are generated two per output on vector types
+    (:mod:`skboot._random._vector`), and the block is redone word by word only if one of its
     words is rejected (probability about ``n / 2**32`` per word).  Blocks after a
     rejection that left a buffered low half go through
     :func:`_draw_block_resume`.  ``buf`` is uint64 (unsigned indices spare the
