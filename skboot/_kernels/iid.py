@@ -67,8 +67,10 @@ def _sum_pipelined(x, seed, gamma, ctr, un, thresh, nfull, acc, cur, nxt):
     """The leading full blocks of a replicate, software-pipelined: block ``i + 1``
     is drawn while block ``i`` is summed (:func:`skboot._random.draw_sum_pairs`),
     draw ``j`` into ``acc[j % 8]``.  Stops before the first block with a rejected
-    word (the caller redoes it word by word).  Returns ``(ctr, blocks summed)``.
+    word (the caller redoes it word by word).  Returns ``(ctr, blocks summed)``;
+    ``acc`` starts from zero.
     """
+    acc[:] = 0.0
     if nfull == 0 or not fast_pairs_split(
         seed, gamma, ctr, un, thresh, cur, HALF_BLOCK
     ):
@@ -131,7 +133,6 @@ def iid_sum_1d(x, seed, gamma, b0, m, out):
         lo = np.uint64(0)
         done = 0
         if pipelined:
-            acc[:] = 0.0
             ctr, blocks = _sum_pipelined(
                 x, seed, gamma, ctr, un, thresh, m // FAST_BLOCK, acc, buf, nxt
             )
