@@ -20,7 +20,7 @@ def test_block_draw_loop_copies_agree():
     ]
     copies = [textwrap.dedent("\n".join(lines[i : i + HEAD])) for i in starts]
     plain = {c for c in copies if "fast_pairs_split" not in c and "pipelined" not in c}
-    # five kernels draw plainly; iid_sum_1d first takes the pipelined full blocks
-    # (on 4-lane targets), then the unshuffled full-block path
+    # five kernels draw plainly, iid_sum_1d also takes the unshuffled full-block
+    # path (its 4-lane variant lives in skboot._kernels.iid_pipelined)
     assert (len(copies), len(plain)) == (6, 1), "\n----\n".join(sorted(plain))
     assert plain.pop().endswith("lo, un, thresh, buf, c\n        )")  # the whole head

@@ -32,6 +32,7 @@ from skboot._kernels.cascade import (
     cascade_push_eight,
     cascade_total,
 )
+from skboot._kernels.iid_pipelined import iid_sum_1d_pipelined
 from skboot._kernels.simd import add_rows8, add_rows8_sq
 from skboot._random import (
     FAST_BLOCK,
@@ -40,7 +41,6 @@ from skboot._random import (
     NO_HAVE,
     count_row,
     draw_block,
-    draw_sum_pairs,
     fast_pairs,
     fast_pairs_split,
     lemire_threshold,
@@ -63,40 +63,6 @@ __all__ = [
 
 
 @njit(cache=True, nogil=True)
-def _sum_pipelined(x, seed, gamma, ctr, un, thresh, nfull, acc, cur, nxt):
-    """The leading full blocks of a replicate, software-pipelined: block ``i + 1``
-    is drawn while block ``i`` is summed (:func:`skboot._random.draw_sum_pairs`),
-    draw ``j`` into ``acc[j % 8]``.  Stops before the first block with a rejected
-    word (the caller redoes it word by word).  Returns ``(ctr, blocks summed)``;
-    ``acc`` starts from zero.
-    """
-    acc[:] = 0.0
-    if nfull == 0 or not fast_pairs_split(
-        seed, gamma, ctr, un, thresh, cur, HALF_BLOCK
-    ):
-        return ctr, 0
-    ctr = ctr + np.uint64(HALF_BLOCK)
-    blk = 1
-    while blk < nfull:
-        low = draw_sum_pairs(acc, x, cur, nxt, seed, gamma, ctr, un, HALF_BLOCK)
-        if low < thresh:
-            return ctr, blk
-        ctr = ctr + np.uint64(HALF_BLOCK)
-        cur, nxt = nxt, cur
-        blk += 1
-    for t in range(0, HALF_BLOCK, 4):
-        acc[0] += x[cur[t]]
-        acc[1] += x[cur[HALF_BLOCK + t]]
-        acc[2] += x[cur[t + 1]]
-        acc[3] += x[cur[HALF_BLOCK + t + 1]]
-        acc[4] += x[cur[t + 2]]
-        acc[5] += x[cur[HALF_BLOCK + t + 2]]
-        acc[6] += x[cur[t + 3]]
-        acc[7] += x[cur[HALF_BLOCK + t + 3]]
-    return ctr, blk
-
-
-@njit(cache=True, nogil=True)
 def iid_sum_1d(x, seed, gamma, b0, m, out):
     """Per replicate ``b0 + k``: the sum of the drawn values, into ``out[k]``.
 
@@ -106,18 +72,17 @@ def iid_sum_1d(x, seed, gamma, b0, m, out):
     ``((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)) + tail``.
 
     On targets whose 64-bit vector multiply is emulated (4-lane vectors: AVX2,
-    SSE, NEON-class) the full blocks before the first rejected word go through
-    :func:`_sum_pipelined`, which overlaps the generator with the gather; AVX-512
-    targets keep the plain loop (double-buffering measured slower there).  Both
-    give the same bits.
+    SSE, NEON-class) the work goes to :func:`iid_sum_1d_pipelined`, which
+    overlaps the generator with the gather; AVX-512 targets keep this loop
+    (double-buffering measured slower there).  Both give the same bits.
     """
     n = x.shape[0]
     un = np.uint64(n)
+    if un <= MASK32 and vector_lanes() == 4:
+        iid_sum_1d_pipelined(x, seed, gamma, b0, m, out)
+        return
     thresh = lemire_threshold(un)
     buf = np.empty(FAST_BLOCK, dtype=np.uint64)
-    nxt = np.empty(FAST_BLOCK, dtype=np.uint64)
-    acc = np.empty(8)
-    pipelined = un <= MASK32 and vector_lanes() == 4
     for k in range(out.shape[0]):
         s0 = 0.0
         s1 = 0.0
@@ -132,21 +97,6 @@ def iid_sum_1d(x, seed, gamma, b0, m, out):
         have = NO_HAVE
         lo = np.uint64(0)
         done = 0
-        if pipelined:
-            ctr, blocks = _sum_pipelined(
-                x, seed, gamma, ctr, un, thresh, m // FAST_BLOCK, acc, buf, nxt
-            )
-            done = blocks * FAST_BLOCK
-            s0, s1, s2, s3, s4, s5, s6, s7 = (
-                acc[0],
-                acc[1],
-                acc[2],
-                acc[3],
-                acc[4],
-                acc[5],
-                acc[6],
-                acc[7],
-            )
         while done < m:
             c = min(FAST_BLOCK, m - done)
             if (

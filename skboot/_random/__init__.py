@@ -49,7 +49,11 @@ from skboot._random._reference import (
     reference_uniforms,
     reference_words,
 )
-from skboot._random._vector import draw_sum_pairs, vector_lanes
+from skboot._random._vector import (
+    draw_sum_pairs,
+    draw_sum_pairs_prefetch,
+    vector_lanes,
+)
 from skboot._version import STREAM_VERSION
 
 __all__ = [
@@ -68,6 +72,7 @@ __all__ = [
     "count_row",
     "draw_block",
     "draw_sum_pairs",
+    "draw_sum_pairs_prefetch",
     "fast_pairs",
     "fast_pairs_split",
     "fill_dirichlet_weights",

@@ -27,7 +27,13 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-__all__ = ["draw_sum_pairs", "pairs_interleaved", "pairs_split", "vector_lanes"]
+__all__ = [
+    "draw_sum_pairs",
+    "draw_sum_pairs_prefetch",
+    "pairs_interleaved",
+    "pairs_split",
+    "vector_lanes",
+]
 
 _I32 = ir.IntType(32)
 _I64 = ir.IntType(64)
@@ -178,7 +184,15 @@ pairs_interleaved = _make_pairs(False)
 pairs_split = _make_pairs(True)
 
 
-def _make_pipe():
+def _prefetch(builder, ptr):
+    """``llvm.prefetch`` of ``ptr`` for reading, into every cache level."""
+    i8p = ir.IntType(8).as_pointer()
+    fnty = ir.FunctionType(ir.VoidType(), [i8p, _I32, _I32, _I32])
+    fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+    builder.call(fn, [builder.bitcast(ptr, i8p), _I32(0), _I32(3), _I32(1)])
+
+
+def _make_pipe(prefetch: bool):
     def impl(typingctx, acc, x, cur, nxt, seed, gamma, ctr, u, h):
         sig = types.uint64(acc, x, cur, nxt, seed, gamma, ctr, u, h)
 
@@ -224,8 +238,16 @@ def _make_pipe():
                 z = V.mix64(base)
                 m0 = builder.mul(builder.lshr(z, V.const(32)), uv)
                 m1 = builder.mul(builder.and_(z, mask), uv)
-                V.store(builder.lshr(m0, V.const(32)), nxt_p, t)
-                V.store(builder.lshr(m1, V.const(32)), nxt_p, builder.add(t, h_v))
+                d0 = builder.lshr(m0, V.const(32))
+                d1 = builder.lshr(m1, V.const(32))
+                V.store(d0, nxt_p, t)
+                V.store(d1, nxt_p, builder.add(t, h_v))
+                if prefetch:
+                    # the next block's rows start on their way from memory now
+                    for d in (d0, d1):
+                        for k in range(lanes):
+                            row = builder.extract_element(d, _I32(k))
+                            _prefetch(builder, builder.gep(x_p, [row]))
                 low = V.low_update(builder.load(low_slot), m0)
                 builder.store(V.low_update(low, m1), low_slot)
                 builder.store(builder.add(base, step), base_slot)
@@ -245,7 +267,7 @@ def _make_pipe():
 
         return sig, codegen
 
-    impl.__name__ = "draw_sum_pairs"
+    impl.__name__ = "draw_sum_pairs_prefetch" if prefetch else "draw_sum_pairs"
     return intrinsic(impl)
 
 
@@ -256,7 +278,11 @@ def _make_pipe():
 #: ``acc``: draw ``j`` of the block to ``acc[j % 8]``, in draw order.  The vector
 #: arithmetic of the next block and the loads of the current one overlap.  Returns
 #: the next block's Lemire low-word minimum (see :data:`pairs_interleaved`).
-draw_sum_pairs = _make_pipe()
+draw_sum_pairs = _make_pipe(False)
+#: As :data:`draw_sum_pairs`, and a prefetch of every row of the next block as
+#: soon as it is drawn: for data beyond the L2 cache, the next block's loads are
+#: then in flight a whole block before they are summed.
+draw_sum_pairs_prefetch = _make_pipe(True)
 
 
 def _vector_lanes_impl(typingctx):
