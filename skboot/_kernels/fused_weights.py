@@ -22,9 +22,13 @@ from skboot._kernels.cascade import (
     cascade_push,
     cascade_total,
 )
+from skboot._kernels.draw_lanes import (
+    poisson_lanes8,
+    poisson_lanes8_exact,
+    poisson_lanes8_exact_sq,
+    poisson_lanes8_sq,
+)
 from skboot._kernels.simd import (
-    lanes8_cols,
-    lanes8_cols_sq,
     lanes8_indexed,
     lanes8_indexed_sq,
 )
@@ -143,48 +147,52 @@ def poisson_moments(X, seed, gamma, b0, want2, out1, out2, outw):
     count, and the replicate size ``sum_i c_i`` into ``outw``; equal bit for bit
     to ``poisson_counts_chunk`` + ``weighted_moments``.
 
-    Counts are drawn TILE rows x eight replicates at a time (row ``i`` of
-    replicate ``b`` is SplitMix64 output ``b * 2**32 + i``, inverted as in
-    :func:`poisson_thresholds`) into a tile that stays in L1; one column is
-    reduced eight replicates per vector, wider data column by column.
+    Row ``i`` of replicate ``b`` is SplitMix64 output ``b * 2**32 + i``, inverted
+    as in :func:`poisson_thresholds`.  One column: eight replicates' outputs,
+    counts and sums side by side in vector registers
+    (:mod:`skboot._kernels.draw_lanes`), TILE rows at a time; wider data: the
+    counts of a tile of TILE rows x eight replicates into a tile that stays in
+    L1, reduced column by column.
     """
     n = X.shape[0]
     d = X.shape[1]
     nb = out1.shape[0]
     T = poisson_thresholds()
-    W = np.empty(LANES * TILE)
+    W = np.empty(LANES * TILE if d > 1 else 0)
     acc = np.zeros(2 * LANES)
     tot = np.zeros(LANES)
     # d == 1: one cascade of the eight lanes' (sum, sum of squares); d > 1: one
     # cascade of 2d values per replicate
     width = 2 * LANES if d == 1 else 2 * d
     parts = np.zeros((LANES, width))
-    stacks = np.zeros((LANES, CASCADE_LEVELS, width))
+    stacks = np.zeros((LANES if d > 1 else 1, CASCADE_LEVELS, width))
     xcol = np.empty(n) if d == 1 else np.empty(0)
     if d == 1:
         for i in range(n):
             xcol[i] = X[i, 0]
+    zp = np.empty(LANES, dtype=np.uint64)
+    zp0 = np.empty(LANES, dtype=np.uint64)
+    ktile = np.zeros(LANES, dtype=np.int64)
     for k0 in range(0, nb, LANES):
         nr = min(LANES, nb - k0)
         tot[:] = 0.0
         count = 0
-        for r in range(nr, LANES):
-            W[r * TILE : (r + 1) * TILE] = 0.0
+        # lanes past nr draw replicates nobody asked for: their sums are dropped
+        for r in range(LANES):
+            zp[r] = seed + (replicate_counter(b0 + k0 + r) + _U1) * gamma
         for i0 in range(0, n, TILE):
             c = min(TILE, n - i0)
-            for r in range(nr):
-                base = replicate_counter(b0 + k0 + r) + np.uint64(i0)
-                tot[r] += _poisson_tile_row(
-                    seed, gamma, base, c, T, W[r * TILE : r * TILE + c]
-                )
             if d == 1:
-                acc[:] = 0.0
-                if want2:
-                    lanes8_cols_sq(acc, W, 0, TILE, _EMPTY_I64, xcol, i0, c)
-                else:
-                    lanes8_cols(acc, W, 0, TILE, _EMPTY_I64, xcol, i0, c)
+                _poisson_tile_lanes(acc, ktile, zp, zp0, gamma, xcol, i0, c, want2)
+                for r in range(nr):
+                    tot[r] += ktile[r]
                 cascade_push(stacks[0], count, acc)
             else:
+                for r in range(nr):
+                    base = replicate_counter(b0 + k0 + r) + np.uint64(i0)
+                    tot[r] += _poisson_tile_row(
+                        seed, gamma, base, c, T, W[r * TILE : r * TILE + c]
+                    )
                 for r in range(nr):
                     part = parts[r]
                     part[:] = 0.0
@@ -205,6 +213,30 @@ def poisson_moments(X, seed, gamma, b0, want2, out1, out2, outw):
                 )
         for r in range(nr):
             outw[k0 + r] = tot[r]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _poisson_tile_lanes(acc, ktile, zp, zp0, gamma, xcol, i0, c, want2):
+    """One tile of one column, eight replicates: sums (and squares) into ``acc``,
+    the counts' totals into ``ktile``.  Counts up to POISSON_LANE_COUNTS - 1 are
+    resolved in the vector pass; a tile where some count reaches
+    POISSON_LANE_COUNTS (2% of the tiles) is redone from its start with every
+    threshold."""
+    zp0[:] = zp
+    acc[:] = 0.0
+    ktile[:] = 0
+    if want2:
+        big = poisson_lanes8_sq(acc, ktile, zp, gamma, xcol, i0, c)
+    else:
+        big = poisson_lanes8(acc, ktile, zp, gamma, xcol, i0, c)
+    if big:
+        zp[:] = zp0
+        acc[:] = 0.0
+        ktile[:] = 0
+        if want2:
+            poisson_lanes8_exact_sq(acc, ktile, zp, gamma, xcol, i0, c)
+        else:
+            poisson_lanes8_exact(acc, ktile, zp, gamma, xcol, i0, c)
 
 
 @njit(cache=True, nogil=True, inline="always")
