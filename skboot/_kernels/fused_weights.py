@@ -1,5 +1,6 @@
-"""Fused kernels of the weight schemes: Poisson, Bayesian, group and stratified
-bootstraps draw a replicate's weights and reduce them in one pass.
+"""Fused kernels of the weight schemes: Poisson, Bayesian and group bootstraps
+(stratified: :mod:`skboot._kernels.fused_strata`) draw a replicate's weights
+and reduce them in one pass.
 
 Every kernel computes exactly what the plan's ``fill_weights_chunk`` followed by
 :func:`skboot._kernels.weighted.weighted_moments` computes (rows in order, zero
@@ -39,14 +40,9 @@ from skboot._kernels.weighted import (
     write_cascade_total,
 )
 from skboot._random import (
-    FAST_BLOCK,
-    MASK32,
-    NO_HAVE,
     POISSON_MAX,
-    bounded,
     fill_dirichlet_weights,
     fill_indices_kernel,
-    lemire_threshold,
     mix64,
     replicate_counter,
 )
@@ -56,8 +52,6 @@ __all__ = [
     "group_moments",
     "poisson_moments",
     "poisson_thresholds",
-    "pool_draws",
-    "pool_moments",
 ]
 
 _U1 = np.uint64(1)
@@ -303,127 +297,6 @@ def group_moments(X, seed, gamma, b0, codes, sizes, want2, out1, out2, outw):
             for r in range(nr):
                 for i in range(n):
                     w[i] = tab[codes[i] * LANES + r]
-                cascade_rows(X, w, want2, part, stack, out1[k0 + r], out2[k0 + r])
-
-
-@njit(cache=True, nogil=True)
-def pool_draws(seed, gamma, b, un, th, first, fast, out):
-    """The pool positions drawn by the ``n`` slots of stratified replicate ``b``:
-    ``out[i] = first[i] + v_i``, ``v_i`` slot ``i``'s bounded draw in ``[0, un[i])``
-    (Lemire's method, rejection threshold ``th[i]``), the slots reading the words
-    of the stream in order.  ``pools[out]`` is
-    :func:`skboot._random.fill_pool_indices`' output (tested).
-
-    Per-slot bounds, thresholds and pool offsets are precomputed once per call
-    (a threshold is a 64-bit modulo).  With ``fast`` (every bound below 2**32),
-    slots are drawn in blocks of FAST_BLOCK: the words of the block's outputs in
-    a vectorized loop, then one multiply per slot assuming no rejection; if a
-    word was rejected the block is redone word by word, as
-    :func:`skboot._random.draw_block` does for one bound.
-    """
-    n = out.shape[0]
-    words = np.empty(FAST_BLOCK, dtype=np.uint64)
-    ctr = replicate_counter(b)
-    have = NO_HAVE
-    lo = np.uint64(0)
-    i = 0
-    while i < n:
-        c = min(FAST_BLOCK, n - i)
-        stop = i + c
-        while have and i < stop:
-            v, ctr, have, lo = bounded(seed, gamma, ctr, have, lo, un[i], th[i])
-            out[i] = first[i] + np.int64(v)
-            i += 1
-        h = (stop - i) >> 1 if fast else 0
-        # the words of h outputs, high half first (a vectorized loop) ...
-        zp = seed + (ctr + _U1) * gamma
-        for q in range(h):
-            z = mix64(zp)
-            zp += gamma
-            words[2 * q] = z >> _U32
-            words[2 * q + 1] = z & MASK32
-        # ... then one bounded draw per slot, assuming no rejection (bounds and
-        # thresholds masked to 32 bits, which they are: the compiler then uses
-        # cheap vector multiplies and compares; slices from i, so that indices
-        # are known to be non-negative and numba's wraparound test does not
-        # scalarize the loop)
-        ok = True
-        u = un[i:]
-        tr = th[i:]
-        f = first[i:]
-        o = out[i:]
-        for q in range(2 * h):
-            m = words[q] * (u[q] & MASK32)
-            ok &= (m & MASK32) >= (tr[q] & MASK32)
-            o[q] = f[q] + np.int64(m >> _U32)
-        if ok:
-            ctr = ctr + np.uint64(h)
-            i += 2 * h
-        while i < stop:
-            v, ctr, have, lo = bounded(seed, gamma, ctr, have, lo, un[i], th[i])
-            out[i] = first[i] + np.int64(v)
-            i += 1
-
-
-@njit(cache=True, nogil=True)
-def pool_moments(
-    X, seed, gamma, b0, codes, pools, offsets, sizes, want2, out1, out2, outw
-):
-    """Per replicate ``b0 + k`` of the stratified bootstrap: ``sum_i c_i X[i]``
-    (and of squares) over rows in order, ``c_i`` how many slots drew row ``i``;
-    the size is ``n``.  Bit for bit ``pool_counts_chunk`` + ``weighted_moments``.
-
-    Slot ``i`` draws a row of the stratum of row ``i`` (:func:`pool_draws`).  The
-    counts of eight replicates are kept by pool position in an ``(n, 8)`` int32
-    array (32 bytes a position); row ``i``'s eight counts are then the row of its
-    pool position, read in row order by the vector reduction.
-    """
-    n = X.shape[0]
-    d = X.shape[1]
-    nb = out1.shape[0]
-    pos = np.empty(n, dtype=np.int64)
-    cnt = np.zeros(n * LANES, dtype=np.int32)
-    acc = np.zeros(2 * LANES)
-    part = np.zeros(2 * d)
-    stack = np.zeros((CASCADE_LEVELS, 2 * LANES if d == 1 else 2 * d))
-    un = np.empty(n, dtype=np.uint64)
-    th = np.empty(n, dtype=np.uint64)
-    first = np.empty(n, dtype=np.int64)
-    where = np.empty(n, dtype=np.int64)  # row -> its position in pools
-    S = sizes.shape[0]
-    ths = np.empty(S, dtype=np.uint64)
-    fast = True
-    for s in range(S):
-        ths[s] = lemire_threshold(np.uint64(sizes[s]))
-        fast &= np.uint64(sizes[s]) <= MASK32
-    for i in range(n):
-        s = codes[i]
-        un[i] = np.uint64(sizes[s])
-        th[i] = ths[s]
-        first[i] = offsets[s]
-        where[pools[i]] = i
-    w = np.empty(n) if d > 1 else np.empty(0)
-    xcol = np.empty(n) if d == 1 else np.empty(0)
-    if d == 1:
-        for i in range(n):
-            xcol[i] = X[i, 0]
-    for k0 in range(0, nb, LANES):
-        nr = min(LANES, nb - k0)
-        cnt[:] = 0
-        for r in range(nr):
-            pool_draws(seed, gamma, b0 + k0 + r, un, th, first, fast, pos)
-            for i in range(n):
-                cnt[pos[i] * LANES + r] += 1
-            outw[k0 + r] = n
-        if d == 1:
-            _cascade_lanes(acc, cnt, where, xcol, want2, stack)
-            for r in range(nr):
-                out1[k0 + r, 0] = acc[r]
-                out2[k0 + r, 0] = acc[LANES + r]
-        else:
-            for r in range(nr):
-                for i in range(n):
-                    w[i] = cnt[where[i] * LANES + r]
                 cascade_rows(X, w, want2, part, stack, out1[k0 + r], out2[k0 + r])
 
 
