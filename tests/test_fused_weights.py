@@ -7,20 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from numba import njit
 
 from skboot import bootstrap
-from skboot._kernels.fused_weights import poisson_thresholds, pool_draws
+from skboot._kernels.fused_weights import poisson_thresholds
 from skboot._kernels.weighted import weighted_moments
 from skboot._random import (
-    NO_HAVE,
     POISSON_MAX,
-    bounded,
     check_random_state,
     fill_poisson_counts,
-    fill_pool_indices,
-    lemire_threshold,
-    replicate_counter,
 )
 from skboot.resamplers import (
     BayesianBootstrap,
@@ -116,56 +110,6 @@ def _splitmix(seed, gamma, t):
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
     return z ^ (z >> 31)
-
-
-def test_pool_draws_equal_fill_pool_indices():
-    key = check_random_state(4)
-    seed, gamma = key.stream(0)
-    n = 1000
-    codes = np.random.default_rng(0).integers(0, 4, size=n)
-    plan = StratifiedBootstrap(random_state=4).fit(np.zeros(n), codes).plan_
-    un = plan.sizes[plan.codes].astype(np.uint64)
-    th = np.array([int(lemire_threshold(np.uint64(u))) for u in un], dtype=np.uint64)
-    first = plan.offsets[plan.codes]
-    ref, pos = np.empty(n, np.int64), np.empty(n, np.int64)
-    for b in range(20):
-        fill_pool_indices(
-            seed, gamma, b, plan.codes, plan.pools, plan.offsets, plan.sizes, ref
-        )
-        pool_draws(seed, gamma, b, un, th, first, True, pos)
-        np.testing.assert_array_equal(plan.pools[pos], ref)
-
-
-@njit(cache=True)
-def _reference_draws(seed, gamma, b, un, th, out):
-    ctr = replicate_counter(b)
-    have = NO_HAVE
-    lo = np.uint64(0)
-    for i in range(un.shape[0]):
-        v, ctr, have, lo = bounded(seed, gamma, ctr, have, lo, un[i], th[i])
-        out[i] = v
-
-
-@pytest.mark.parametrize("fast", [True, False])
-def test_pool_draws_with_frequent_rejections(fast):
-    """Bounds near 2**31 reject about half the words: the vectorized block fails
-    and is redone word by word, buffered low halves carry over; a 64-bit bound
-    (not fast) takes two words."""
-    key = check_random_state(5)
-    seed, gamma = key.stream(0)
-    gen = np.random.default_rng(6)
-    n = 700
-    un = gen.integers(2**31, 2**32 - 1, size=n).astype(np.uint64)
-    un[::5] = gen.integers(1, 1000, size=un[::5].shape[0]).astype(np.uint64)
-    if not fast:
-        un[3] = np.uint64(2**33 + 7)
-    th = np.array([int(lemire_threshold(np.uint64(u))) for u in un], dtype=np.uint64)
-    first = np.zeros(n, np.int64)
-    got, want = np.empty(n, np.int64), np.empty(n, np.int64)
-    for b in range(6):
-        pool_draws(seed, gamma, b, un, th, first, fast, got)
-        _reference_draws(seed, gamma, b, un, th, want)
-        np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("name", sorted(PLANS))

@@ -1,5 +1,6 @@
-"""Fused kernels of the weight schemes: Poisson, Bayesian, group and stratified
-bootstraps draw a replicate's weights and reduce them in one pass.
+"""Fused kernels of the weight schemes: Poisson, Bayesian and group bootstraps
+(stratified: :mod:`skboot._kernels.fused_strata`) draw a replicate's weights
+and reduce them in one pass.
 
 Every kernel computes exactly what the plan's ``fill_weights_chunk`` followed by
 :func:`skboot._kernels.weighted.weighted_moments` computes (rows in order, zero
@@ -22,9 +23,13 @@ from skboot._kernels.cascade import (
     cascade_push,
     cascade_total,
 )
+from skboot._kernels.draw_lanes import (
+    poisson_lanes8,
+    poisson_lanes8_exact,
+    poisson_lanes8_exact_sq,
+    poisson_lanes8_sq,
+)
 from skboot._kernels.simd import (
-    lanes8_cols,
-    lanes8_cols_sq,
     lanes8_indexed,
     lanes8_indexed_sq,
 )
@@ -35,14 +40,9 @@ from skboot._kernels.weighted import (
     write_cascade_total,
 )
 from skboot._random import (
-    FAST_BLOCK,
-    MASK32,
-    NO_HAVE,
     POISSON_MAX,
-    bounded,
     fill_dirichlet_weights,
     fill_indices_kernel,
-    lemire_threshold,
     mix64,
     replicate_counter,
 )
@@ -52,8 +52,6 @@ __all__ = [
     "group_moments",
     "poisson_moments",
     "poisson_thresholds",
-    "pool_draws",
-    "pool_moments",
 ]
 
 _U1 = np.uint64(1)
@@ -143,48 +141,52 @@ def poisson_moments(X, seed, gamma, b0, want2, out1, out2, outw):
     count, and the replicate size ``sum_i c_i`` into ``outw``; equal bit for bit
     to ``poisson_counts_chunk`` + ``weighted_moments``.
 
-    Counts are drawn TILE rows x eight replicates at a time (row ``i`` of
-    replicate ``b`` is SplitMix64 output ``b * 2**32 + i``, inverted as in
-    :func:`poisson_thresholds`) into a tile that stays in L1; one column is
-    reduced eight replicates per vector, wider data column by column.
+    Row ``i`` of replicate ``b`` is SplitMix64 output ``b * 2**32 + i``, inverted
+    as in :func:`poisson_thresholds`.  One column: eight replicates' outputs,
+    counts and sums side by side in vector registers
+    (:mod:`skboot._kernels.draw_lanes`), TILE rows at a time; wider data: the
+    counts of a tile of TILE rows x eight replicates into a tile that stays in
+    L1, reduced column by column.
     """
     n = X.shape[0]
     d = X.shape[1]
     nb = out1.shape[0]
     T = poisson_thresholds()
-    W = np.empty(LANES * TILE)
+    W = np.empty(LANES * TILE if d > 1 else 0)
     acc = np.zeros(2 * LANES)
     tot = np.zeros(LANES)
     # d == 1: one cascade of the eight lanes' (sum, sum of squares); d > 1: one
     # cascade of 2d values per replicate
     width = 2 * LANES if d == 1 else 2 * d
     parts = np.zeros((LANES, width))
-    stacks = np.zeros((LANES, CASCADE_LEVELS, width))
+    stacks = np.zeros((LANES if d > 1 else 1, CASCADE_LEVELS, width))
     xcol = np.empty(n) if d == 1 else np.empty(0)
     if d == 1:
         for i in range(n):
             xcol[i] = X[i, 0]
+    zp = np.empty(LANES, dtype=np.uint64)
+    zp0 = np.empty(LANES, dtype=np.uint64)
+    ktile = np.zeros(LANES, dtype=np.int64)
     for k0 in range(0, nb, LANES):
         nr = min(LANES, nb - k0)
         tot[:] = 0.0
         count = 0
-        for r in range(nr, LANES):
-            W[r * TILE : (r + 1) * TILE] = 0.0
+        # lanes past nr draw replicates nobody asked for: their sums are dropped
+        for r in range(LANES):
+            zp[r] = seed + (replicate_counter(b0 + k0 + r) + _U1) * gamma
         for i0 in range(0, n, TILE):
             c = min(TILE, n - i0)
-            for r in range(nr):
-                base = replicate_counter(b0 + k0 + r) + np.uint64(i0)
-                tot[r] += _poisson_tile_row(
-                    seed, gamma, base, c, T, W[r * TILE : r * TILE + c]
-                )
             if d == 1:
-                acc[:] = 0.0
-                if want2:
-                    lanes8_cols_sq(acc, W, 0, TILE, _EMPTY_I64, xcol, i0, c)
-                else:
-                    lanes8_cols(acc, W, 0, TILE, _EMPTY_I64, xcol, i0, c)
+                _poisson_tile_lanes(acc, ktile, zp, zp0, gamma, xcol, i0, c, want2)
+                for r in range(nr):
+                    tot[r] += ktile[r]
                 cascade_push(stacks[0], count, acc)
             else:
+                for r in range(nr):
+                    base = replicate_counter(b0 + k0 + r) + np.uint64(i0)
+                    tot[r] += _poisson_tile_row(
+                        seed, gamma, base, c, T, W[r * TILE : r * TILE + c]
+                    )
                 for r in range(nr):
                     part = parts[r]
                     part[:] = 0.0
@@ -205,6 +207,30 @@ def poisson_moments(X, seed, gamma, b0, want2, out1, out2, outw):
                 )
         for r in range(nr):
             outw[k0 + r] = tot[r]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _poisson_tile_lanes(acc, ktile, zp, zp0, gamma, xcol, i0, c, want2):
+    """One tile of one column, eight replicates: sums (and squares) into ``acc``,
+    the counts' totals into ``ktile``.  Counts up to POISSON_LANE_COUNTS - 1 are
+    resolved in the vector pass; a tile where some count reaches
+    POISSON_LANE_COUNTS (2% of the tiles) is redone from its start with every
+    threshold."""
+    zp0[:] = zp
+    acc[:] = 0.0
+    ktile[:] = 0
+    if want2:
+        big = poisson_lanes8_sq(acc, ktile, zp, gamma, xcol, i0, c)
+    else:
+        big = poisson_lanes8(acc, ktile, zp, gamma, xcol, i0, c)
+    if big:
+        zp[:] = zp0
+        acc[:] = 0.0
+        ktile[:] = 0
+        if want2:
+            poisson_lanes8_exact_sq(acc, ktile, zp, gamma, xcol, i0, c)
+        else:
+            poisson_lanes8_exact(acc, ktile, zp, gamma, xcol, i0, c)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -271,127 +297,6 @@ def group_moments(X, seed, gamma, b0, codes, sizes, want2, out1, out2, outw):
             for r in range(nr):
                 for i in range(n):
                     w[i] = tab[codes[i] * LANES + r]
-                cascade_rows(X, w, want2, part, stack, out1[k0 + r], out2[k0 + r])
-
-
-@njit(cache=True, nogil=True)
-def pool_draws(seed, gamma, b, un, th, first, fast, out):
-    """The pool positions drawn by the ``n`` slots of stratified replicate ``b``:
-    ``out[i] = first[i] + v_i``, ``v_i`` slot ``i``'s bounded draw in ``[0, un[i])``
-    (Lemire's method, rejection threshold ``th[i]``), the slots reading the words
-    of the stream in order.  ``pools[out]`` is
-    :func:`skboot._random.fill_pool_indices`' output (tested).
-
-    Per-slot bounds, thresholds and pool offsets are precomputed once per call
-    (a threshold is a 64-bit modulo).  With ``fast`` (every bound below 2**32),
-    slots are drawn in blocks of FAST_BLOCK: the words of the block's outputs in
-    a vectorized loop, then one multiply per slot assuming no rejection; if a
-    word was rejected the block is redone word by word, as
-    :func:`skboot._random.draw_block` does for one bound.
-    """
-    n = out.shape[0]
-    words = np.empty(FAST_BLOCK, dtype=np.uint64)
-    ctr = replicate_counter(b)
-    have = NO_HAVE
-    lo = np.uint64(0)
-    i = 0
-    while i < n:
-        c = min(FAST_BLOCK, n - i)
-        stop = i + c
-        while have and i < stop:
-            v, ctr, have, lo = bounded(seed, gamma, ctr, have, lo, un[i], th[i])
-            out[i] = first[i] + np.int64(v)
-            i += 1
-        h = (stop - i) >> 1 if fast else 0
-        # the words of h outputs, high half first (a vectorized loop) ...
-        zp = seed + (ctr + _U1) * gamma
-        for q in range(h):
-            z = mix64(zp)
-            zp += gamma
-            words[2 * q] = z >> _U32
-            words[2 * q + 1] = z & MASK32
-        # ... then one bounded draw per slot, assuming no rejection (bounds and
-        # thresholds masked to 32 bits, which they are: the compiler then uses
-        # cheap vector multiplies and compares; slices from i, so that indices
-        # are known to be non-negative and numba's wraparound test does not
-        # scalarize the loop)
-        ok = True
-        u = un[i:]
-        tr = th[i:]
-        f = first[i:]
-        o = out[i:]
-        for q in range(2 * h):
-            m = words[q] * (u[q] & MASK32)
-            ok &= (m & MASK32) >= (tr[q] & MASK32)
-            o[q] = f[q] + np.int64(m >> _U32)
-        if ok:
-            ctr = ctr + np.uint64(h)
-            i += 2 * h
-        while i < stop:
-            v, ctr, have, lo = bounded(seed, gamma, ctr, have, lo, un[i], th[i])
-            out[i] = first[i] + np.int64(v)
-            i += 1
-
-
-@njit(cache=True, nogil=True)
-def pool_moments(
-    X, seed, gamma, b0, codes, pools, offsets, sizes, want2, out1, out2, outw
-):
-    """Per replicate ``b0 + k`` of the stratified bootstrap: ``sum_i c_i X[i]``
-    (and of squares) over rows in order, ``c_i`` how many slots drew row ``i``;
-    the size is ``n``.  Bit for bit ``pool_counts_chunk`` + ``weighted_moments``.
-
-    Slot ``i`` draws a row of the stratum of row ``i`` (:func:`pool_draws`).  The
-    counts of eight replicates are kept by pool position in an ``(n, 8)`` int32
-    array (32 bytes a position); row ``i``'s eight counts are then the row of its
-    pool position, read in row order by the vector reduction.
-    """
-    n = X.shape[0]
-    d = X.shape[1]
-    nb = out1.shape[0]
-    pos = np.empty(n, dtype=np.int64)
-    cnt = np.zeros(n * LANES, dtype=np.int32)
-    acc = np.zeros(2 * LANES)
-    part = np.zeros(2 * d)
-    stack = np.zeros((CASCADE_LEVELS, 2 * LANES if d == 1 else 2 * d))
-    un = np.empty(n, dtype=np.uint64)
-    th = np.empty(n, dtype=np.uint64)
-    first = np.empty(n, dtype=np.int64)
-    where = np.empty(n, dtype=np.int64)  # row -> its position in pools
-    S = sizes.shape[0]
-    ths = np.empty(S, dtype=np.uint64)
-    fast = True
-    for s in range(S):
-        ths[s] = lemire_threshold(np.uint64(sizes[s]))
-        fast &= np.uint64(sizes[s]) <= MASK32
-    for i in range(n):
-        s = codes[i]
-        un[i] = np.uint64(sizes[s])
-        th[i] = ths[s]
-        first[i] = offsets[s]
-        where[pools[i]] = i
-    w = np.empty(n) if d > 1 else np.empty(0)
-    xcol = np.empty(n) if d == 1 else np.empty(0)
-    if d == 1:
-        for i in range(n):
-            xcol[i] = X[i, 0]
-    for k0 in range(0, nb, LANES):
-        nr = min(LANES, nb - k0)
-        cnt[:] = 0
-        for r in range(nr):
-            pool_draws(seed, gamma, b0 + k0 + r, un, th, first, fast, pos)
-            for i in range(n):
-                cnt[pos[i] * LANES + r] += 1
-            outw[k0 + r] = n
-        if d == 1:
-            _cascade_lanes(acc, cnt, where, xcol, want2, stack)
-            for r in range(nr):
-                out1[k0 + r, 0] = acc[r]
-                out2[k0 + r, 0] = acc[LANES + r]
-        else:
-            for r in range(nr):
-                for i in range(n):
-                    w[i] = cnt[where[i] * LANES + r]
                 cascade_rows(X, w, want2, part, stack, out1[k0 + r], out2[k0 + r])
 
 

@@ -9,11 +9,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from skboot._kernels.fused_strata import pool_count_dtype, pool_moments
 from skboot._kernels.fused_weights import (
     dirichlet_moments,
     group_moments,
     poisson_moments,
-    pool_moments,
 )
 from skboot._kernels.resample import (
     dirichlet_chunk,
@@ -145,6 +145,8 @@ class PoolPlan(ResamplingPlan):
 
     def _moments_kernel(self, b0: int) -> tuple[Any, tuple[Any, ...]]:
         seed, gamma = self._seed()
+        # counts in the narrowest type that holds the largest stratum's
+        like = np.empty(0, pool_count_dtype(int(np.max(self.sizes, initial=0))))
         return pool_moments, (
             seed,
             gamma,
@@ -153,6 +155,7 @@ class PoolPlan(ResamplingPlan):
             self.pools,
             self.offsets,
             self.sizes,
+            like,
         )
 
 
