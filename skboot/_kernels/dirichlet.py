@@ -278,7 +278,7 @@ def _exponentials(seed, gamma, b0, nr, E, tot):
         for r in range(nr):
             _lane_complements(seed, gamma, b0 + r, i0, c, buf)
             _lane_exponentials(buf, c, T, r * TILE)
-        lanes8_transpose_total(tot, T, E, LANES * i0, c)
+        lanes8_transpose_total(tot, T, E, LANES * i0, c)  # type: ignore[call-arg]
 
 
 @njit(cache=True, nogil=True)

@@ -110,7 +110,7 @@ _TWO53_U = np.uint64(1 << 53)
 @intrinsic
 def double_bits(typingctx, x):
     """The IEEE-754 bits of a float64, as a uint64."""
-    if not isinstance(x, types.Float) or x.bitwidth != 64:
+    if x != types.float64:
         return None
 
     def codegen(context, builder, signature, args):
@@ -122,7 +122,7 @@ def double_bits(typingctx, x):
 @intrinsic
 def bits_double(typingctx, x):
     """The float64 whose IEEE-754 bits are the uint64 ``x``."""
-    if not isinstance(x, types.Integer) or x.bitwidth != 64:
+    if x not in (types.uint64, types.int64):
         return None
 
     def codegen(context, builder, signature, args):
@@ -139,7 +139,7 @@ def _neg_log_scaled(x, k_off):
     """``-log(x * 2**-j)`` for a positive normal double ``x``, with ``k_off =
     2**52 + 1023 + j``: the steps of the module docstring on ``v = x * 2**-j``
     (``x`` and ``v`` share their reduced ``f``; ``k`` is offset by ``j``)."""
-    ix = double_bits(x)
+    ix = double_bits(x)  # type: ignore[call-arg, var-annotated]
     top = (ix + _REDUCE) >> _U52
     f = bits_double((ix + _BIAS) - (top << _U52))
     k = k_off - bits_double(_MAGIC52 | top)
@@ -168,7 +168,7 @@ def complement53(z):
     conversion of a 64-bit integer does not without AVX-512.
     """
     m = _TWO53_U - (z >> _U11)
-    hi = bits_double(_MAGIC84 | (m >> _U32)) - _OFF84
+    hi = bits_double(_MAGIC84 | (m >> _U32)) - _OFF84  # type: ignore[call-arg]
     return hi + bits_double(_MAGIC52 | (m & MASK32))
 
 

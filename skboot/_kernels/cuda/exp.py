@@ -32,7 +32,7 @@ _MAGIC52 = np.uint64(0x4330000000000000)
 #: ``2**52 + 1023``
 _K_OFF = 4503599627371519.0
 
-if config.ENABLE_CUDASIM:
+if getattr(config, "ENABLE_CUDASIM", 0):
 
     def dadd(x, y):
         """``x + y`` rounded to nearest (Python arithmetic on doubles)."""
