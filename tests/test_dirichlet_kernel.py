@@ -9,7 +9,14 @@ import numpy as np
 import pytest
 
 from skboot._kernels.cascade import CASCADE_LEVELS
-from skboot._kernels.dirichlet import LANES, TILE, _reduce_column, dirichlet_lanes
+from skboot._kernels.dirichlet import (
+    LANE_ROWS_MAX,
+    LANES,
+    TILE,
+    _reduce_column,
+    dirichlet_lanes,
+    dirichlet_one_by_one,
+)
 from skboot._kernels.resample import dirichlet_chunk
 from skboot._kernels.weighted import weighted_moments
 from skboot._random import PURPOSE, check_random_state, reference_dirichlet
@@ -90,3 +97,17 @@ def test_zero_weights_skip_infinite_values_in_every_lane():
     np.testing.assert_array_equal(ns[:LANES] + ns[LANES:], sw)
     assert np.isfinite(acc[[4, LANES + 4]]).all()  # 0 * inf never entered
     assert np.isnan(acc[6])  # lane 6 weighs them all
+
+
+@pytest.mark.parametrize("d", [1, 3])
+def test_one_by_one_path_for_large_n_is_the_same_bits(d):
+    """Above LANE_ROWS_MAX rows the kernel reduces replicates one by one in O(n)
+    memory; that path gives the same bits (checked here on small data)."""
+    assert LANE_ROWS_MAX * LANES * 8 <= 2**26  # the lanes' array stays <= 64 MiB
+    seed, gamma = check_random_state(9).stream(PURPOSE["dirichlet"])
+    X = np.random.default_rng(d).normal(size=(517, d))
+    lanes = _fused(X, seed, gamma, 4, 10, True)
+    f1, f2, fw = np.empty((10, d)), np.empty((10, d)), np.empty(10)
+    dirichlet_one_by_one(X, seed, gamma, 4, True, f1, f2, fw)
+    for got, want in zip((f1, f2, fw), lanes, strict=True):
+        np.testing.assert_array_equal(got, want)

@@ -42,12 +42,14 @@ from skboot._kernels.weighted import cascade_rows, weight_total
 from skboot._random import (
     complement53,
     exp1_of_complement,
+    fill_dirichlet_weights,
     mix64,
     replicate_counter,
 )
 
 __all__ = [
     "dirichlet_lanes",
+    "dirichlet_one_by_one",
     "lanes8_dirichlet",
     "lanes8_dirichlet_sq",
     "lanes8_transpose_total",
@@ -58,6 +60,9 @@ __all__ = [
 LANES = 8
 #: Rows of a tile (the cascade's tile, as in weighted_moments).
 TILE = CASCADE_ROWS
+#: Above this many rows the ``(n, 8)`` array of variates (64 MiB here) is not
+#: made: replicates are drawn and reduced one by one in O(n) memory.
+LANE_ROWS_MAX = 2**20
 _U1 = np.uint64(1)
 _I64 = ir.IntType(64)
 _V8 = ir.VectorType(ir.DoubleType(), LANES)
@@ -103,8 +108,8 @@ def lanes8_transpose_total(typingctx, tot, T, E, off, c):
     ``r``'s values of rows ``t < c`` at ``T[r * TILE + t]``; write row ``t``'s
     eight values to ``E[off + 8t .. off + 8t + 7]`` and add them, rows in order,
     lane-wise into ``tot[0:8]`` (eight sums in row order in one vector
-    register).  Four rows at a time by 4 x 4 transposes in registers (a strided
-    store per value measured 40% slower)."""
+    register).  Four rows at a time by 4 x 4 transposes in registers (storing
+    each value at its place in ``E`` directly made the log loop a third slower)."""
     sig = types.void(tot, T, E, off, c)
     v4 = ir.VectorType(ir.DoubleType(), 4)
     join = ir.Constant(ir.VectorType(ir.IntType(32), LANES), list(range(LANES)))
@@ -300,15 +305,34 @@ def _reduce_column(E, scale, x, want2, acc, ns, stack):
     cascade_total(stack, count, acc)
 
 
+@njit(cache=True, nogil=True)
+def dirichlet_one_by_one(X, seed, gamma, b0, want2, out1, out2, outw):
+    """:func:`dirichlet_lanes` one replicate at a time, in O(n) memory: the
+    weights of a replicate into one reused row, then reduced."""
+    n = X.shape[0]
+    d = X.shape[1]
+    w = np.empty(n)
+    part = np.zeros(2 * d)
+    stack = np.zeros((CASCADE_LEVELS, 2 * d))
+    for k in range(out1.shape[0]):
+        fill_dirichlet_weights(seed, gamma, b0 + k, w)
+        cascade_rows(X, w, want2, part, stack, out1[k], out2[k])
+        outw[k] = weight_total(w)
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def dirichlet_lanes(X, seed, gamma, b0, want2, out1, out2, outw):
     """Per replicate ``b0 + k`` of the Bayesian bootstrap: ``sum_i w_i X[i]`` (and
     of squares) over rows in order and the Neumaier-compensated ``sum_i w_i``;
     bit for bit ``fill_dirichlet_weights`` + ``weighted_moments`` (see the
-    module docstring).  Wider data are reduced replicate by replicate."""
+    module docstring).  Wider data are reduced replicate by replicate; above
+    LANE_ROWS_MAX rows, :func:`dirichlet_one_by_one`."""
     n = X.shape[0]
     d = X.shape[1]
     nb = out1.shape[0]
+    if n > LANE_ROWS_MAX:
+        dirichlet_one_by_one(X, seed, gamma, b0, want2, out1, out2, outw)
+        return
     E = np.empty(n * LANES)
     tot = np.empty(LANES)
     scale = np.empty(LANES)
