@@ -12,4 +12,7 @@ __version__ = "0.1.0.dev0"
 
 #: Version of the stream definition (:mod:`skboot._random`) recorded on every
 #: result.  Changing the stream in any way is a breaking change and bumps it.
-STREAM_VERSION = 1
+#: Version 2 computes the Bayesian bootstrap's Exp(1) variates with skboot's own
+#: ``-log`` (the same bits on every platform and device) instead of the C
+#: library's ``log1p``; every other draw is version 1's.
+STREAM_VERSION = 2

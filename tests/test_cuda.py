@@ -3,9 +3,10 @@
 On a machine without an NVIDIA GPU these tests run the kernels in numba's CUDA
 simulator (tests/conftest.py sets NUMBA_ENABLE_CUDASIM=1), on tiny n and B; on a GPU
 machine the same tests run on the device, plus the ``cuda_device`` ones.  Where the
-device's compiler may fuse a product into an FMA (sums of squares, weighted sums,
-``log1p`` of the Dirichlet weights), the exact comparisons are made in the
-simulator only and the device is held to the documented tolerance.
+device's compiler may fuse a product into an FMA (sums of squares, weighted sums),
+the exact comparisons are made in the simulator only and the device is held to
+the documented tolerance.  The Dirichlet weights are exact on any device: their
+logarithm is skboot's own, with explicit round-to-nearest operations.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import math
 
 import numpy as np
 import pytest
+from numba import njit
 from sklearn.base import clone
 
 import skboot
@@ -37,7 +39,11 @@ from skboot._random import (
     PURPOSE,
     check_random_state,
     fill_indices_kernel,
+    neg_log,
+    reference_dirichlet,
     reference_indices,
+    reference_neg_log,
+    reference_uniforms,
 )
 
 cuda = pytest.importorskip("numba.cuda", reason="numba has no CUDA target")
@@ -54,7 +60,15 @@ if not (SIMULATOR or ON_DEVICE):
         allow_module_level=True,
     )
 
+from skboot._kernels.cuda import exp as exp_device  # noqa: E402
 from skboot._kernels.cuda import kernels as K  # noqa: E402
+
+
+@njit(error_model="numpy")
+def fill_neg_log(v, out):
+    for i in range(v.shape[0]):
+        out[i] = neg_log(v[i])
+
 
 #: The documented agreement of device statistics with the CPU path.
 RTOL = 1e-12
@@ -187,16 +201,66 @@ def test_stationary_mean_block_one_and_n():
 
 @pytest.mark.parametrize("resampler", ALL_SCHEMES[5:], ids=IDS[5:])
 def test_weights_are_the_cpu_stream(resampler):
+    """Poisson counts and Dirichlet weights equal the CPU's bit for bit, on the
+    simulator and on any device."""
     plan = _plan(resampler, 45)
     got = _weights_on_device(plan, 5)
     for b in range(5):
-        want = plan.counts(b) if isinstance(resampler, PoissonBootstrap) else None
-        if want is not None:
-            np.testing.assert_array_equal(got[b], want)  # exact on any device
-        elif SIMULATOR:
+        if isinstance(resampler, PoissonBootstrap):
+            np.testing.assert_array_equal(got[b], plan.counts(b))
+        else:
             np.testing.assert_array_equal(got[b], plan.weights(b))
-        else:  # the device's log1p is within an ulp or two of the CPU's
-            np.testing.assert_allclose(got[b], plan.weights(b), rtol=1e-14)
+
+
+@cuda.jit
+def _neg_log_kernel(v, out):
+    for i in range(K.first_item(), v.shape[0], K.item_stride()):
+        out[i] = exp_device.neg_log(v[i])
+
+
+def test_device_logarithm_is_the_cpu_bits():
+    """The device's ``-log(v)`` (explicit round-to-nearest operations, never fused)
+    equals the numba function and the numpy reference bit for bit: around every
+    reduction boundary and power of two, at the stream's extremes and on stream
+    values."""
+    edges = []
+    for e in range(54):
+        for x in (math.sqrt(0.5) * 2.0**-e, 2.0**-e):
+            edges += [x, math.nextafter(x, 0.0), math.nextafter(x, 1.0)]
+    key = check_random_state(4)
+    v = np.concatenate(
+        [
+            np.array([x for x in edges if 0.0 < x <= 1.0]),
+            1.0 - np.arange(64) * 2.0**-53,
+            np.arange(1, 65) * 2.0**-53,
+            1.0 - reference_uniforms(key, PURPOSE["dirichlet"], 0, 200),
+        ]
+    )
+    out = cuda.to_device(np.zeros_like(v))
+    with _device.quiet():
+        _neg_log_kernel[2, 32](cuda.to_device(v), out)
+    got = out.copy_to_host()
+    np.testing.assert_array_equal(got, reference_neg_log(v))
+    cpu = np.empty_like(v)
+    fill_neg_log(v, cpu)
+    np.testing.assert_array_equal(got, cpu)
+
+
+def test_dirichlet_weights_three_ways():
+    """Device weights == numba fill == the pure-numpy reference, bit for bit, for
+    replicates far into the stream and sizes that are not multiples of 8."""
+    plan = _plan(BayesianBootstrap(), 301, seed=13)
+    s = _run.scheme_of(plan)
+    B, b0 = 3, 2**33 + 5
+    out = cuda.to_device(np.zeros((B, 301)))
+    with _device.quiet():
+        K.weight_rows[1, 4](np.int64(s.code), s.seed, s.gamma, np.uint64(b0), out)
+    got = out.copy_to_host()
+    for k in range(B):
+        np.testing.assert_array_equal(got[k], plan.weights(b0 + k))
+        np.testing.assert_array_equal(
+            got[k], reference_dirichlet(plan.key, b0 + k, 301)
+        )
 
 
 def test_kernels_implement_the_current_stream():

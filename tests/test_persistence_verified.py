@@ -502,7 +502,7 @@ def test_unknown_stream_version_lists_the_known_ones(scalar_blob):
     members = _members(scalar_blob)
     members["record"]["stream_version"] = max(READ_STREAM_VERSIONS) + 1
     with pytest.raises(
-        ResultFileError, match=r"knows random-stream version\(s\) 1, so"
+        ResultFileError, match=r"knows random-stream version\(s\) 1, 2, so"
     ):
         BootstrapResult.load(_write(members))
 

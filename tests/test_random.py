@@ -42,6 +42,7 @@ from skboot._random import (
     index_dtype,
     lemire_threshold,
     mix64,
+    reference_dirichlet,
     reference_indices,
     reference_uniforms,
     reference_words,
@@ -177,7 +178,7 @@ def test_root_key_derivation_is_documented() -> None:
 def test_stream_is_pinned() -> None:
     """The first draws of a fixed seed.  If this test fails the stream changed:
     that is a breaking change and requires bumping STREAM_VERSION."""
-    assert STREAM_VERSION == 1
+    assert STREAM_VERSION == 2
     key = check_random_state(12345)
     out = np.empty((3, 8), np.int64)
     seed, gamma = key.stream(PURPOSE["indices"])
@@ -186,6 +187,9 @@ def test_stream_is_pinned() -> None:
     counts = np.empty(8, np.int64)
     fill_poisson_counts(*key.stream(PURPOSE["poisson"]), 0, counts)
     assert counts.tolist() == PINNED_POISSON
+    weights = np.empty(8)
+    fill_dirichlet_weights(*key.stream(PURPOSE["dirichlet"]), 0, weights)
+    assert [w.hex() for w in weights.tolist()] == PINNED_DIRICHLET
 
 
 PINNED_INDICES = [
@@ -194,6 +198,17 @@ PINNED_INDICES = [
     [518, 254, 65, 230, 857, 355, 531, 707],
 ]
 PINNED_POISSON = [2, 2, 0, 2, 0, 0, 5, 1]
+#: Stream version 2's Dirichlet weights (n = 8), every bit.
+PINNED_DIRICHLET = [
+    "0x1.dcc01d7ca006ap-1",
+    "0x1.6ae3a602f89f4p-4",
+    "0x1.5bb507e0e70b7p-1",
+    "0x1.d47ba92a06db1p+0",
+    "0x1.61b5cb8572e1fp+0",
+    "0x1.04a9c45f5753ap+0",
+    "0x1.46de7b240f386p-1",
+    "0x1.6eccbc5034401p+0",
+]
 
 
 # ---------------------------------------------------------------------------
@@ -390,20 +405,6 @@ def reference_poisson(key: RootKey, b: int, size: int) -> np.ndarray:
     return np.minimum(np.searchsorted(np.array(cdf), u, side="right"), POISSON_MAX)
 
 
-def reference_dirichlet(key: RootKey, b: int, size: int, log1p=math.log1p):
-    """Exp(1) = -log1p(-u), scaled so the weights sum to ``size``; the total is
-    accumulated left to right (``cumsum``) like the kernel.
-
-    The kernel calls the C library's ``log1p`` (as ``math.log1p`` does); numpy's
-    own ``log1p`` can differ from it in the last bit, so bit-for-bit equality is
-    checked against ``math.log1p`` and closeness against ``np.log1p``.
-    """
-    u = reference_uniforms(key, PURPOSE["dirichlet"], b, size)
-    e = -np.array([log1p(-v) for v in u.tolist()], dtype=np.float64)
-    total = np.cumsum(e)[-1]
-    return e * (size / total)
-
-
 @pytest.mark.parametrize("seed", [0, 99])
 @pytest.mark.parametrize("b", [0, 1, 2**33 + 7])
 @pytest.mark.parametrize("size", [1, 2, 257, 5000])
@@ -422,9 +423,10 @@ def test_dirichlet_weights_match_reference(seed, b, size) -> None:
     out = np.empty(size, np.float64)
     fill_dirichlet_weights(*key.stream(PURPOSE["dirichlet"]), b, out)
     assert_array_equal(out, reference_dirichlet(key, b, size))
-    np.testing.assert_allclose(
-        out, reference_dirichlet(key, b, size, log1p=np.log1p), rtol=1e-14
-    )
+    # and they are -log1p(-u) normalized, to an ulp or two of the C library's
+    u = reference_uniforms(key, PURPOSE["dirichlet"], b, size)
+    e = -np.log1p(-u)
+    np.testing.assert_allclose(out, e * (size / np.cumsum(e)[-1]), rtol=1e-15)
     assert (out > 0).all()
     assert math.isclose(out.sum(), size, rel_tol=1e-12)
 

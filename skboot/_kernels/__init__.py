@@ -9,6 +9,8 @@
 * :mod:`~skboot._kernels.resample`: the index resamplers' chunk fills (counts,
   strata, groups, Poisson, Dirichlet);
 * :mod:`~skboot._kernels.simd`: numba intrinsics for eight-lane vector rows;
+* :mod:`~skboot._kernels.dirichlet`: the fused Bayesian-bootstrap kernel (eight
+  replicates' Dirichlet weights drawn and reduced in vector lanes);
 * :mod:`~skboot._kernels.model_based`: AR recursions, wild multipliers and cluster
   sums of the model-based resamplers.
 

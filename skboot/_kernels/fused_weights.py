@@ -23,6 +23,7 @@ from skboot._kernels.cascade import (
     cascade_push,
     cascade_total,
 )
+from skboot._kernels.dirichlet import dirichlet_lanes
 from skboot._kernels.draw_lanes import (
     poisson_lanes8,
     poisson_lanes8_exact,
@@ -36,12 +37,10 @@ from skboot._kernels.simd import (
 from skboot._kernels.weighted import (
     add_weighted_rows,
     cascade_rows,
-    weight_total,
     write_cascade_total,
 )
 from skboot._random import (
     POISSON_MAX,
-    fill_dirichlet_weights,
     fill_indices_kernel,
     mix64,
     replicate_counter,
@@ -308,15 +307,7 @@ def dirichlet_moments(X, seed, gamma, b0, want2, out1, out2, outw):
     (scaled to sum to ``n``); bit for bit ``dirichlet_chunk`` +
     ``weighted_moments``.
 
-    One replicate's weights are drawn into a reused row (the scale needs their
-    total first), then reduced; the cost is the ``log1p`` of every weight.
+    Eight replicates side by side (:func:`skboot._kernels.dirichlet.dirichlet_lanes`):
+    their Exp(1) variates, then the weighted sums in vector lanes.
     """
-    n = X.shape[0]
-    d = X.shape[1]
-    w = np.empty(n)
-    part = np.zeros(2 * d)
-    stack = np.zeros((CASCADE_LEVELS, 2 * d))
-    for k in range(out1.shape[0]):
-        fill_dirichlet_weights(seed, gamma, b0 + k, w)
-        cascade_rows(X, w, want2, part, stack, out1[k], out2[k])
-        outw[k] = weight_total(w)
+    dirichlet_lanes(X, seed, gamma, b0, want2, out1, out2, outw)

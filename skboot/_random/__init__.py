@@ -8,6 +8,8 @@ Modules:
   (the definition of the stream: see its docstring);
 * :mod:`skboot._random._blocks`: the block draw every index path uses and the fills
   built on it (indices, stratified pools, Poisson counts, Dirichlet weights);
+* :mod:`skboot._random._exp`: skboot's own ``-log(v)`` (the Exp(1) variates of the
+  Dirichlet weights; the same bits on every platform and device);
 * :mod:`skboot._random._reference`: a slow pure-numpy reference, for tests.
 """
 
@@ -44,8 +46,23 @@ from skboot._random._core import (
     uniform_at,
     unit_double,
 )
+from skboot._random._exp import (
+    EXP_LN2_HI,
+    EXP_LN2_LO,
+    EXP_POLY,
+    EXP_SQRT_HALF_BITS,
+    bits_double,
+    complement53,
+    double_bits,
+    exp1_of_complement,
+    exp1_of_output,
+    neg_log,
+)
 from skboot._random._reference import (
+    reference_dirichlet,
+    reference_exponentials,
     reference_indices,
+    reference_neg_log,
     reference_uniforms,
     reference_words,
 )
@@ -57,6 +74,10 @@ from skboot._random._vector import (
 from skboot._version import STREAM_VERSION
 
 __all__ = [
+    "EXP_LN2_HI",
+    "EXP_LN2_LO",
+    "EXP_POLY",
+    "EXP_SQRT_HALF_BITS",
     "FAST_BLOCK",
     "GOLDEN_GAMMA",
     "HALF_BLOCK",
@@ -67,12 +88,17 @@ __all__ = [
     "PURPOSE_STRIDE",
     "STREAM_VERSION",
     "RootKey",
+    "bits_double",
     "bounded",
     "check_random_state",
+    "complement53",
     "count_row",
+    "double_bits",
     "draw_block",
     "draw_sum_pairs",
     "draw_sum_pairs_prefetch",
+    "exp1_of_complement",
+    "exp1_of_output",
     "fast_pairs",
     "fast_pairs_split",
     "fill_dirichlet_weights",
@@ -84,7 +110,11 @@ __all__ = [
     "index_dtype",
     "lemire_threshold",
     "mix64",
+    "neg_log",
+    "reference_dirichlet",
+    "reference_exponentials",
     "reference_indices",
+    "reference_neg_log",
     "reference_uniforms",
     "reference_words",
     "replicate_counter",

@@ -21,6 +21,7 @@ from skboot._random._core import (
     replicate_counter,
     uniform01,
 )
+from skboot._random._exp import complement53, exp1_of_complement
 from skboot._random._vector import pairs_interleaved, pairs_split
 
 # ---------------------------------------------------------------------------
@@ -263,23 +264,30 @@ def fill_poisson_counts(seed, gamma, b, out):
         out[i] = k
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def fill_dirichlet_weights(seed, gamma, b, out):
-    """Flat Dirichlet weights scaled to sum to ``len(out)`` (mean weight 1).
+    """Flat Dirichlet weights scaled to sum to ``len(out)`` (mean weight 1);
+    Rubin (1981).
 
-    ``out[i] = -log1p(-u_i)`` (Exp(1)), then normalized; Rubin (1981).
+    ``e_i = -log(1 - u_i)`` (Exp(1)), ``u_i`` the uniform of SplitMix64 output
+    ``b * 2**32 + i``, computed by :func:`skboot._random.exp1_of_output` (the same
+    bits on every platform); ``out[i] = e_i * (n / T)``, ``T`` the sum of the
+    ``e_i`` in row order.
     """
-    ctr = replicate_counter(b)
-    have = NO_HAVE
-    lo = _U0
+    n = out.shape[0]
+    # two loops (the word's integer, then its log) vectorize better than one:
+    # each keeps its constants in registers
+    zp = seed + (replicate_counter(b) + _U1) * gamma
+    for i in range(n):
+        out[i] = complement53(mix64(zp))
+        zp += gamma
+    for i in range(n):
+        out[i] = exp1_of_complement(out[i])
     total = 0.0
-    for i in range(out.shape[0]):
-        u, ctr, have, lo = uniform01(seed, gamma, ctr, have, lo)
-        e = -np.log1p(-u)
-        out[i] = e
-        total += e
-    scale = out.shape[0] / total
-    for i in range(out.shape[0]):
+    for i in range(n):
+        total += out[i]
+    scale = n / total
+    for i in range(n):
         out[i] *= scale
 
 

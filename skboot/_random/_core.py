@@ -22,11 +22,26 @@ for purpose ``p`` is a pure function of ``(key, p, b, j)``:
    for larger ``n`` two consecutive words form a 64-bit value (high word first).
 5. Uniform doubles in ``[0, 1)`` take two consecutive words, ``(hi << 32 | lo) >> 11``
    times ``2**-53``.
+6. Exp(1) variates (the Bayesian bootstrap's weights, purpose "dirichlet") take one
+   uniform per row, ``u_i`` of output ``b * 2**32 + i``: ``e_i = -log(1 - u_i)``
+   (``1 - u_i`` is exact), computed by skboot's own logarithm
+   (:mod:`skboot._random._exp`: a fixed sequence of IEEE-754 double operations,
+   no library call, no fused multiply-add, within 1 ulp).  Replicate ``b``'s
+   weights are ``e_i * (n / T)``, ``T`` the sum of the ``e_i`` in row order.
 
 Every skboot code path (fused numba kernels, Python callables, scikit-learn
-splitters) reads this one stream, so the replicates a user gets do not depend on the
-statistic, the chunk size, ``n_jobs`` or the joblib backend.  The definition is
-versioned by :data:`STREAM_VERSION`; changing any step above is a breaking change.
+splitters, the CUDA kernels) reads this one stream, so the replicates a user gets do
+not depend on the statistic, the chunk size, ``n_jobs``, the joblib backend, the
+platform or the device.  The definition is versioned by :data:`STREAM_VERSION`;
+changing any step above is a breaking change.
+
+Versions
+--------
+1. The first definition, with ``e_i = -log1p(-u_i)`` from the C library, whose last
+   bit could differ between operating systems and devices.
+2. Step 6 as above: the Bayesian weights are the same bits everywhere and differ
+   from version 1's in their last bits.  Every other draw is version 1's, so the
+   replicates of every other resampler are unchanged.
 
 References
 ----------

@@ -517,7 +517,11 @@ class BayesianBootstrap(BaseResampler):
 
     Replicate ``b`` is a weight vector, ``w ~ n * Dirichlet(1, ..., 1)`` (mean
     weight 1), not a set of indices, so :meth:`split` raises; statistics are
-    computed as weighted statistics by :func:`skboot.bootstrap`.
+    computed as weighted statistics by :func:`skboot.bootstrap`.  Row ``i``'s
+    weight is ``-log(1 - u_i)`` of a uniform ``u_i`` of the stream, divided by the
+    sum of them and multiplied by ``n``; skboot computes the logarithm itself,
+    with a fixed sequence of IEEE operations, so the weights (and the replicate
+    values) are the same bits on every platform and on the GPU.
 
     Parameters
     ----------

@@ -30,7 +30,7 @@ __all__ = [
 
 #: The random-stream versions this skboot knows (a result of another stream
 #: cannot be repeated here).
-READ_STREAM_VERSIONS = (STREAM_VERSION,)
+READ_STREAM_VERSIONS = (1, STREAM_VERSION)
 #: The float64 arrays of a file.
 ARRAYS = ("estimate", "distribution", "standard_error", "bias")
 #: The fields of the record (the arrays as references to their members).

@@ -1,7 +1,7 @@
 """Constants shared by the CUDA kernels and their host side (no numba import)."""
 
 #: The stream definition the kernels reproduce (skboot._random.STREAM_VERSION).
-IMPLEMENTS_STREAM = 1
+IMPLEMENTS_STREAM = 2
 
 #: Index schemes: iid draws, fixed-length blocks, geometric (stationary) blocks.
 IID = 0

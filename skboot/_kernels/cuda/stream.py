@@ -6,7 +6,8 @@ Step for step the CPU definition (stream version
 (high half first), Lemire's bounded draws with rejection (two words per attempt
 from ``2**32`` on, with a portable 128-bit product), uniform doubles from one
 output, the fixed and stationary block rules, Poisson(1) counts by inversion and
-unnormalized flat-Dirichlet weights.  Numba code only; the kernels that use these
+unnormalized flat-Dirichlet weights (skboot's own ``-log``,
+:mod:`skboot._kernels.cuda.exp`, with no fused multiply-add: the CPU's bits).  Numba code only; the kernels that use these
 functions are in :mod:`skboot._kernels.cuda.kernels`.
 
 Everything of the stream is uint64 (numba types mixed signed/unsigned arithmetic as
@@ -21,6 +22,7 @@ import numpy as np
 from numba import cuda
 
 from skboot._kernels.cuda.constants import FIXED_BLOCKS, IID, POISSON
+from skboot._kernels.cuda.exp import dadd, ddiv, dmul, neg_log
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -280,16 +282,18 @@ def poisson_at(seed, gamma, bctr, i):
 
 @cuda.jit(device=True)
 def exp_at(seed, gamma, bctr, i):
-    """Unnormalized flat-Dirichlet weight of row ``i``: ``-log1p(-u_i)``."""
-    return -math.log1p(-uniform_at(seed, gamma, bctr, i))
+    """Unnormalized flat-Dirichlet weight of row ``i``: ``-log(1 - u_i)`` (``1 -
+    u_i`` is exact), the CPU's bits."""
+    return neg_log(dadd(1.0, -uniform_at(seed, gamma, bctr, i)))
 
 
 @cuda.jit(device=True)
 def weight_at(scheme, seed, gamma, bctr, i, scale):
-    """Weight of row ``i``: a Poisson count, or ``scale * Exp(1)``."""
+    """Weight of row ``i``: a Poisson count, or ``Exp(1) * scale`` (rounded once,
+    as the CPU's fill)."""
     if scheme == POISSON:
         return poisson_at(seed, gamma, bctr, i)
-    return exp_at(seed, gamma, bctr, i) * scale
+    return dmul(exp_at(seed, gamma, bctr, i), scale)
 
 
 @cuda.jit(device=True)
@@ -297,5 +301,5 @@ def dirichlet_scale(seed, gamma, bctr, n):
     """``n / sum_i Exp_i`` summed in row order, as the CPU's fill does."""
     total = 0.0
     for i in range(n):
-        total += exp_at(seed, gamma, bctr, i)
-    return n / total
+        total = dadd(total, exp_at(seed, gamma, bctr, i))
+    return ddiv(np.float64(n), total)
