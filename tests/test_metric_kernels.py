@@ -14,9 +14,19 @@ import math
 import numba
 import numpy as np
 import pytest
+from numba.core import types
 from sklearn import metrics as skm
 
-from skboot._kernels.metric import eval_packed, metric_chunk, metric_loo
+from skboot._kernels.metric import (
+    KID_ROC,
+    _eval_one,
+    _metric_chunk,
+    _metric_loo,
+    eval_metric,
+    eval_packed,
+    metric_chunk,
+    metric_loo,
+)
 from skboot.metrics import (
     METRICS,
     PreparedMetric,
@@ -667,12 +677,23 @@ def test_metric_loo_equals_the_kernel_with_one_weight_zeroed(case):
             np.testing.assert_allclose(out[i], expected, equal_nan=True, **TOL)
 
 
-def test_drivers_compile_to_one_signature():
+def test_drivers_compile_once_per_metric():
+    # the drivers called from Python are compiled for the metric's id (a literal):
+    # one version per id, whatever the call, and never a generic int64 version
     rng = np.random.default_rng(14)
     y_true, y_pred = make_data("binary_scores", rng, 20)
     p = pack(METRICS["roc_auc"].prepare(y_true, y_pred))
-    out = np.empty((2, 1))
-    metric_chunk(p, p, False, np.ones(20), False, _weights(rng, 20, 2), out)
-    metric_loo(p, p, True, np.ones(20), np.empty(20))
-    for driver in (eval_packed, metric_chunk, metric_loo):
-        assert len(driver.signatures) == 1, driver
+    for _ in range(2):
+        out = np.empty((2, 1))
+        metric_chunk(p, p, False, np.ones(20), False, _weights(rng, 20, 2), out)
+        metric_loo(p, p, True, np.ones(20), np.empty(20))
+        eval_metric(p, np.ones(20))
+    for driver in (_eval_one, _metric_chunk, _metric_loo):
+        ids = [
+            tuple(t.literal_value for t in sig if isinstance(t, types.Literal))
+            for sig in driver.signatures
+        ]
+        assert ids and all(ids), driver  # literal ids only
+        roc = [k for k in ids if set(k) == {KID_ROC}]
+        assert len(roc) == 1, driver
+    assert len(eval_packed.signatures) <= 1

@@ -19,16 +19,17 @@ undefined-replicate policy.
 Packed form and drivers
 -----------------------
 A numba function that receives a kernel as an argument is compiled anew in every
-process (a dispatcher type does not hit numba's on-disk cache).  The engine
-therefore calls the kernels through drivers that switch on a kernel id
-(:data:`KID_MEAN`, ...): every metric is packed into one tuple type
+process (a dispatcher type does not hit numba's on-disk cache).  Every metric is
+therefore packed into one tuple type with a kernel id (:data:`KID_MEAN`, ...)
 
     ``(kid, F0, F1, I0, I1, n0, n1, n2, x0)``
 
 (int64, two float64 arrays, two int64 arrays, three int64 scalars, a float64;
-``skboot.metrics.pack``), so :func:`eval_packed` (one evaluation) and
-:func:`metric_chunk` (a chunk of weight rows, optionally the paired difference of
-two metrics) have one signature each and are cached on disk.
+``skboot.metrics.pack``).  The drivers called from Python (:func:`eval_metric`,
+:func:`metric_chunk`, :func:`metric_loo`) are compiled per kernel id, a literal
+(:mod:`skboot._kernels.literal`), so a run compiles its metric's kernel only and
+each version is cached on disk; :func:`eval_packed` switches on the id at run
+time (every kernel compiled in) for numba callers.
 
 Leave-one-out values
 --------------------
@@ -43,7 +44,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import literally, njit, types
+from numba.extending import overload
+
+from skboot._kernels.literal import call_literal
 
 __all__ = [
     "KID_AP",
@@ -55,6 +59,7 @@ __all__ = [
     "KID_ROC",
     "average_precision_kernel",
     "balanced_accuracy_kernel",
+    "eval_metric",
     "eval_packed",
     "loo_generic",
     "loo_mean",
@@ -321,43 +326,89 @@ def average_precision_kernel(order, y_sorted, group_starts, w):  # pragma: no co
 # --------------------------------------------------------------------------- #
 
 
+def _kernel_value(kid, p, w):  # pragma: no cover - replaced by the overload
+    raise NotImplementedError("compiled code only")
+
+
+@overload(_kernel_value, jit_options={"cache": True, "nogil": True})
+def _kernel_value_impl(kid, p, w):
+    """``kernel(*args, w)`` of the packed metric ``p`` whose id ``kid`` is known
+    when the caller is compiled (a literal): only that metric's kernel is typed
+    and compiled into the caller."""
+    if not isinstance(kid, types.IntegerLiteral):
+        return None
+    k = kid.literal_value
+    if k == KID_MEAN:
+        return lambda kid, p, w: weighted_mean_kernel(p[1], w)
+    if k == KID_RMS:
+        return lambda kid, p, w: weighted_rms_kernel(p[1], w)
+    if k == KID_R2:
+        return lambda kid, p, w: r2_kernel(p[1], p[2], p[5] != 0, w)
+    if k == KID_BACC:
+        return lambda kid, p, w: balanced_accuracy_kernel(p[3], p[1], p[5], w)
+    if k == KID_PRF:
+        return lambda kid, p, w: prf_kernel(p[3], p[4], p[5], p[6], p[7], p[8], w)
+    if k == KID_ROC:
+        return lambda kid, p, w: roc_auc_kernel(p[3], p[1], p[4], w)
+    return lambda kid, p, w: average_precision_kernel(p[3], p[1], p[4], w)
+
+
 @njit(cache=True, nogil=True)
 def eval_packed(p, w):  # pragma: no cover - compiled
-    """``kernel(*args, w)`` of the packed metric ``p``."""
+    """``kernel(*args, w)`` of the packed metric ``p``, any metric (every kernel
+    is compiled in); for numba callers that receive the metric at run time."""
     kid = p[0]
     if kid == KID_MEAN:
-        return weighted_mean_kernel(p[1], w)
+        return _kernel_value(KID_MEAN, p, w)
     if kid == KID_RMS:
-        return weighted_rms_kernel(p[1], w)
+        return _kernel_value(KID_RMS, p, w)
     if kid == KID_R2:
-        return r2_kernel(p[1], p[2], p[5] != 0, w)
+        return _kernel_value(KID_R2, p, w)
     if kid == KID_BACC:
-        return balanced_accuracy_kernel(p[3], p[1], p[5], w)
+        return _kernel_value(KID_BACC, p, w)
     if kid == KID_PRF:
-        return prf_kernel(p[3], p[4], p[5], p[6], p[7], p[8], w)
+        return _kernel_value(KID_PRF, p, w)
     if kid == KID_ROC:
-        return roc_auc_kernel(p[3], p[1], p[4], w)
-    return average_precision_kernel(p[3], p[1], p[4], w)
+        return _kernel_value(KID_ROC, p, w)
+    return _kernel_value(KID_AP, p, w)
 
 
 @njit(cache=True, nogil=True)
-def metric_chunk(pa, pb, two, sw, weighted, W, out):  # pragma: no cover - compiled
-    """One chunk of replicates: ``out[r, 0] = m_a(w_r) [- m_b(w_r)]``.
+def _eval_one(kid, p, w):  # pragma: no cover - compiled
+    literally(kid)
+    return _kernel_value(kid, p, w)
 
-    ``W`` holds the resampling counts (or weights) of the chunk's replicates,
-    one row each; it is multiplied in place by the sample weights ``sw`` when
-    ``weighted``.  ``two`` selects the paired difference of two metrics
-    evaluated on the same weights (model comparison).
-    """
+
+def eval_metric(p: tuple, w: np.ndarray) -> float:
+    """:func:`eval_packed` from Python, compiled for ``p``'s metric only."""
+    return call_literal(_eval_one, (p[0],), p, w)
+
+
+@njit(cache=True, nogil=True)
+def _metric_chunk(ka, kb, pa, pb, two, sw, weighted, W, out):  # pragma: no cover
+    literally(ka)
+    literally(kb)
     for r in range(W.shape[0]):
         row = W[r]
         if weighted:
             for i in range(row.shape[0]):
                 row[i] *= sw[i]
-        v = eval_packed(pa, row)
+        v = _kernel_value(ka, pa, row)
         if two:
-            v = v - eval_packed(pb, row)
+            v = v - _kernel_value(kb, pb, row)
         out[r, 0] = v
+
+
+def metric_chunk(pa: tuple, pb: tuple, two: bool, sw, weighted: bool, W, out) -> None:
+    """One chunk of replicates: ``out[r, 0] = m_a(w_r) [- m_b(w_r)]``.
+
+    ``W`` holds the resampling counts (or weights) of the chunk's replicates,
+    one row each; it is multiplied in place by the sample weights ``sw`` when
+    ``weighted``.  ``two`` selects the paired difference of two metrics
+    evaluated on the same weights (model comparison).  The driver is compiled
+    for the two metrics' ids, so only their kernels are compiled.
+    """
+    call_literal(_metric_chunk, (pa[0], pb[0]), pa, pb, two, sw, weighted, W, out)
 
 
 # --------------------------------------------------------------------------- #
@@ -366,14 +417,14 @@ def metric_chunk(pa, pb, two, sw, weighted, W, out):  # pragma: no cover - compi
 
 
 @njit(cache=True, nogil=True)
-def loo_generic(p, sw, full, out):  # pragma: no cover - compiled
+def loo_generic(kid, p, sw, full, out):  # pragma: no cover - compiled
     w = sw.copy()
     for i in range(w.shape[0]):
         if sw[i] == 0.0:
             out[i] = full
             continue
         w[i] = 0.0
-        out[i] = eval_packed(p, w)
+        out[i] = _kernel_value(kid, p, w)
         w[i] = sw[i]
 
 
@@ -482,31 +533,63 @@ def loo_roc_auc(order, y_sorted, group_starts, sw, full, out):  # pragma: no cov
         fp_before += neg_g[g]
 
 
-@njit(cache=True, nogil=True)
-def loo_one(p, sw, out):  # pragma: no cover - compiled
-    full = eval_packed(p, sw)
-    kid = p[0]
-    if kid in (KID_MEAN, KID_RMS):
-        loo_mean(p[1], sw, full, kid == KID_RMS, out)
-    elif kid == KID_PRF and p[6] == 0:
-        loo_prf_binary(p[3], p[4], p[7], p[8], sw, full, out)
-    elif kid == KID_ROC:
-        loo_roc_auc(p[3], p[1], p[4], sw, full, out)
-    else:
-        loo_generic(p, sw, full, out)
+def _loo_by_kid(kid, p, sw, full, out):  # pragma: no cover - the overload's
+    raise NotImplementedError("compiled code only")
+
+
+@overload(_loo_by_kid, jit_options={"cache": True, "nogil": True})
+def _loo_by_kid_impl(kid, p, sw, full, out):
+    """The leave-one-out rule of the metric ``kid`` (a literal): closed forms
+    for the weighted means, binary precision / recall / F1 and ROC AUC, one
+    kernel call per row otherwise."""
+    if not isinstance(kid, types.IntegerLiteral):
+        return None
+    k = kid.literal_value
+    if k in (KID_MEAN, KID_RMS):
+        rms = k == KID_RMS
+        return lambda kid, p, sw, full, out: loo_mean(p[1], sw, full, rms, out)
+    if k == KID_PRF:
+
+        def prf(kid, p, sw, full, out):
+            if p[6] == 0:
+                loo_prf_binary(p[3], p[4], p[7], p[8], sw, full, out)
+            else:
+                loo_generic(kid, p, sw, full, out)
+
+        return prf
+    if k == KID_ROC:
+        return lambda kid, p, sw, full, out: loo_roc_auc(
+            p[3], p[1], p[4], sw, full, out
+        )
+    return lambda kid, p, sw, full, out: loo_generic(kid, p, sw, full, out)
 
 
 @njit(cache=True, nogil=True)
-def metric_loo(pa, pb, two, sw, out):  # pragma: no cover - compiled
+def loo_one(kid, p, sw, out):  # pragma: no cover - compiled
+    full = _kernel_value(kid, p, sw)
+    _loo_by_kid(kid, p, sw, full, out)
+
+
+@njit(cache=True, nogil=True)
+def _metric_loo(ka, kb, pa, pb, two, sw, out):  # pragma: no cover - compiled
+    literally(ka)
+    literally(kb)
+    loo_one(ka, pa, sw, out)
+    if two:
+        tmp = np.empty(out.shape[0])
+        loo_one(kb, pb, sw, tmp)
+        for i in range(out.shape[0]):
+            out[i] -= tmp[i]
+
+
+def metric_loo(
+    pa: tuple, pb: tuple, two: bool, sw: np.ndarray, out: np.ndarray
+) -> None:
     """Leave-one-out values: ``out[i]`` is the metric with ``sw[i]`` set to 0.
 
     Closed forms in O(n) for the weighted-mean metrics (accuracy, log_loss,
     brier_score, the regression errors), binary precision/recall/F1 and ROC
     AUC; other metrics make one O(n) kernel call per row (O(n^2) in all).
+    Compiled for the two metrics' ids only.
     """
-    loo_one(pa, sw, out)
-    if two:
-        tmp = np.empty(out.shape[0])
-        loo_one(pb, sw, tmp)
-        for i in range(out.shape[0]):
-            out[i] -= tmp[i]
+    call_literal(_metric_loo, (pa[0], pb[0]), pa, pb, two, sw, out)

@@ -19,7 +19,7 @@ from skboot._kernels.iid import iid_sum_1d
 from skboot._kernels.metric import (
     KID_MEAN,
     KID_RMS,
-    eval_packed,
+    eval_metric,
     metric_chunk,
     metric_loo,
 )
@@ -122,13 +122,13 @@ class MetricStatistic(Statistic):
     def each_estimate(self) -> tuple[float, float]:
         """The signed metric of ``prepared`` and of ``other`` on the original rows."""
         sw, pa, pb = self._packs(self.arrays)
-        return self.sign * eval_packed(pa, sw), self.sign * eval_packed(pb, sw)
+        return self.sign * eval_metric(pa, sw), self.sign * eval_metric(pb, sw)
 
     def estimate(self) -> np.ndarray:
         sw, pa, pb = self._packs(self.arrays)
-        value = eval_packed(pa, sw)
+        value = eval_metric(pa, sw)
         if self._two:
-            value -= eval_packed(pb, sw)
+            value -= eval_metric(pb, sw)
         return np.array([self.sign * value])
 
     def _fused_iid(self, plan: ResamplingPlan) -> bool:

@@ -25,7 +25,7 @@ import numpy as np
 
 from skboot._engine import MIN_PARALLEL_DRAWS, Statistic, run_bootstrap
 from skboot._kernels.block import prefix_sums
-from skboot._kernels.metric import eval_packed, metric_chunk
+from skboot._kernels.metric import eval_metric, metric_chunk
 from skboot._kernels.multiple_comparison import (
     fixed_block_means,
     stationary_block_means,
@@ -215,7 +215,7 @@ class _ModelMetrics(Statistic):
 
     def estimate(self) -> np.ndarray:
         sw = self.arrays[0]
-        return np.array([eval_packed(p, sw) for p in self._packs(self.arrays)])
+        return np.array([eval_metric(p, sw) for p in self._packs(self.arrays)])
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         nb = out.shape[0]
