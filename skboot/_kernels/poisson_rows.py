@@ -28,7 +28,12 @@ from skboot._kernels.cascade import (
 from skboot._kernels.simd import lanes8_cols, lanes8_cols_sq
 from skboot._random import POISSON_MAX, mix64, replicate_counter
 
-__all__ = ["poisson_row_counts", "poisson_rows_moments", "row_thresholds"]
+__all__ = [
+    "column_summary",
+    "poisson_row_counts",
+    "poisson_rows_moments",
+    "row_thresholds",
+]
 
 _U1 = np.uint64(1)
 _U11 = np.uint64(11)
@@ -116,26 +121,73 @@ def poisson_row_counts(seed, gamma, b, row0, out):
 
 
 @njit(cache=True, nogil=True)
-def poisson_rows_moments(XT, seed, gamma, b0, row0, want2, out1, out2, outw):
-    """Per replicate ``b0 + k``: ``out1[k, j] = sum_t c_t XT[j, t]`` (and
-    ``out2[k, j] = sum_t c_t XT[j, t]**2`` if ``want2``) and ``outw[k] = sum_t
-    c_t``, with ``c_t`` the count of global row ``row0 + t`` (output ``(b0 + k)
-    * 2**32 + row0 + t`` of the stream).
+def column_summary(X, sums, finite, integral):
+    """One pass over the (m, d) rows: per column the sum and count of the
+    finite values and whether they are all integers (``sums``, ``finite``,
+    ``integral``, overwritten); returns the number of values that are not
+    finite and the number of finite values other than 0 and 1."""
+    m, d = X.shape
+    sums[:] = 0.0
+    finite[:] = 0
+    integral[:] = True
+    bad = 0
+    other = 0
+    for i in range(m):
+        for j in range(d):
+            v = X[i, j]
+            if np.isfinite(v):
+                sums[j] += v
+                finite[j] += 1
+                if v != np.floor(v):
+                    integral[j] = False
+                if v != 0.0 and v != 1.0:
+                    other += 1
+            else:
+                bad += 1
+    return bad, other
 
-    ``XT`` is the partition transposed, (d, m) C-contiguous float64, so each
-    column is read contiguously.  Counts are drawn TILE rows x eight replicates
-    at a time into a tile that stays in L1 and reused for every column; each
-    column's tile sums go through its own pairwise cascade.  A zero count adds
-    nothing (not even a NaN of its row).  Requires ``row0 + m <= 2**32``.
+
+@njit(cache=True, nogil=True)
+def poisson_rows_moments(
+    X, shift, seed, gamma, b0, row0, want2, out1, out2, outw, obs1, obs2
+):
+    """Per replicate ``b0 + k``: ``out1[k, j] = sum_t c_t (X[t, j] - shift[j])``
+    (and the sum of ``c_t (X[t, j] - shift[j])**2`` into ``out2`` if ``want2``)
+    and ``outw[k] = sum_t c_t``, with ``c_t`` the count of global row ``row0 +
+    t`` (output ``(b0 + k) * 2**32 + row0 + t`` of the stream); ``obs1``,
+    ``obs2``: the same sums with unit weights (the original rows).
+
+    ``X`` is (m, d) C-contiguous float64.  A tile of TILE rows is centred into
+    a small buffer, column by column; counts are drawn TILE rows x eight
+    replicates at a time into a tile that stays in L1 and reused for every
+    column; each column's tile sums go through its own pairwise cascade, as in
+    the in-memory kernel (equal to it bit for bit on the same rows and shift).
+    A zero count adds nothing (not even a NaN of its row).  Nothing of size m
+    is allocated.  Requires ``row0 + m <= 2**32``.
     """
-    d = XT.shape[0]
-    m = XT.shape[1]
+    m, d = X.shape
     nb = out1.shape[0]
     T = row_thresholds()
     W = np.zeros(LANES * TILE)
+    xbuf = np.empty((d, TILE))
     acc = np.zeros(2 * LANES)
     tot = np.zeros(LANES)
+    part = np.zeros(2 * d)
     stacks = np.zeros((d, CASCADE_LEVELS, 2 * LANES))
+    ostack = np.zeros((CASCADE_LEVELS, 2 * d))
+    count = 0
+    for i0 in range(0, m, TILE):  # the original rows
+        c = min(TILE, m - i0)
+        part[:] = 0.0
+        for j in range(d):
+            for t in range(c):
+                v = X[i0 + t, j] - shift[j]
+                part[j] += v
+                part[d + j] += v * v
+        count = cascade_push(ostack, count, part)
+    cascade_total(ostack, count, part)
+    obs1[:] = part[:d]
+    obs2[:] = part[d:]
     for k0 in range(0, nb, LANES):
         nr = min(LANES, nb - k0)
         tot[:] = 0.0
@@ -149,11 +201,14 @@ def poisson_rows_moments(XT, seed, gamma, b0, row0, want2, out1, out2, outw):
                     seed, gamma, base, c, T, W[r * TILE : r * TILE + c]
                 )
             for j in range(d):
+                xj = xbuf[j]
+                for t in range(c):
+                    xj[t] = X[i0 + t, j] - shift[j]
                 acc[:] = 0.0
                 if want2:
-                    lanes8_cols_sq(acc, W, 0, TILE, _EMPTY_I64, XT[j], i0, c)
+                    lanes8_cols_sq(acc, W, 0, TILE, _EMPTY_I64, xj, 0, c)
                 else:
-                    lanes8_cols(acc, W, 0, TILE, _EMPTY_I64, XT[j], i0, c)
+                    lanes8_cols(acc, W, 0, TILE, _EMPTY_I64, xj, 0, c)
                 cascade_push(stacks[j], count, acc)
             count += 1
         for j in range(d):

@@ -4,7 +4,8 @@ they live.
 Each partition (rows ``start .. start + m - 1`` of the whole) reduces its rows
 to per-replicate sums, ``B x d`` numbers: the total count ``sum_i c_bi`` and
 the count-weighted sums of ``x - s`` and ``(x - s)**2``, ``s`` the partition's
-own centre (:func:`skboot._engine.centre_of`); row ``i``'s count in replicate
+own centre (the mean of its finite values, an integer for a column of
+integers); row ``i``'s count in replicate
 ``b`` is a pure function of ``(key, b, i)`` (:mod:`skboot._kernels.poisson_rows`),
 so the partitions need nothing from each other.  The partials are merged in a
 fixed pairwise tree (partition order, not completion order) by the parallel
@@ -21,8 +22,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from skboot._engine import Statistic, as_float_rows, centre_of, moments_to_values
-from skboot._kernels.poisson_rows import poisson_rows_moments
+from skboot._engine import Statistic, as_float_rows, moments_to_values
+from skboot._kernels.poisson_rows import column_summary, poisson_rows_moments
 from skboot._random import PURPOSE
 from skboot._run._context import (
     check_distribution_memory,
@@ -84,29 +85,43 @@ def partition_sums(
     want2: bool,
 ) -> PartitionSums:
     """The sums of one partition (runs on a worker): ``block`` holds the global
-    rows ``start .. start + len(block) - 1``."""
+    rows ``start .. start + len(block) - 1``.  Two passes over the rows (their
+    centre, then the sums) and nothing of their size allocated beyond a float64
+    copy of a block of another dtype."""
     X = as_float_rows(np.asarray(block))
     m, d = X.shape
     B = n_resamples
     s1 = np.zeros((B + 1, d))
     s2 = np.zeros((B + 1, d))
     sw = np.zeros(B + 1)
+    sums = np.empty(d)
+    finite = np.empty(d, dtype=np.int64)
+    integral = np.empty(d, dtype=np.bool_)
     if m == 0:
         return PartitionSums(0, np.zeros(d), np.ones(d, dtype=bool), s1, s2, sw)
-    finite = np.isfinite(X)
-    n_nonfinite = int(X.size - np.count_nonzero(finite))
-    n_notbinary = int(np.count_nonzero(finite & (X != 0.0) & (X != 1.0)))
-    shift = centre_of(X)
-    with np.errstate(invalid="ignore"):
-        integral = np.all(~finite | (np.floor(X) == X), axis=0)
-        XT = np.ascontiguousarray((X - shift).T)
-        s1[B] = XT.sum(axis=1)
-        s2[B] = (XT * XT).sum(axis=1)
-    sw[B] = float(m)
+    n_nonfinite, n_notbinary = column_summary(X, sums, finite, integral)
+    # the centre: the mean of the finite values (0 if none), an integer for a
+    # column of integers (its centred sums are then exact)
+    shift = np.where(finite > 0, sums / np.maximum(finite, 1), 0.0)
+    shift = np.where(integral, np.round(shift), shift)
     poisson_rows_moments(
-        XT, seed, gamma, np.int64(0), np.int64(start), want2, s1[:B], s2[:B], sw[:B]
+        X,
+        shift,
+        seed,
+        gamma,
+        np.int64(0),
+        np.int64(start),
+        want2,
+        s1[:B],
+        s2[:B],
+        sw[:B],
+        s1[B],
+        s2[B],
     )
-    return PartitionSums(m, shift, integral, s1, s2, sw, n_nonfinite, n_notbinary)
+    sw[B] = float(m)
+    return PartitionSums(
+        m, shift, integral, s1, s2, sw, int(n_nonfinite), int(n_notbinary)
+    )
 
 
 def _moved(p: PartitionSums, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -260,7 +275,7 @@ def run_data_parallel(
     res, source = resolve_resampler(resampler, n_resamples, random_state, owner)
     res.check_params()
     rows = dask_rows(data, owner)
-    d = int(rows.array.shape[1])
+    d = 1 if rows.ndim == 1 else int(rows.array.shape[1])
     B = int(res.n_resamples)
     check_distribution_memory(B, d, owner)
     # the plan needs only the row count: a (n, 0) placeholder holds no bytes

@@ -75,19 +75,19 @@ def check_data_parallel(
             f"(tuples of arrays, and dask collections in y or groups, are not). "
             f"Got a {type(data).__name__}.",
         )
-    if y is not None or groups is not None:
-        raise _refuse(
-            "y" if y is not None else "groups",
-            owner,
-            "must be None with data in a dask collection: the data-parallel "
-            "Poisson bootstrap has no strata or groups.",
-        )
     if estimator is not None:
         raise _refuse(
             "estimator",
             owner,
             "must be None with data in a dask collection: estimator refits are "
             "not data-parallel.",
+        )
+    if y is not None or groups is not None:
+        raise _refuse(
+            "y" if y is not None else "groups",
+            owner,
+            "must be None with data in a dask collection: the data-parallel "
+            "Poisson bootstrap has no strata or groups.",
         )
     if not isinstance(statistic, str) or statistic not in DATA_PARALLEL_STATISTICS:
         what = "a callable" if callable(statistic) else repr(statistic)
@@ -147,7 +147,7 @@ def _ddof(name: str, kwargs: Any, owner: str) -> int:
 
 @dataclass(frozen=True)
 class DaskRows:
-    """The rows of a data-parallel run: a 2-D dask array chunked by rows only,
+    """The rows of a data-parallel run: a dask array chunked by rows only,
     each partition's first global row, and how to label the outputs."""
 
     array: Any
@@ -162,10 +162,9 @@ def _frame_array(data: Any, owner: str) -> tuple[Any, Any, str]:
     """A dask DataFrame or Series as a dask array with its partition lengths
     (a pass that returns one int per partition), refusing non-numeric columns
     from the collection's metadata first."""
-    frame = hasattr(data, "columns")
-    dtypes = data.dtypes if frame else None
+    frame = data.ndim == 2
     if frame:
-        bad = [c for c, t in dtypes.items() if not _numeric(np.dtype(t))]
+        bad = [c for c, t in data.dtypes.items() if not _numeric(_np_dtype(t))]
     else:
         bad = [] if _numeric(_np_dtype(data.dtype)) else [data.name]
     if bad:
@@ -219,9 +218,7 @@ def dask_rows(data: Any, owner: str) -> DaskRows:
     ndim = arr.ndim
     if any(np.isnan(c) for c in arr.chunks[0]):
         arr = arr.compute_chunk_sizes()  # one int per partition comes back
-    if ndim == 1:
-        arr = arr[:, None]
-    elif len(arr.chunks[1]) > 1:
+    if ndim == 2 and len(arr.chunks[1]) > 1:
         arr = arr.rechunk({1: -1})  # whole rows per partition, on the workers
     sizes = [int(c) for c in arr.chunks[0]]
     n = sum(sizes)
