@@ -403,7 +403,9 @@ def small_cluster(request, tmp_path):
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
-            dashboard_address=None,
+            # a free loopback port: None would still try 8787 for the HTTP
+            # endpoints, and warn when another cluster holds it
+            dashboard_address="127.0.0.1:0",
             memory_limit=WORKER_MEMORY,
             silence_logs=50,
         )
