@@ -24,7 +24,6 @@ from skboot._run._dask import PartitionSums, merge_sums, tree_merge
 
 da = pytest.importorskip("dask.array")
 dask = pytest.importorskip("dask")
-dd = pytest.importorskip("dask.dataframe")
 
 RTOL = 1e-12
 B = 64
@@ -153,6 +152,7 @@ def test_zero_one_data_tie_exactly():
 
 
 def test_dataframe_and_series_columns():
+    dd = pytest.importorskip("dask.dataframe")  # needs pyarrow
     x = _data(d=2)
     frame = pd.DataFrame(x, columns=["a", "b"])
     ddf = dd.from_pandas(frame, npartitions=4)
@@ -328,17 +328,20 @@ def test_errors_before_any_work(kwargs, match):
         bootstrap(_poisoned(), random_state=0, **call)
 
 
+def test_non_numeric_dataframe_column_named_before_any_work():
+    dd = pytest.importorskip("dask.dataframe")  # needs pyarrow
+    frame = pd.DataFrame({"a": np.arange(10.0), "b": ["x", "y"] * 5})
+    with pytest.raises(ValueError, match=r"Column\(s\) 'b' are not"):
+        bootstrap(dd.from_pandas(frame, npartitions=2), "mean", resampler=_pb(10))
+
+
 def test_tuple_and_estimator_refused_before_any_work():
     with pytest.raises(ValueError, match="one dask array, DataFrame or Series"):
         bootstrap((_poisoned(), _poisoned()), "mean", resampler=_pb(10))
     with pytest.raises(ValueError, match=r"'data' parameter.*1-D or 2-D"):
         bootstrap(da.zeros((10, 2, 2), chunks=5), "mean", resampler=_pb(10))
     with pytest.raises(ValueError, match=r"'data' parameter.*numeric"):
-        bootstrap(
-            dd.from_pandas(pd.DataFrame({"a": ["x", "y"] * 5}), npartitions=2),
-            "mean",
-            resampler=_pb(10),
-        )
+        bootstrap(da.from_array(np.array(["x", "y"] * 5)), "mean", resampler=_pb(10))
     from sklearn.linear_model import LinearRegression
 
     est = BootstrapStatistic(
