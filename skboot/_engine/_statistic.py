@@ -35,6 +35,10 @@ class Statistic:
     #: generated from a fitted model): BCa is then unavailable and a result's
     #: default interval is the percentile one
     has_jackknife: ClassVar[bool] = True
+    #: None when the rows are at hand; else why the interval methods that revisit
+    #: them (the BCa jackknife, the studentized standard errors) are unavailable
+    #: (data that stay in a dask collection)
+    data_unavailable: ClassVar[str | None] = None
     #: True when :meth:`jackknife` is a closed form (O(n) or O(n log n)) rather
     #: than one evaluation of the statistic per left-out row
     closed_form_jackknife: ClassVar[bool] = False

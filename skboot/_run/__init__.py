@@ -13,6 +13,10 @@ the engine.  Everything a public entry point does once per call lives here, once
 * :mod:`~skboot._run._studentized`: the standard errors of the studentized interval.
 * :mod:`~skboot._run._delta_method`: the delta-method standard errors of the smooth
   built-ins, from fused sums of power columns.
+* :mod:`~skboot._run._dask` and :mod:`~skboot._run._dask_checks`: the
+  data-parallel Poisson bootstrap of data in a dask collection (per-partition
+  sums on the workers, merged in a fixed tree), and what it refuses before any
+  work.
 """
 
 from skboot._run._context import (

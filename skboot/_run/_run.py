@@ -24,6 +24,8 @@ from skboot._run._context import (
     fit_resampler,
     resolve_resampler,
 )
+from skboot._run._dask import run_data_parallel
+from skboot._run._dask_checks import holds_dask
 from skboot._run._data import (
     Data,
     apply_nan_policy,
@@ -88,6 +90,23 @@ def run(
     ``estimator``, the statistic is ``statistic(estimator refitted on the
     replicate's rows of (data, y))``.
     """
+    if holds_dask(data, y, groups):
+        # data in a dask collection: reduced on the workers, never brought here
+        return _run_dask(
+            data,
+            statistic,
+            resampler,
+            n_resamples=n_resamples,
+            random_state=random_state,
+            y=y,
+            groups=groups,
+            statistic_kwargs=statistic_kwargs,
+            owner=owner,
+            nan_policy=nan_policy,
+            device=device,
+            estimator=estimator,
+            n_jobs=n_jobs,
+        )
     res, source = resolve_resampler(resampler, n_resamples, random_state, owner)
     d = prepare_data(data, owner, paired=paired)
     d, y_run, groups, n_omitted = apply_nan_policy(
@@ -118,6 +137,21 @@ def run(
     dist = (runner or run_bootstrap)(
         stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size, progress=bool(progress)
     )
+    ctx = RunContext(stat, d, plan, res, n_jobs, bool(progress))
+    return _finished(ctx, dist, n_omitted)
+
+
+def _run_dask(*args: Any, n_jobs: Any, **kwargs: Any) -> Run:
+    """The data-parallel run of a dask collection (:mod:`skboot._run._dask`)."""
+    par = run_data_parallel(*args, **kwargs)
+    ctx = RunContext(par.stat, par.data, par.plan, par.resampler, n_jobs, False)
+    return _finished(ctx, par.distribution, 0)
+
+
+def _finished(ctx: RunContext, dist: np.ndarray, n_omitted: int) -> Run:
+    """The run of a computed distribution: its estimate, and the undefined
+    replicates kept (counted, named in one warning)."""
+    stat = ctx.stat
     cached = stat.cached_estimate
     est = cached if cached is not None else stat.estimate()
     bad_estimate = not np.isfinite(est).all()
@@ -135,7 +169,6 @@ def run(
             "though it is on every replicate.",
             UndefinedStatisticWarning,
         )
-    ctx = RunContext(stat, d, plan, res, n_jobs, bool(progress))
     return Run(ctx, dist, est, undefined, n_omitted)
 
 

@@ -51,9 +51,22 @@ def bootstrap(
     Memory: O(n_jobs * chunk * n) working set plus O(n_resamples * k) for the
     distribution; nothing of size ``n_resamples x n``.
 
+    Data in a dask array, DataFrame or Series run data-parallel with
+    ``resampler=PoissonBootstrap(...)`` and the statistics "mean", "sum", "var",
+    "std" and "proportion": each partition reduces its rows, on the dask
+    workers (the active distributed Client, else dask's local scheduler), to
+    per-replicate sums (``n_resamples x k`` numbers), merged in a fixed pairwise
+    tree; the rows never come to this process.  Row ``i``'s count in replicate
+    ``b`` depends on the seed, ``b`` and ``i`` only, so the distribution equals
+    the in-memory run on the same data and seed to about 1e-12 relative, for any
+    chunking and number of workers.  Anything else (another resampler, a
+    callable, an order statistic, ``y``/``groups``) raises before any work; the
+    BCa and studentized intervals are unavailable (they revisit the rows).  See
+    the guide page "Data larger than memory".
+
     Parameters
     ----------
-    data : array-like, tuple of array-likes, pandas Series or DataFrame
+    data : array-like, tuple of array-likes, pandas or dask collection
         Rows are observations.  A tuple is several paired arrays of one length,
         resampled jointly and passed as ``statistic(x, y, ...)``.  Rows are
         positional: a pandas index is never used to align (duplicate index labels
@@ -63,6 +76,8 @@ def bootstrap(
         statistics compute in float64, so float32, integer and boolean data give
         exactly the result of their float64 values; a callable receives the data
         in their own dtype.
+        A dask array, DataFrame or Series runs data-parallel (see above);
+        nothing converts it to numpy.
     statistic : str or callable, default="mean"
         A built-in name ({"mean", "sum", "var", "std", "median", "quantile",
         "proportion", "corr"}; column-wise for 2-D data, "corr" takes two columns)

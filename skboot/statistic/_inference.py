@@ -83,6 +83,8 @@ def _inputs(
     def jackknife_values() -> np.ndarray:
         if ctx is None:
             raise ValueError(_NO_DATA.format(what="The jackknife"))
+        if ctx.stat.data_unavailable:
+            raise ValueError(ctx.stat.data_unavailable)
         jk = jackknife(ctx, groups)
         strata = ctx.plan.strata_codes
         if strata is not None and groups is None:
@@ -92,6 +94,8 @@ def _inputs(
     def studentized() -> tuple[np.ndarray, np.ndarray]:
         if ctx is None:
             raise ValueError(_NO_DATA.format(what="The studentized interval"))
+        if ctx.stat.data_unavailable:
+            raise ValueError(ctx.stat.data_unavailable)
         return studentized_inputs(ctx, standard_error, n_inner)
 
     return jackknife_values, studentized
