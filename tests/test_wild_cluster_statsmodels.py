@@ -140,6 +140,7 @@ def test_peer_wildboottest_statsmodels_front_end():
         peer = wbt.wildboottest(model, B=9999, cluster=df["g"], param="x1",
                                 seed=1, show=False)  # fmt: skip
     mine = wild_cluster_bootstrap(model.fit(), groups="g", coef="x1")
+    assert wild_cluster_bootstrap(model, groups="g", coef="x1") == mine  # unfitted
     assert float(peer["statistic"].iloc[0]) == pytest.approx(mine.statistic, rel=1e-8)
     t, tstar = abs(mine.statistic), np.abs(mine.null_distribution)
     ties = np.mean(np.abs(tstar - t) <= 1e-9 * t)

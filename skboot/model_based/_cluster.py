@@ -152,13 +152,14 @@ def wild_cluster_bootstrap(
 
     Parameters
     ----------
-    X : array-like of shape (n,) or (n, n_features), or statsmodels results
-        Regressors (an intercept column is added when ``fit_intercept``), or the
-        results of a fitted statsmodels ``OLS`` or ``WLS`` model (formula API
-        included): its design (constant included, nothing added), response and
-        weights are used, and ``coef`` may name a parameter (``"x"``,
-        ``"Intercept"``, ``"const"``).  Other statsmodels models (GLS, GLM, IV,
-        quantile or robust regression) are refused.
+    X : array-like of shape (n,) or (n, n_features), or a statsmodels model
+        Regressors (an intercept column is added when ``fit_intercept``), or a
+        statsmodels ``OLS`` or ``WLS`` model or its fitted results (formula API
+        included): its design (constant included, nothing added, so
+        ``fit_intercept`` does not apply), response and weights are used, and
+        ``coef`` may name a parameter (``"x"``, ``"Intercept"``, ``"const"``).
+        Other statsmodels models (GLS, GLM, IV, quantile or robust regression)
+        are refused.
     y : array-like of shape (n,), optional
         The response; None (and only None) with a statsmodels results object.
     groups : array-like of shape (n,) or (n, n_ways), or str or list of str, optional

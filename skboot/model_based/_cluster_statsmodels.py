@@ -1,9 +1,10 @@
-"""A fitted statsmodels OLS or WLS model as the input of
+"""A statsmodels OLS or WLS model, or its fitted results, as the input of
 :func:`skboot.wild_cluster_bootstrap`.
 
 statsmodels is an optional dependency: it is never imported here.  A results
-object is recognised by its attributes (``params`` and a ``model`` with ``exog``
-and ``endog``), and its model's class is read through the method resolution
+object is recognised by its attributes (``params`` and a ``model`` with ``exog``,
+``endog`` and ``fit``), a model (as wildboottest takes it) by ``exog``, ``endog``
+and ``fit``, and the model's class is read through the method resolution
 order by name, so a subclass of OLS or WLS is accepted and anything else (GLS,
 GLM, IV, quantile regression, robust linear models, ...) is refused by name.
 
@@ -31,15 +32,22 @@ __all__ = ["SUPPORTED_MODELS", "is_results", "resolve_labels", "results_inputs"]
 SUPPORTED_MODELS = ("OLS", "WLS")
 
 
+def _looks_like_model(obj: Any) -> bool:
+    return hasattr(obj, "exog") and hasattr(obj, "endog") and hasattr(obj, "fit")
+
+
 def is_results(obj: Any) -> bool:
-    """Whether ``obj`` looks like a fitted statsmodels model (duck typing)."""
-    model = getattr(obj, "model", None)
-    return (
-        hasattr(obj, "params")
-        and model is not None
-        and hasattr(model, "exog")
-        and hasattr(model, "endog")
-    )
+    """Whether ``obj`` looks like a statsmodels model or its fitted results
+    (duck typing): results have ``params`` and a ``model``; a model has
+    ``exog``, ``endog`` and ``fit``."""
+    if hasattr(obj, "params") and _looks_like_model(getattr(obj, "model", None)):
+        return True
+    return _looks_like_model(obj)
+
+
+def _model(obj: Any) -> Any:
+    """The model of a results object, or the model itself."""
+    return obj.model if hasattr(obj, "params") and hasattr(obj, "model") else obj
 
 
 def _model_kind(model: Any) -> str | None:
@@ -58,9 +66,10 @@ def _model_kind(model: Any) -> str | None:
 def results_inputs(
     results: Any, y: Any, owner: str
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """The (weighted) design, response and parameter names of a fitted OLS or
-    WLS model; anything else is refused naming what is supported."""
-    model = results.model
+    """The (weighted) design, response and parameter names of an OLS or WLS
+    model (fitted or not: only its data are used); anything else is refused
+    naming what is supported."""
+    model = _model(results)
     if _model_kind(model) is None:
         raise param_error(
             "X",
@@ -68,7 +77,9 @@ def results_inputs(
             "an array of regressors or the results of a fitted statsmodels OLS or "
             "WLS model (formula API included); other models (GLS, GLM, IV, "
             "quantile or robust regression, ...) are not supported",
-            f"{type(results).__name__} of {type(model).__name__}",
+            type(model).__name__
+            if model is results
+            else f"{type(results).__name__} of {type(model).__name__}",
         )
     if y is not None:
         raise value_error(
@@ -107,7 +118,7 @@ def resolve_labels(labels: Any, results: Any, name: str, owner: str) -> Any:
     """``groups`` or ``bootstrap_groups`` given with a results object: column
     names of the formula's data frame, or pandas labels aligned to the model's
     rows; other values unchanged."""
-    data = getattr(results.model, "data", None)
+    data = getattr(_model(results), "data", None)
     rows = getattr(data, "row_labels", None)
     if isinstance(labels, str) or (
         isinstance(labels, (list, tuple))
