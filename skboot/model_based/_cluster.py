@@ -312,13 +312,14 @@ def wild_cluster_bootstrap(
         beta = A @ (D.T @ yf)
         q = A @ a
         aq = float(a @ q)
+    factor = max(ZERO_SE_ULPS, cond2)
     if boot is None:  # one-way: the bootstrap clusters are the variance clusters
         codes, G = dims[0]
         c = small_sample_factor(small_sample, G, n, k)
         se, replicate = _one_way(D, yf, beta, q, A, codes, G, c)
         n_boot = G
     else:
-        parts = multiway_parts(D, yf, beta, q, A, dims, boot, small_sample)
+        parts = multiway_parts(D, yf, beta, q, A, dims, boot, small_sample, factor)
         c, n_boot, replicate = 1.0, parts.n_boot, parts.sums  # factors in sums
         with np.errstate(invalid="ignore"):
             se = math.sqrt(max(parts.variance, 0.0))
@@ -346,9 +347,9 @@ def wild_cluster_bootstrap(
         "_c": c,
     }
     if boot is None:
-        zero_se = _zero_se(se, max(ZERO_SE_ULPS, cond2), D, yf, beta, q, codes, G, c)
+        zero_se = _zero_se(se, factor, D, yf, beta, q, codes, G, c)
     else:
-        zero_se = max(ZERO_SE_ULPS, cond2) * parts.rounding
+        zero_se = factor * parts.rounding
     if not se > zero_se:
         return _undefined(base, se, zero_se, boot is not None and parts.variance < 0)
     if weights == "rademacher":

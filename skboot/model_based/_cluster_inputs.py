@@ -238,15 +238,22 @@ def small_sample_factor(kind: str, G: int, n: int, k: int) -> float:
 
 def intersection(codes: list[np.ndarray]) -> tuple[np.ndarray, int]:
     """Codes of the intersections of several clusterings (lexicographic order
-    of their codes), and their number."""
-    if len(codes) == 1:
-        return codes[0], int(codes[0].max()) + 1
-    key = np.zeros(codes[0].shape[0], dtype=np.int64)
-    for c in codes:
-        key = key * (int(c.max()) + 1) + c
-        _, key = np.unique(key, return_inverse=True)
-        key = key.ravel().astype(np.int64)
-    return key, int(key.max()) + 1
+    of their codes), and their number: one mixed-radix key per pair, made dense
+    in O(n + range) when the range is moderate, else through ``np.unique``."""
+    key, size = codes[0], int(codes[0].max()) + 1
+    for c in codes[1:]:
+        width = int(c.max()) + 1
+        key = key * width + c
+        size *= width
+        n = key.shape[0]
+        if size < 4 * n + 1024:
+            key, found = dense_codes(key, np.int64(0), np.int64(size))
+            size = int(found)
+        else:
+            _, key = np.unique(key, return_inverse=True)
+            key = key.ravel().astype(np.int64)
+            size = int(key.max()) + 1
+    return key, size
 
 
 def cluster_dims(

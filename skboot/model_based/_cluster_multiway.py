@@ -36,7 +36,7 @@ from skboot._kernels.model_based import (
     wcb_multi_chunk,
 )
 from skboot._random import PURPOSE
-from skboot.model_based._cluster_checks import rounding_se
+from skboot.model_based._cluster_checks import rounding_se, rounding_se_bound
 from skboot.model_based._cluster_inputs import intersection, small_sample_factor
 
 __all__ = ["MultiwayParts", "multiway_parts", "variance_terms"]
@@ -103,9 +103,13 @@ def multiway_parts(
     dims: list[tuple[np.ndarray, int]],
     boot: tuple[np.ndarray, int],
     small_sample: str,
+    factor: float,
 ) -> MultiwayParts:
     """The per-cell, per-bootstrap-cluster and per-variance-cluster sums of the
-    module docstring: O(n k) once."""
+    module docstring: O(n k) once.  ``rounding`` is the standard error of
+    rounding alone (``skboot.model_based._cluster_checks``; the terms of a
+    positive sign, each with its factor): the cheap bound when ``factor`` times
+    it already lies below the standard error, else the exact level."""
     n, k = D.shape
     boot_codes, G = boot
     cells, C = intersection([boot_codes] + [c for c, _ in dims])
@@ -138,7 +142,6 @@ def multiway_parts(
     term = np.empty(total_h, dtype=np.int64)
     weight = np.array([w for _, _, w in terms])
     variance = 0.0
-    rounding2 = 0.0
     offset = 0
     for t, (codes, H, w) in enumerate(terms):
         hc = codes[rep]
@@ -147,12 +150,15 @@ def multiway_parts(
         term[offset : offset + H] = t
         score = np.bincount(hc, weights=wu_c, minlength=H)
         variance += w * float(score @ score)
-        if w > 0:
-            rounding2 += rounding_se(D, yf, beta, q, codes, H, w) ** 2
         offset += H
+    rounding = rounding_se_bound(D, yf, beta, q, float(weight[weight > 0].sum()))
+    if not math.sqrt(max(variance, 0.0)) > factor * rounding:
+        rounding = math.sqrt(
+            sum(rounding_se(D, yf, beta, q, c, H, w) ** 2 for c, H, w in terms if w > 0)
+        )
     return MultiwayParts(
         variance=variance,
-        rounding=math.sqrt(rounding2),
+        rounding=rounding,
         n_boot=G,
         boot=boot_arrays,
         var=(cell_var, FH, term),

@@ -38,16 +38,16 @@ def _looks_like_model(obj: Any) -> bool:
 
 def is_results(obj: Any) -> bool:
     """Whether ``obj`` looks like a statsmodels model or its fitted results
-    (duck typing): results have ``params`` and a ``model``; a model has
-    ``exog``, ``endog`` and ``fit``."""
-    if hasattr(obj, "params") and _looks_like_model(getattr(obj, "model", None)):
-        return True
-    return _looks_like_model(obj)
+    (duck typing): results have a ``model``, a model has ``exog``, ``endog``
+    and ``fit``.  (``params`` is not read: statsmodels' results wrapper builds a
+    pandas object on every access.)"""
+    return _looks_like_model(getattr(obj, "model", None)) or _looks_like_model(obj)
 
 
 def _model(obj: Any) -> Any:
     """The model of a results object, or the model itself."""
-    return obj.model if hasattr(obj, "params") and hasattr(obj, "model") else obj
+    model = getattr(obj, "model", None)
+    return model if _looks_like_model(model) else obj
 
 
 def _model_kind(model: Any) -> str | None:
