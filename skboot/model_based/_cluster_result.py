@@ -130,6 +130,19 @@ class WildClusterResult(Result):
     _aq: float = 1.0
     _c: float = 1.0
 
+    @classmethod
+    def _from_file_fields(cls, fields: dict[str, Any], where: Any) -> Any:
+        """A record written before ``bootstrap_groups`` and ``small_sample``
+        existed holds neither field: its run had the default factor and one
+        multiplier per variance cluster."""
+        if "small_sample" not in fields and "n_bootstrap_clusters" not in fields:
+            fields = {
+                **fields,
+                "small_sample": "both",
+                "n_bootstrap_clusters": fields.get("n_clusters", 0),
+            }
+        return super()._from_file_fields(fields, where)
+
     def pvalue_at(self, null: float) -> float:
         """Bootstrap p-value of ``a' beta = null`` with the run's multipliers.
 
