@@ -35,7 +35,7 @@ on ``r`` without re-running the bootstrap.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -70,7 +70,11 @@ from skboot.model_based._cluster_result import (
     p_value,
     tstar_at,
 )
-from skboot.model_based._cluster_statsmodels import is_results
+from skboot.model_based._cluster_statsmodels import (
+    StatsmodelsModel,
+    StatsmodelsResults,
+    is_results,
+)
 
 __all__ = ["TIE_RTOL", "WildClusterResult", "wild_cluster_bootstrap"]
 
@@ -78,15 +82,15 @@ _CHUNK = 4096
 
 
 def wild_cluster_bootstrap(
-    X: Any,
+    X: ArrayLike | StatsmodelsModel | StatsmodelsResults,
     y: ArrayLike | None = None,
-    groups: Any = None,
+    groups: ArrayLike | str | Sequence[str] | None = None,
     *,
     coef: ArrayLike | str = 0,
     null: float = 0.0,
     impose_null: bool = True,
     weights: str = "rademacher",
-    bootstrap_groups: Any = None,
+    bootstrap_groups: ArrayLike | str | Sequence[str] | None = None,
     small_sample: str = "both",
     n_resamples: int = 9999,
     alternative: str = "two-sided",
@@ -184,12 +188,13 @@ def wild_cluster_bootstrap(
         Law of the cluster multipliers; Webb's six-point law for very few
         clusters (fewer than about 12), where Rademacher has only ``2**G``
         values; "normal" is the standard normal.
-    bootstrap_groups : None, {"min", "max"} or array-like of shape (n,) or (n, m), optional
+    bootstrap_groups : None, {"min", "max"}, array-like or str, optional
         The clusters that share a multiplier (boottest's ``bootcluster``).
         None: the variance clusters (one-way) or the intersection of all the
         clusterings (multiway, as boottest); "min" / "max": the clustering in
-        ``groups`` with the fewest / most clusters; labels (the intersection of
-        the columns of a 2-D array).  Enumeration and the few-clusters check use
+        ``groups`` with the fewest / most clusters; labels of shape (n,), or
+        (n, m) for the intersection of the columns (with a statsmodels fit,
+        also column names of the formula's data frame).  Enumeration and the few-clusters check use
         their number.
     small_sample : {"both", "cluster", "observations", "none"}, default="both"
         The factor of the cluster-robust variance: ``G / (G - 1) * (n - 1) /

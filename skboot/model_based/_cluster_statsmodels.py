@@ -20,13 +20,36 @@ the clusters of a fit with ``cov_type="cluster"`` when ``groups`` is not given.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from skboot._validation import as_float_array, param_error, value_error
 
-__all__ = ["SUPPORTED_MODELS", "is_results", "resolve_labels", "results_inputs"]
+__all__ = [
+    "SUPPORTED_MODELS",
+    "StatsmodelsModel",
+    "StatsmodelsResults",
+    "is_results",
+    "resolve_labels",
+    "results_inputs",
+]
+
+
+class StatsmodelsModel(Protocol):
+    """What is read of a statsmodels regression model."""
+
+    exog: Any
+    endog: Any
+
+    def fit(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+class StatsmodelsResults(Protocol):
+    """What is read of fitted statsmodels results: their model."""
+
+    model: StatsmodelsModel
+
 
 #: The statsmodels model classes whose fits are accepted.
 SUPPORTED_MODELS = ("OLS", "WLS")
