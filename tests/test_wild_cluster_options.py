@@ -333,3 +333,21 @@ def test_multiway_result_saves_and_loads(tmp_path):
     del fields["small_sample"], fields["n_bootstrap_clusters"]
     old = type(one_way)._from_file_fields(fields, None)
     assert old == one_way
+
+
+def test_multiway_exact_fit_and_overflow():
+    """The multiway path keeps the one-way rules: y fitted exactly by X gives an
+    undefined t (zero standard error up to rounding), and values whose variance
+    overflows are refused naming y, with no numpy warning escaping."""
+    from skboot import UndefinedStatisticWarning
+
+    rng = np.random.default_rng(0)
+    n = 100
+    groups = np.column_stack([rng.integers(0, 5, n), rng.integers(0, 4, n)])
+    x = rng.normal(size=n)
+    for y in (np.full(n, 3.0), 2.0 * x + 1.0):
+        with pytest.warns(UndefinedStatisticWarning, match="zero up to rounding"):
+            res = wild_cluster_bootstrap(x, y, groups, random_state=0)
+        assert res.standard_error == 0.0 and math.isnan(res.statistic)
+    with pytest.raises(ValueError, match=r"'y' parameter .* finite float64"):
+        wild_cluster_bootstrap(x, rng.normal(size=n) * 1e200, groups, random_state=0)

@@ -326,8 +326,7 @@ def wild_cluster_bootstrap(
     else:
         parts = multiway_parts(D, yf, beta, q, A, dims, boot, small_sample, factor)
         c, n_boot, replicate = 1.0, parts.n_boot, parts.sums  # factors in sums
-        with np.errstate(invalid="ignore"):
-            se = math.sqrt(max(parts.variance, 0.0))
+        se = math.sqrt(max(parts.variance, 0.0))  # NaN or inf: refused below
     _check_finite(se, yf, owner)
     est = float(a @ beta)
     kind = "WCR" if impose_null else "WCU"

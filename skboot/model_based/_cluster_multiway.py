@@ -110,6 +110,21 @@ def multiway_parts(
     rounding alone (``skboot.model_based._cluster_checks``; the terms of a
     positive sign, each with its factor): the cheap bound when ``factor`` times
     it already lies below the standard error, else the exact level."""
+    with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
+        return _parts(D, yf, beta, q, A, dims, boot, small_sample, factor)
+
+
+def _parts(
+    D: np.ndarray,
+    yf: np.ndarray,
+    beta: np.ndarray,
+    q: np.ndarray,
+    A: np.ndarray,
+    dims: list[tuple[np.ndarray, int]],
+    boot: tuple[np.ndarray, int],
+    small_sample: str,
+    factor: float,
+) -> MultiwayParts:
     n, k = D.shape
     boot_codes, G = boot
     cells, C = intersection([boot_codes] + [c for c, _ in dims])
@@ -117,10 +132,9 @@ def multiway_parts(
     np.minimum.at(rep, cells, np.arange(n, dtype=np.int64))
     su = np.empty((C, k))
     F = np.empty((C, k))
-    with np.errstate(over="ignore", invalid="ignore"):
-        cluster_scores(D, yf, beta, q, cells, su, F)
-        wu_c = su @ q
-        wf_c = F @ q
+    cluster_scores(D, yf, beta, q, cells, su, F)
+    wu_c = su @ q
+    wf_c = F @ q
     cell_boot = boot_codes[rep]
     SuB = np.zeros((G, k))
     SfB = np.zeros((G, k))
@@ -152,9 +166,10 @@ def multiway_parts(
         variance += w * float(score @ score)
         offset += H
     rounding = rounding_se_bound(D, yf, beta, q, float(weight[weight > 0].sum()))
-    if not math.sqrt(max(variance, 0.0)) > factor * rounding:
-        rounding = math.sqrt(
-            sum(rounding_se(D, yf, beta, q, c, H, w) ** 2 for c, H, w in terms if w > 0)
+    se = math.sqrt(max(variance, 0.0)) if math.isfinite(variance) else math.inf
+    if math.isfinite(se) and not se > factor * rounding:
+        rounding = math.hypot(
+            *(rounding_se(D, yf, beta, q, c, H, w) for c, H, w in terms if w > 0)
         )
     return MultiwayParts(
         variance=variance,
