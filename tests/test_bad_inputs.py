@@ -657,7 +657,7 @@ case(MB, "residual-2d", lambda: bootstrap(np.ones((80, 2)), "mean", resampler=Re
 case(MB, "residual-split", lambda: ResidualBootstrap().split(AR_X), V, r"ResidualBootstrap generates synthetic samples.*cannot be a scikit-learn splitter")
 case(MB, "residual-bca", lambda: bootstrap(AR_X, "mean", n_resamples=20, resampler=ResidualBootstrap(order=1)).confidence_interval(method="bca"), V, r"'bca' interval needs the acceleration from a jackknife", False)
 case(MB, "sieve-order", lambda: SieveBootstrap(order="hq").fit(AR_X), V, r"'order' parameter of SieveBootstrap must be one of \{'aic', 'bic'\}")
-case(MB, "wild-weights", lambda: WildBootstrap(weights="normal").fit(AR_X), V, r"'weights' parameter of WildBootstrap must be one of \{'rademacher', 'mammen', 'webb'\}. Got 'normal'")
+case(MB, "wild-weights", lambda: WildBootstrap(weights="gamma").fit(AR_X), V, r"'weights' parameter of WildBootstrap must be one of \{'rademacher', 'mammen', 'webb', 'normal'\}. Got 'gamma'")
 case(MB, "wild-one-cluster", lambda: WildBootstrap().fit(AR_X, AR_X, np.zeros(80)), V, r"'groups' parameter of WildBootstrap must have at least 2 clusters")
 case(MB, "wild-singular", lambda: WildBootstrap().fit(np.c_[AR_X, AR_X], AR_X), V, r"'X' parameter of WildBootstrap gives a singular design")
 case(MB, "wild-builtin-regression", lambda: bootstrap(AR_X, "mean", y=AR_X, resampler=WildBootstrap()), V, r"'statistic' parameter of bootstrap must be a callable statistic\(X, y\)")

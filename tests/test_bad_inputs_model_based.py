@@ -177,7 +177,7 @@ case(S, "X-huge", lambda: SB().fit(SERIES_HUGE), V, r"'X' parameter of SieveBoot
 case(S, "y-given", lambda: SB().fit(SERIES, Y), V, r"'y' parameter of SieveBootstrap must be None")
 # -- WildBootstrap -------------------------------------------------------------------
 W = "WildBootstrap"
-case(W, "weights", lambda: WB(weights="normal").fit(X, Y), V, r"'weights' parameter of WildBootstrap must be one of \{'rademacher', 'mammen', 'webb'\}. Got 'normal'")
+case(W, "weights", lambda: WB(weights="gamma").fit(X, Y), V, r"'weights' parameter of WildBootstrap must be one of \{'rademacher', 'mammen', 'webb', 'normal'\}. Got 'gamma'")
 case(W, "block_length-0", lambda: WB(block_length=0).fit(X, Y), V, r"'block_length' parameter of WildBootstrap must be an int >= 1 or None. Got 0")
 case(W, "fit_intercept", lambda: WB(fit_intercept="yes").fit(X, Y), V, r"'fit_intercept' parameter of WildBootstrap must be True or False. Got 'yes'")
 case(W, "order", lambda: WB(order=-2).fit(SERIES), V, r"'order' parameter of WildBootstrap must be an int >= 0 or one of \{'aic', 'bic'\}. Got -2")
@@ -203,7 +203,7 @@ case(W, "builtin-statistic-regression", lambda: bootstrap(X, "mean", y=Y, resamp
 case(W, "split", lambda: WB().split(X, Y), V, r"WildBootstrap generates synthetic samples .* cannot be a scikit-learn splitter")
 # -- wild_cluster_bootstrap ---------------------------------------------------------
 C = "wild_cluster_bootstrap"
-case(C, "weights", lambda: WCB(X, Y, GROUPS, weights="normal"), V, r"'weights' parameter of wild_cluster_bootstrap must be one of \{'rademacher', 'mammen', 'webb'\}. Got 'normal'")
+case(C, "weights", lambda: WCB(X, Y, GROUPS, weights="gamma"), V, r"'weights' parameter of wild_cluster_bootstrap must be one of \{'rademacher', 'mammen', 'webb', 'normal'\}. Got 'gamma'")
 case(C, "alternative", lambda: WCB(X, Y, GROUPS, alternative="both"), V, r"'alternative' parameter of wild_cluster_bootstrap must be one of \{'two-sided', 'less', 'greater', 'equal-tailed'\}. Got 'both'")
 case(C, "n_resamples-0", lambda: WCB(X, Y, GROUPS, n_resamples=0), V, r"'n_resamples' parameter of wild_cluster_bootstrap must be an int in \[1, 2\*\*32 - 1\]. Got 0")
 case(C, "n_resamples-float", lambda: WCB(X, Y, GROUPS, n_resamples=99.0), V, r"'n_resamples' parameter of wild_cluster_bootstrap must be an int .* Got 99.0")
@@ -234,7 +234,13 @@ case(C, "y-strings", lambda: WCB(X, WORDS, GROUPS), V, r"'y' parameter of wild_c
 case(C, "groups-one-cluster", lambda: WCB(X, Y, GROUPS_ONE), V, r"'groups' parameter of wild_cluster_bootstrap must have at least 2 clusters .* Got 1 cluster")
 case(C, "groups-nan", lambda: WCB(X, Y, GROUPS_NAN), V, r"'groups' parameter of wild_cluster_bootstrap must not contain NaN")
 case(C, "groups-short", lambda: WCB(X, Y, GROUPS[:70]), V, r"'groups' parameter of wild_cluster_bootstrap must have one label per sample \(80\). Got 70")
-case(C, "groups-None", lambda: WCB(X, Y, None), V, r"'groups' parameter of wild_cluster_bootstrap is required")
+case(C, "groups-None", lambda: WCB(X, Y, None), V, r"'groups' parameter of wild_cluster_bootstrap must be cluster labels of shape \(n,\) or \(n, n_ways\)")
+case(C, "groups-2d-one-cluster", lambda: WCB(X, Y, np.column_stack([GROUPS, GROUPS_ONE])), V, r"'groups' parameter of wild_cluster_bootstrap must have at least 2 clusters .* Got 1 cluster")
+case(C, "small_sample", lambda: WCB(X, Y, GROUPS, small_sample="stata"), V, r"'small_sample' parameter of wild_cluster_bootstrap must be one of \{'both', 'cluster', 'observations', 'none'\}. Got 'stata'")
+case(C, "bootstrap_groups-name", lambda: WCB(X, Y, GROUPS, bootstrap_groups="median"), V, r"'bootstrap_groups' parameter of wild_cluster_bootstrap must be None, \"min\", \"max\" or labels .* Got 'median'")
+case(C, "bootstrap_groups-short", lambda: WCB(X, Y, GROUPS, bootstrap_groups=GROUPS[:70]), V, r"'bootstrap_groups' parameter of wild_cluster_bootstrap must have one label per sample \(80\). Got 70")
+case(C, "bootstrap_groups-one", lambda: WCB(X, Y, GROUPS, bootstrap_groups=GROUPS_ONE), V, r"'bootstrap_groups' parameter of wild_cluster_bootstrap must have at least 2 clusters")
+case(C, "coef-name-arrays", lambda: WCB(X, Y, GROUPS, coef="x1"), V, r"'coef' parameter of wild_cluster_bootstrap must be a column index or a 1-D array of weights \(a parameter name only when X is a fitted statsmodels model\). Got 'x1'")
 # -- WildClusterResult.pvalue_at ---------------------------------------------------
 P = "WildClusterResult.pvalue_at"
 case(P, "null-nan", lambda: _wcb_result().pvalue_at(np.nan), V, r"'null' parameter of WildClusterResult.pvalue_at must be a finite float. Got nan")

@@ -409,7 +409,7 @@ def _explosive(n=200):
         (lambda x: ResidualBootstrap().sample(0), "not fitted yet"),
         (lambda x: ResidualBootstrap(5).fit(x).replicate(5), "'b' parameter"),
         (lambda x: SieveBootstrap(order="hqic").fit(x), "'order' parameter"),
-        (lambda x: WildBootstrap(weights="normal").fit(x), "'weights' parameter"),
+        (lambda x: WildBootstrap(weights="gamma").fit(x), "'weights' parameter"),
         (lambda x: WildBootstrap(fit_intercept=1).fit(x, x), "'fit_intercept'"),
         (lambda x: WildBootstrap().fit(x, groups=x > 0), "'groups' parameter of"),
         (lambda x: WildBootstrap().fit(x, x, np.zeros(120)), "at least 2 clusters"),

@@ -285,7 +285,7 @@ def test_cost_does_not_grow_with_n_per_replicate():
         ({"coef": 3}, "'coef' parameter"),
         ({"coef": [0.0, 0.0]}, "'coef' parameter"),
         ({"coef": [1.0]}, "'coef' parameter"),
-        ({"weights": "normal"}, "'weights' parameter"),
+        ({"weights": "gamma"}, "'weights' parameter"),
         ({"alternative": "symmetric"}, "'alternative' parameter"),
         ({"n_resamples": 0}, "'n_resamples' parameter"),
         ({"level": 1.0}, "'level' parameter"),

@@ -10,7 +10,10 @@ Stream use (part of :data:`skboot.STREAM_VERSION`):
 * wild multiplier ``i`` of replicate ``b`` reads purpose ``"wild"``: Rademacher is
   ``1 - 2 * bounded(2)`` (one word), Webb's six-point law is ``WEBB[bounded(6)]``
   (one word, Lemire with rejection), Mammen's two-point law compares one
-  ``uniform01`` (two words) with ``MAMMEN_P``;
+  ``uniform01`` (two words) with ``MAMMEN_P``; the standard normal is
+  ``sqrt(-2 log(1 - u1)) cos(2 pi u2)`` (Box & Muller 1958) from two ``uniform01``
+  (four words: multiplier ``i`` reads words ``4 i`` to ``4 i + 3`` of the
+  replicate, so it is a function of (key, replicate, cluster) alone);
 * residual indices of the residual bootstrap read the iid stream (purpose
   ``"indices"``, bound ``m``) or the moving-block stream (purpose
   ``"block_starts"``, bound ``m - L + 1``) exactly as :class:`skboot.Bootstrap` and
@@ -53,11 +56,12 @@ __all__ = [
     "fill_wild_weights",
     "regression_wild_chunk",
     "wcb_chunk",
+    "wcb_multi_chunk",
     "wild_weights_chunk",
 ]
 
 #: Weight law -> kernel code.
-WEIGHT_CODES = {"rademacher": 0, "mammen": 1, "webb": 2}
+WEIGHT_CODES = {"rademacher": 0, "mammen": 1, "webb": 2, "normal": 3}
 
 _SQ5 = np.sqrt(5.0)
 #: Mammen (1993): ``(1 - sqrt 5) / 2`` with probability ``(sqrt 5 + 1) / (2 sqrt 5)``,
@@ -68,6 +72,7 @@ MAMMEN_HI = (1.0 + _SQ5) / 2.0
 #: Webb (2023): six points, each with probability 1/6 (mean 0, variance 1).
 WEBB = np.array([-np.sqrt(1.5), -1.0, -np.sqrt(0.5), np.sqrt(0.5), 1.0, np.sqrt(1.5)])
 
+_TWO_PI = 2.0 * np.pi
 _U0 = np.uint64(0)
 MASK32 = np.uint64(0xFFFFFFFF)
 _U2 = np.uint64(2)
@@ -81,7 +86,8 @@ _T6 = np.uint64(4)
 def fill_wild_weights(seed, gamma, b, kind, table, out):
     """``out[i]`` = wild multiplier ``i`` of replicate ``b`` (purpose "wild").
 
-    ``kind``: 0 Rademacher, 1 Mammen, 2 Webb (``table`` holds the six points).
+    ``kind``: 0 Rademacher, 1 Mammen, 2 Webb (``table`` holds the six points),
+    3 standard normal (Box-Muller from two uniforms).
     """
     ctr = replicate_counter(b)
     have = NO_HAVE
@@ -94,10 +100,15 @@ def fill_wild_weights(seed, gamma, b, kind, table, out):
         for i in range(out.shape[0]):
             u, ctr, have, lo = uniform01(seed, gamma, ctr, have, lo)
             out[i] = MAMMEN_LO if u < MAMMEN_P else MAMMEN_HI
-    else:
+    elif kind == 2:
         for i in range(out.shape[0]):
             v, ctr, have, lo = bounded(seed, gamma, ctr, have, lo, _U6, _T6)
             out[i] = table[np.int64(v)]
+    else:
+        for i in range(out.shape[0]):
+            u1, ctr, have, lo = uniform01(seed, gamma, ctr, have, lo)
+            u2, ctr, have, lo = uniform01(seed, gamma, ctr, have, lo)
+            out[i] = np.sqrt(-2.0 * np.log(1.0 - u1)) * np.cos(_TWO_PI * u2)
 
 
 @njit(cache=True, nogil=True)
@@ -372,6 +383,84 @@ def wcb_chunk(seed, gamma, b0, kind, table, enumerate_all, Su, Sf, F, wu, wf, ou
             q0 += z0 * z0
             q1 += z0 * z1
             q2 += z1 * z1
+        out[k, 0] = n0
+        out[k, 1] = n1
+        out[k, 2] = q0
+        out[k, 3] = q1
+        out[k, 4] = q2
+
+
+@njit(cache=True, nogil=True)
+def wcb_multi_chunk(
+    seed, gamma, b0, kind, table, enumerate_all, boot, var, weight, out
+):
+    """:func:`wcb_chunk` with bootstrap clusters other than the variance clusters
+    and a variance of several terms (two-way clustering), O((G + H) k + T C) per
+    replicate.
+
+    ``boot = (Su, Sf, wu, wf, cell_boot, cell_wu, cell_wf)``: per bootstrap
+    cluster ``B`` the rows ``Su[B] = A sum su_c`` and ``Sf[B] = A sum f_c`` and the
+    scalars ``wu[B] = q' sum su_c``, ``wf[B] = q' sum f_c`` (sums over the cells
+    ``c`` of ``B``), and per cell (an intersection of the bootstrap cluster and
+    every variance cluster) its bootstrap cluster and ``q' su_c``, ``q' f_c``.
+    ``var = (cell_var, FH, term)``: ``cell_var[t, c]`` is the row of ``FH`` of
+    the cluster of term ``t`` holding cell ``c``; ``FH[h] = X_h' X_h q`` and
+    ``term[h]`` its term; term ``t`` enters the variance with factor
+    ``weight[t]`` (a small-sample factor, negative for the intersection term of
+    two-way clustering).  ``out[k] = (N0, N1, Q0, Q1, Q2)`` with ``z0_h = sum_{c in
+    h} v_c q' su_c - FH[h] . d0`` (``z1`` likewise) and ``Q0 = sum_h weight
+    z0_h**2``, ``Q1 = sum_h weight z0_h z1_h``, ``Q2 = sum_h weight z1_h**2``.
+    """
+    Su, Sf, wu, wf, cell_boot, cell_wu, cell_wf = boot
+    cell_var, FH, term = var
+    G = Su.shape[0]
+    kk = Su.shape[1]
+    H = FH.shape[0]
+    v = np.empty(G)
+    d0 = np.empty(kk)
+    d1 = np.empty(kk)
+    z0 = np.empty(H)
+    z1 = np.empty(H)
+    for k in range(out.shape[0]):
+        b = b0 + k
+        if enumerate_all:
+            for g in range(G):
+                v[g] = 1.0 - 2.0 * np.float64((b >> g) & 1)
+        else:
+            fill_wild_weights(seed, gamma, np.uint64(b), kind, table, v)
+        n0 = 0.0
+        n1 = 0.0
+        d0[:] = 0.0
+        d1[:] = 0.0
+        for g in range(G):
+            vg = v[g]
+            n0 += vg * wu[g]
+            n1 += vg * wf[g]
+            for j in range(kk):
+                d0[j] += vg * Su[g, j]
+                d1[j] += vg * Sf[g, j]
+        for h in range(H):
+            f0 = 0.0
+            f1 = 0.0
+            for j in range(kk):
+                f0 += FH[h, j] * d0[j]
+                f1 += FH[h, j] * d1[j]
+            z0[h] = -f0
+            z1[h] = -f1
+        for t in range(cell_var.shape[0]):
+            for c in range(cell_var.shape[1]):
+                h = cell_var[t, c]
+                vc = v[cell_boot[c]]
+                z0[h] += vc * cell_wu[c]
+                z1[h] += vc * cell_wf[c]
+        q0 = 0.0
+        q1 = 0.0
+        q2 = 0.0
+        for h in range(H):
+            w = weight[term[h]]
+            q0 += w * z0[h] * z0[h]
+            q1 += w * z0[h] * z1[h]
+            q2 += w * z1[h] * z1[h]
         out[k, 0] = n0
         out[k, 1] = n1
         out[k, 2] = q0

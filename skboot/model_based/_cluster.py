@@ -35,6 +35,7 @@ on ``r`` without re-running the bootstrap.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -56,12 +57,23 @@ from skboot.model_based._cluster_checks import (
     rounding_se,
     rounding_se_bound,
 )
-from skboot.model_based._cluster_inputs import CONSTRAINTS, data_inputs, inverse_gram
+from skboot.model_based._cluster_inputs import (
+    CONSTRAINTS,
+    data_inputs,
+    inverse_gram,
+    small_sample_factor,
+)
+from skboot.model_based._cluster_multiway import multiway_parts
 from skboot.model_based._cluster_result import (
     TIE_RTOL,
     WildClusterResult,
     p_value,
     tstar_at,
+)
+from skboot.model_based._cluster_statsmodels import (
+    StatsmodelsModel,
+    StatsmodelsResults,
+    is_results,
 )
 
 __all__ = ["TIE_RTOL", "WildClusterResult", "wild_cluster_bootstrap"]
@@ -70,14 +82,16 @@ _CHUNK = 4096
 
 
 def wild_cluster_bootstrap(
-    X: ArrayLike,
-    y: ArrayLike,
-    groups: ArrayLike,
+    X: ArrayLike | StatsmodelsModel | StatsmodelsResults,
+    y: ArrayLike | None = None,
+    groups: ArrayLike | str | Sequence[str] | None = None,
     *,
-    coef: ArrayLike = 0,
+    coef: ArrayLike | str = 0,
     null: float = 0.0,
     impose_null: bool = True,
     weights: str = "rademacher",
+    bootstrap_groups: ArrayLike | str | Sequence[str] | None = None,
+    small_sample: str = "both",
     n_resamples: int = 9999,
     alternative: str = "two-sided",
     level: float = 0.95,
@@ -94,9 +108,11 @@ def wild_cluster_bootstrap(
 
     Algorithm:
 
-    1. OLS fit, CRV1 standard error (factor ``G / (G - 1) * (n - 1) / (n - k)``)
-       and ``t``; per-cluster sums ``X_g' uhat_g`` and ``X_g' X_g q``: O(n k)
-       once.
+    1. OLS fit, CRV1 standard error (factor ``G / (G - 1) * (n - 1) / (n - k)``
+       by default, see ``small_sample``) and ``t``; per-cluster sums
+       ``X_g' uhat_g`` and ``X_g' X_g q``: O(n k) once (with ``bootstrap_groups``
+       or multiway clustering, per intersection of the bootstrap and variance
+       clusters: module ``skboot.model_based._cluster_multiway``).
     2. Replicate ``b``: one multiplier per cluster (purpose slot "wild"; or, with
        Rademacher weights and ``2**G <= n_resamples``, the ``2**G`` sign vectors
        enumerated: replicate ``j`` has ``v_g = 1 - 2 * bit_g(j)``, bit 0 for the
@@ -140,23 +156,52 @@ def wild_cluster_bootstrap(
 
     Parameters
     ----------
-    X : array-like of shape (n,) or (n, n_features)
-        Regressors (an intercept column is added when ``fit_intercept``).
-    y : array-like of shape (n,)
-        The response.
-    groups : array-like of shape (n,)
-        Cluster labels; at least 2 clusters.
-    coef : int or array-like of shape (n_features,), default=0
+    X : array-like of shape (n,) or (n, n_features), or a statsmodels model
+        Regressors (an intercept column is added when ``fit_intercept``), or a
+        statsmodels ``OLS`` or ``WLS`` model or its fitted results (formula API
+        included): its design (constant included, nothing added, so
+        ``fit_intercept`` does not apply), response and weights are used, and
+        ``coef`` may name a parameter (``"x"``, ``"Intercept"``, ``"const"``).
+        Other statsmodels models (GLS, GLM, IV, quantile or robust regression)
+        are refused.
+    y : array-like of shape (n,), optional
+        The response; None (and only None) with a statsmodels results object.
+    groups : array-like of shape (n,) or (n, n_ways), or str or list of str, optional
+        Cluster labels, at least 2 clusters; a 2-D array or data frame gives
+        multiway clustering (Cameron, Gelbach & Miller 2011: one variance per
+        non-empty set of columns, on their intersection, added with sign
+        ``(-1)**(size + 1)``).  With a statsmodels fit: also column names of
+        the formula's data frame, pandas labels are aligned to the rows the
+        model used, and None takes the clusters of a ``cov_type="cluster"``
+        fit.
+    coef : int, str or array-like of shape (n_features,), default=0
         The column of ``X`` whose coefficient is tested, or the weights ``a`` of a
-        linear combination ``a' beta`` of the coefficients of ``X``.
+        linear combination ``a' beta`` of the coefficients of ``X``; with a
+        statsmodels fit, also a parameter name (indices and weights then run
+        over all of the model's parameters).
     null : float, default=0.0
         The hypothesised value ``r``.
     impose_null : bool, default=True
         True: restricted bootstrap (WCR), recommended by MacKinnon & Webb; False:
         unrestricted (WCU).
-    weights : {"rademacher", "mammen", "webb"}, default="rademacher"
+    weights : {"rademacher", "mammen", "webb", "normal"}, default="rademacher"
         Law of the cluster multipliers; Webb's six-point law for very few
-        clusters (fewer than about 12), where Rademacher has only ``2**G`` values.
+        clusters (fewer than about 12), where Rademacher has only ``2**G``
+        values; "normal" is the standard normal.
+    bootstrap_groups : None, {"min", "max"}, array-like or str, optional
+        The clusters that share a multiplier (boottest's ``bootcluster``).
+        None: the variance clusters (one-way) or the intersection of all the
+        clusterings (multiway, as boottest); "min" / "max": the clustering in
+        ``groups`` with the fewest / most clusters; labels of shape (n,), or
+        (n, m) for the intersection of the columns (with a statsmodels fit,
+        also column names of the formula's data frame).  Enumeration and the few-clusters check use
+        their number.
+    small_sample : {"both", "cluster", "observations", "none"}, default="both"
+        The factor of the cluster-robust variance: ``G / (G - 1) * (n - 1) /
+        (n - k)``, ``G / (G - 1)``, ``(n - 1) / (n - k)`` or 1 (multiway: each
+        term with its own ``G``).  It scales ``t`` and every ``t*`` alike, so
+        it changes the standard error and ``t``, never the p-value or the
+        interval.
     n_resamples : int, default=9999
         Replicates; with Rademacher weights and ``2**G <= n_resamples`` the ``2**G``
         sign vectors are enumerated instead (``result.n_resamples = 2**G``).  The
@@ -214,6 +259,9 @@ def wild_cluster_bootstrap(
     .. [5] J. G. MacKinnon, M. Ø. Nielsen and M. D. Webb, "Fast and reliable
            jackknife and bootstrap methods for cluster-robust inference", Journal
            of Applied Econometrics 38(5), 2023.
+    .. [6] A. C. Cameron, J. B. Gelbach and D. L. Miller, "Robust inference with
+           multiway clustering", Journal of Business & Economic Statistics
+           29(2), 238-249, 2011.
 
     Examples
     --------
@@ -230,6 +278,17 @@ def wild_cluster_bootstrap(
     (0.246, 0.016)
     >>> [round(v, 3) for v in res.confidence_interval()]
     [0.013, 0.539]
+
+    A statsmodels fit (formula API), the parameter named:
+
+    >>> import pandas as pd
+    >>> import statsmodels.formula.api as smf
+    >>> df = pd.DataFrame({"y": y, "x": x, "g": g})
+    >>> fit = smf.ols("y ~ x", data=df).fit()
+    >>> res2 = wild_cluster_bootstrap(fit, groups="g", coef="x",
+    ...                               n_resamples=999, random_state=0)
+    >>> res2.pvalue == res.pvalue
+    True
     """
     owner = "wild_cluster_bootstrap"
     options = validate_params(
@@ -242,38 +301,38 @@ def wild_cluster_bootstrap(
         n_resamples=n_resamples,
         level=level,
         null=null,
+        small_sample=small_sample,
     )
     B, level, null = options["n_resamples"], options["level"], float(null)
-    D, yf, codes, G, a = data_inputs(X, y, groups, coef, bool(fit_intercept), owner)
+    intercept = bool(fit_intercept) and not is_results(X)
+    D, yf, dims, boot, a = data_inputs(
+        X, y, groups, coef, bool(fit_intercept), bootstrap_groups, owner
+    )
     n, k = D.shape
     key = check_random_state(random_state, owner=owner)
 
     # -- OLS: O(n k^2) for X'X, then one pass over the rows for the cluster sums -
-    A, cond2 = inverse_gram(D, fit_intercept, owner)
+    A, cond2 = inverse_gram(D, intercept, owner)
     with np.errstate(over="ignore", invalid="ignore"):  # overflow: refused below
         beta = A @ (D.T @ yf)
         q = A @ a
         aq = float(a @ q)
-        su = np.empty((G, k))
-        F = np.empty((G, k))
-        cluster_scores(D, yf, beta, q, codes, su, F)
-        wu = su @ q
-        wf = F @ q
-        c = G / (G - 1) * (n - 1) / (n - k)
-        se = math.sqrt(c * float(wu @ wu))
-    if not math.isfinite(se):
-        raise value_error(
-            "y",
-            owner,
-            f"must have values whose cluster-robust "
-            "variance is a finite float64 (it overflows). Got values up to "
-            f"{float(np.abs(yf).max()):.3g} instead; rescale y.",
-        )
+    factor = max(ZERO_SE_ULPS, cond2)
+    if boot is None:  # one-way: the bootstrap clusters are the variance clusters
+        codes, G = dims[0]
+        c = small_sample_factor(small_sample, G, n, k)
+        se, replicate = _one_way(D, yf, beta, q, A, codes, G, c)
+        n_boot = G
+    else:
+        parts = multiway_parts(D, yf, beta, q, A, dims, boot, small_sample, factor)
+        c, n_boot, replicate = 1.0, parts.n_boot, parts.sums  # factors in sums
+        se = math.sqrt(max(parts.variance, 0.0))  # NaN or inf: refused below
+    _check_finite(se, yf, owner)
     est = float(a @ beta)
     kind = "WCR" if impose_null else "WCU"
-    enumerate_all = weights == "rademacher" and G < 32 and 2**G <= B
+    enumerate_all = weights == "rademacher" and n_boot < 32 and 2**n_boot <= B
     if enumerate_all:
-        B = 2**G
+        B = 2**n_boot
     base = {
         "estimate": est,
         "coef": beta,
@@ -284,24 +343,26 @@ def wild_cluster_bootstrap(
         "level": level,
         "n_resamples": B,
         "enumerated": bool(enumerate_all),
-        "n_clusters": G,
+        "n_clusters": min(G for _, G in dims),
+        "n_bootstrap_clusters": n_boot,
+        "small_sample": small_sample,
         "random_state": None if enumerate_all else key.reproducer(),
         "_aq": aq,
         "_c": c,
     }
-    factor = max(ZERO_SE_ULPS, cond2)
-    zero_se = factor * rounding_se_bound(D, yf, beta, q, c)
-    if not se > zero_se:  # the bound does not decide: the exact rounding level
-        zero_se = factor * rounding_se(D, yf, beta, q, codes, G, c)
+    if boot is None:
+        zero_se = _zero_se(se, factor, D, yf, beta, q, codes, G, c)
+    else:
+        zero_se = factor * parts.rounding
     if not se > zero_se:
-        return _undefined(base, se, zero_se)
+        return _undefined(base, se, zero_se, boot is not None and parts.variance < 0)
     if weights == "rademacher":
-        message = few_clusters_message(G, 1.0 - level, alternative)
+        message = few_clusters_message(n_boot, 1.0 - level, alternative)
         if message is not None:
             warn(message, FewClustersWarning)
 
     # -- the replicates: O(G k) each ----------------------------------------------
-    sums = _replicate_sums(key, B, weights, enumerate_all, su @ A, F @ A, F, wu, wf)
+    sums = replicate(key, B, weights, enumerate_all)
     tstar = tstar_at(sums, c, (est - null) / aq, kind)
     t = (est - null) / se
     return WildClusterResult(
@@ -314,18 +375,92 @@ def wild_cluster_bootstrap(
     )
 
 
-def _undefined(base: dict[str, Any], se: float, zero_se: float) -> WildClusterResult:
+def _check_finite(se: float, yf: np.ndarray, owner: str) -> None:
+    """Refuse a standard error that overflows."""
+    if not math.isfinite(se):
+        raise value_error(
+            "y",
+            owner,
+            f"must have values whose cluster-robust "
+            "variance is a finite float64 (it overflows). Got values up to "
+            f"{float(np.abs(yf).max()):.3g} instead; rescale y.",
+        )
+
+
+def _zero_se(
+    se: float,
+    factor: float,
+    D: np.ndarray,
+    yf: np.ndarray,
+    beta: np.ndarray,
+    q: np.ndarray,
+    codes: np.ndarray,
+    G: int,
+    c: float,
+) -> float:
+    """The one-way standard error that counts as zero (module
+    ``skboot.model_based._cluster_checks``): the cheap bound first, the exact
+    rounding level only when the bound does not decide."""
+    zero_se = factor * rounding_se_bound(D, yf, beta, q, c)
+    if not se > zero_se:
+        zero_se = factor * rounding_se(D, yf, beta, q, codes, G, c)
+    return zero_se
+
+
+def _one_way(
+    D: np.ndarray,
+    yf: np.ndarray,
+    beta: np.ndarray,
+    q: np.ndarray,
+    A: np.ndarray,
+    codes: np.ndarray,
+    G: int,
+    c: float,
+) -> tuple[float, Callable[..., np.ndarray]]:
+    """The CRV1 standard error, and the function of ``(key, B, weights,
+    enumerate_all)`` giving the sums of the replicates from the per-cluster
+    arrays (``su A``, ``F A``, ``F``, ``wu``, ``wf``), when the bootstrap clusters
+    are the variance clusters: one pass over the rows."""
+    k = D.shape[1]
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow: refused later
+        su = np.empty((G, k))
+        F = np.empty((G, k))
+        cluster_scores(D, yf, beta, q, codes, su, F)
+        wu = su @ q
+        wf = F @ q
+        se = math.sqrt(c * float(wu @ wu))
+    Su, Sf = su @ A, F @ A
+
+    def replicate(key: Any, B: int, weights: str, enumerate_all: bool) -> np.ndarray:
+        return _replicate_sums(key, B, weights, enumerate_all, Su, Sf, F, wu, wf)
+
+    return se, replicate
+
+
+def _undefined(
+    base: dict[str, Any], se: float, zero_se: float, negative: bool = False
+) -> WildClusterResult:
     """The result when ``t`` is undefined: the standard error is zero up to
-    rounding (see ``skboot.model_based._cluster_checks``).  No replicate is
-    computed; ``t``, the p-value, the null distribution and the interval are NaN."""
-    warn(
-        "wild_cluster_bootstrap: the cluster-robust standard error "
-        f"({se:.3g}) is zero up to rounding (at most {zero_se:.3g}, the error that "
-        "rounding in the residuals can produce): y is fitted exactly by X, so t is "
-        "undefined. The standard error is reported as 0 and the statistic, p-value, "
-        "null distribution and interval are NaN.",
-        UndefinedStatisticWarning,
-    )
+    rounding (see ``skboot.model_based._cluster_checks``), or the multiway
+    variance is negative.  No replicate is computed; ``t``, the p-value, the
+    null distribution and the interval are NaN."""
+    if negative:
+        text = (
+            "wild_cluster_bootstrap: the multiway cluster-robust variance "
+            "(the sum of the one-way variances minus those of the intersections) "
+            "is negative, so the standard error and t are undefined. The standard "
+            "error is reported as 0 and the statistic, p-value, null distribution "
+            "and interval are NaN."
+        )
+    else:
+        text = (
+            "wild_cluster_bootstrap: the cluster-robust standard error "
+            f"({se:.3g}) is zero up to rounding (at most {zero_se:.3g}, the error "
+            "that rounding in the residuals can produce): y is fitted exactly by X, "
+            "so t is undefined. The standard error is reported as 0 and the "
+            "statistic, p-value, null distribution and interval are NaN."
+        )
+    warn(text, UndefinedStatisticWarning)
     B = int(base["n_resamples"])
     return WildClusterResult(
         standard_error=0.0,

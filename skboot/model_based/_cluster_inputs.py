@@ -28,18 +28,30 @@ from skboot._validation import (
     value_error,
 )
 from skboot.model_based._cluster_checks import min_resamples
+from skboot.model_based._cluster_statsmodels import (
+    fitted_groups,
+    is_results,
+    resolve_labels,
+    results_inputs,
+)
 
 __all__ = [
+    "BOOTSTRAP_GROUPS",
     "CONSTRAINTS",
     "FINITE_FLOAT",
+    "SMALL_SAMPLE",
     "WCB_ALTERNATIVES",
+    "bootstrap_codes",
     "cluster_codes",
+    "cluster_dims",
     "data_inputs",
     "design",
+    "intersection",
     "inverse_gram",
     "min_resamples_error",
     "response",
     "restriction",
+    "small_sample_factor",
 ]
 
 #: The shared sides of a test, and the equal-tailed two-sided test
@@ -47,6 +59,10 @@ __all__ = [
 WCB_ALTERNATIVES = (*ALTERNATIVES, "equal-tailed")
 #: A finite real number (the null value of the test).
 FINITE_FLOAT = Predicate(lambda v: is_real(v) and math.isfinite(v), "a finite float")
+#: The small-sample factors of the cluster-robust variance (``small_sample``).
+SMALL_SAMPLE = ("both", "cluster", "observations", "none")
+#: The named choices of ``bootstrap_groups`` (besides labels).
+BOOTSTRAP_GROUPS = ("min", "max")
 #: The options of :func:`wild_cluster_bootstrap`, checked in this order before
 #: any work.
 CONSTRAINTS: dict[str, list[Constraint]] = {
@@ -57,7 +73,9 @@ CONSTRAINTS: dict[str, list[Constraint]] = {
     "n_resamples": [N_RESAMPLES],
     "level": [LEVEL],
     "null": [FINITE_FLOAT],
+    "small_sample": [Options(SMALL_SAMPLE)],
 }
+
 #: Columns below this magnitude underflow when squared.
 _TINY = math.sqrt(np.finfo(np.float64).tiny) * 2.0**26
 
@@ -205,24 +223,144 @@ def response(y: Any, n: int, owner: str) -> np.ndarray:
     return yf
 
 
+def small_sample_factor(kind: str, G: int, n: int, k: int) -> float:
+    """The factor of a CRV1 variance with ``G`` clusters: ``G / (G - 1) *
+    (n - 1) / (n - k)`` ("both"), ``G / (G - 1)`` ("cluster"), ``(n - 1) /
+    (n - k)`` ("observations") or 1 ("none")."""
+    if kind == "both":
+        return G / (G - 1) * (n - 1) / (n - k)
+    if kind == "cluster":
+        return G / (G - 1)
+    if kind == "observations":
+        return (n - 1) / (n - k)
+    return 1.0
+
+
+def intersection(codes: list[np.ndarray]) -> tuple[np.ndarray, int]:
+    """Codes of the intersections of several clusterings (lexicographic order
+    of their codes), and their number: one mixed-radix key per pair, made dense
+    in O(n + range) when the range is moderate, else through ``np.unique``."""
+    key, size = codes[0], int(codes[0].max()) + 1
+    for c in codes[1:]:
+        width = int(c.max()) + 1
+        key = key * width + c
+        size *= width
+        n = key.shape[0]
+        if size < 4 * n + 1024:
+            key, found = dense_codes(key, np.int64(0), np.int64(size))
+            size = int(found)
+        else:
+            _, key = np.unique(key, return_inverse=True)
+            key = key.ravel().astype(np.int64)
+            size = int(key.max()) + 1
+    return key, size
+
+
+def cluster_dims(
+    groups: Any, n: int, name: str, owner: str
+) -> list[tuple[np.ndarray, int]]:
+    """The clusterings in ``groups`` (one 1-D array of labels, or the columns of
+    a 2-D array or data frame: multiway clustering), each with at least 2
+    clusters."""
+    if hasattr(groups, "columns"):
+        columns = [groups.iloc[:, j] for j in range(groups.shape[1])]
+    elif not hasattr(groups, "to_numpy") and np.ndim(groups) == 2:
+        arr = np.asarray(groups)
+        columns = [arr[:, j] for j in range(arr.shape[1])]
+    else:
+        columns = [groups]
+    if not columns:
+        raise param_error(name, owner, "labels of shape (n,) or (n, n_ways)", groups)
+    dims = []
+    for col in columns:
+        codes, G = (
+            cluster_codes(col, n, owner)
+            if name == "groups"
+            else (_named_codes(col, n, name, owner))
+        )
+        if G < 2:
+            raise value_error(
+                name,
+                owner,
+                "must have at least 2 clusters (the "
+                "cluster-robust variance has G - 1 degrees of freedom). Got 1 cluster "
+                "instead.",
+            )
+        dims.append((codes, G))
+    return dims
+
+
+def _named_codes(labels: Any, n: int, name: str, owner: str) -> tuple[np.ndarray, int]:
+    codes = check_array_1d_labels(labels, name, owner, n)
+    return codes, int(codes.max()) + 1
+
+
+def bootstrap_codes(
+    bootstrap_groups: Any, dims: list[tuple[np.ndarray, int]], n: int, owner: str
+) -> tuple[np.ndarray, int] | None:
+    """The bootstrap clusters: None for the variance clusters of one-way
+    clustering; the intersection of all clusterings (multiway, by default), the
+    clustering with the fewest or most clusters ("min", "max"), or labels (the
+    intersection of the columns of a 2-D array)."""
+    if isinstance(bootstrap_groups, str):
+        if bootstrap_groups not in BOOTSTRAP_GROUPS:
+            raise param_error(
+                "bootstrap_groups",
+                owner,
+                'None, "min", "max" or labels of shape (n,) or (n, n_ways)',
+                bootstrap_groups,
+            )
+        sizes = [G for _, G in dims]
+        pick = sizes.index(min(sizes) if bootstrap_groups == "min" else max(sizes))
+        return dims[pick]
+    if bootstrap_groups is None:
+        if len(dims) == 1:
+            return None
+        return intersection([c for c, _ in dims])
+    boot = cluster_dims(bootstrap_groups, n, "bootstrap_groups", owner)
+    return intersection([c for c, _ in boot])
+
+
 def data_inputs(
-    X: Any, y: Any, groups: Any, coef: Any, fit_intercept: bool, owner: str
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
-    """The design (intercept last), the response, the cluster codes, their number
-    and the restriction ``a``, each checked before any work."""
-    D = design(X, fit_intercept, owner)
+    X: Any,
+    y: Any,
+    groups: Any,
+    coef: Any,
+    fit_intercept: bool,
+    bootstrap_groups: Any,
+    owner: str,
+) -> tuple[np.ndarray, np.ndarray, list[tuple[np.ndarray, int]], Any, np.ndarray]:
+    """The design (intercept last, or a statsmodels model's own), the response,
+    the clusterings, the bootstrap clusters (None: the one-way variance
+    clusters) and the restriction ``a``, each checked before any work."""
+    names = None
+    if is_results(X):
+        results = X
+        D, yf, names = results_inputs(results, y, owner)
+        if groups is None:
+            groups = fitted_groups(results)
+        if groups is not None:
+            groups = resolve_labels(groups, results, "groups", owner)
+        if bootstrap_groups is not None and not (
+            isinstance(bootstrap_groups, str) and bootstrap_groups in BOOTSTRAP_GROUPS
+        ):
+            bootstrap_groups = resolve_labels(
+                bootstrap_groups, results, "bootstrap_groups", owner
+            )
+        fit_intercept = False
+    else:
+        D = design(X, fit_intercept, owner)
+        yf = response(y, D.shape[0], owner)
     n, k = D.shape
-    d = k - 1 if fit_intercept else k
-    yf = response(y, n, owner)
-    codes, G = cluster_codes(groups, n, owner)
-    if G < 2:
-        raise value_error(
+    if groups is None:
+        raise param_error(
             "groups",
             owner,
-            "must have at least 2 clusters (the "
-            "cluster-robust variance has G - 1 degrees of freedom). Got 1 cluster "
-            "instead.",
+            "cluster labels of shape (n,) or (n, n_ways) (optional only for a "
+            'statsmodels fit with cov_type="cluster")',
+            groups,
         )
+    dims = cluster_dims(groups, n, "groups", owner)
     if n <= k:
         raise value_error(
             "X",
@@ -230,5 +368,18 @@ def data_inputs(
             f"must have more rows than regressors "
             f"({k} with the intercept). Got {n} rows instead.",
         )
-    a = restriction(coef, d, k, owner)
-    return D, yf, codes, G, a
+    boot = bootstrap_codes(bootstrap_groups, dims, n, owner)
+    if isinstance(coef, str) and (names is None or coef not in names):
+        raise param_error(
+            "coef",
+            owner,
+            f"one of the model's parameter names {names}"
+            if names is not None
+            else "a column index or a 1-D array of weights (a parameter name only "
+            "when X is a fitted statsmodels model)",
+            coef,
+        )
+    if isinstance(coef, str) and names is not None:
+        coef = names.index(coef)
+    a = restriction(coef, k - 1 if fit_intercept else k, k, owner)
+    return D, yf, dims, boot, a

@@ -72,7 +72,13 @@ class WildClusterResult(Result):
     enumerated : bool
         Whether the ``2**G`` Rademacher sign vectors were enumerated.
     n_clusters : int
-        Number of clusters ``G``.
+        Number of clusters ``G`` (multiway clustering: of the clustering with
+        the fewest).
+    n_bootstrap_clusters : int
+        Number of bootstrap clusters (one multiplier each): ``n_clusters``
+        unless ``bootstrap_groups`` or multiway clustering set others.
+    small_sample : str
+        The small-sample factor of the cluster-robust variance.
     random_state : int, SeedSequence or None
         Reproduces the draws (None when enumerated: nothing is random).
     stream_version : int
@@ -116,11 +122,26 @@ class WildClusterResult(Result):
     n_resamples: int = 0
     enumerated: bool = field(default=False, repr=False)
     n_clusters: int = 0
+    n_bootstrap_clusters: int = field(default=0, repr=False)
+    small_sample: str = field(default="both", repr=False)
     random_state: SeedRecord = field(default=None, repr=False)
     stream_version: int = field(default=STREAM_VERSION, repr=False)
     _sums: np.ndarray = field(default_factory=lambda: np.empty((0, 5)))
     _aq: float = 1.0
     _c: float = 1.0
+
+    @classmethod
+    def _from_file_fields(cls, fields: dict[str, Any], where: Any) -> Any:
+        """A record written before ``bootstrap_groups`` and ``small_sample``
+        existed holds neither field: its run had the default factor and one
+        multiplier per variance cluster."""
+        if "small_sample" not in fields and "n_bootstrap_clusters" not in fields:
+            fields = {
+                **fields,
+                "small_sample": "both",
+                "n_bootstrap_clusters": fields.get("n_clusters", 0),
+            }
+        return super()._from_file_fields(fields, where)
 
     def pvalue_at(self, null: float) -> float:
         """Bootstrap p-value of ``a' beta = null`` with the run's multipliers.
@@ -238,6 +259,8 @@ class WildClusterResult(Result):
                 "n_resamples": self.n_resamples,
                 "enumerated": self.enumerated,
                 "n_clusters": self.n_clusters,
+                "n_bootstrap_clusters": self.n_bootstrap_clusters,
+                "small_sample": self.small_sample,
             }
         ]
 
@@ -249,7 +272,8 @@ class WildClusterResult(Result):
         DataFrame
             Columns ``estimate, standard_error, statistic, pvalue, low, high``
             (the interval at ``level``), then ``null, level, alternative,
-            bootstrap, weights, n_resamples, enumerated, n_clusters``.
+            bootstrap, weights, n_resamples, enumerated, n_clusters,
+            n_bootstrap_clusters, small_sample``.
         """
         return super().to_frame()
 

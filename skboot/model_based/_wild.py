@@ -166,8 +166,9 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
     ----------
     n_resamples : int, default=9999
         Number of replicates.
-    weights : {"rademacher", "mammen", "webb"}, default="rademacher"
-        Law of the multipliers (mean 0, variance 1).
+    weights : {"rademacher", "mammen", "webb", "normal"}, default="rademacher"
+        Law of the multipliers (mean 0, variance 1); "normal" is the standard
+        normal.
     block_length : int, optional
         One multiplier per block of this many consecutive rows (regression) or
         residuals (time series); None: one per row.
