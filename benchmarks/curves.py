@@ -37,7 +37,9 @@ def _band(kind: str) -> Callable[[Any], Group]:
         y = (rng.random(n) < 0.3).astype(np.int64)
         score = 0.8 * y + rng.normal(size=n)
         stratified = kind == "stratified"
-        band_kw: dict[str, Any] = {} if stratified else {"resampler": skboot.Bootstrap()}
+        band_kw: dict[str, Any] = (
+            {} if stratified else {"resampler": skboot.Bootstrap()}
+        )
         impls: dict[str, Callable[[], Any]] = {
             "skboot": lambda: roc_curve_band(
                 y, score, n_resamples=B, random_state=0, **band_kw

@@ -116,6 +116,8 @@ def pr_pass(order, y_sorted, group_starts, P, w, grid, out):  # pragma: no cover
     t = 0.0
     f = 0.0
     cheap = grid[0] * P * (1.0 - _MARGIN) if G else np.inf
+    t_top = 0.0  # the largest tp met near a grid point, and its precision
+    p_top = np.nan
     for g in range(group_starts.shape[0] - 1):
         total = 0.0
         pos = 0.0
@@ -127,13 +129,17 @@ def pr_pass(order, y_sorted, group_starts, P, w, grid, out):  # pragma: no cover
         f += total - pos
         if t > 0.0 and t >= cheap:
             r = t / P
+            if t > t_top:
+                t_top = t
+                p_top = t / (t + f)
             while j < G and grid[j] <= r:
-                out[j] = t / (t + f)
+                out[j] = p_top
                 j += 1
             cheap = grid[j] * P * (1.0 - _MARGIN) if j < G else np.inf
-    last = t / (t + f)
-    while j < G:  # recall 1 reached one rounding short of the grid's 1
-        out[j] = last
+    while j < G:
+        # recall 1, reached one rounding short of the grid's 1 (the total P is
+        # summed in row order): the first point with all the positives
+        out[j] = p_top
         j += 1
 
 

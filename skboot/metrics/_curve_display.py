@@ -32,7 +32,8 @@ def estimator_scores(
     ``predict_proba``, or ``decision_function`` (negated when the positive
     class is ``classes_[0]``)."""
     method = validate_params(
-        owner, {"response_method": [Options(RESPONSE_METHODS)]},
+        owner,
+        {"response_method": [Options(RESPONSE_METHODS)]},
         response_method=response_method,
     )["response_method"]
     check_is_fitted(estimator)
@@ -80,7 +81,12 @@ class _CurveBandDisplay:
         self.name = name
 
     def plot(
-        self, ax: Any = None, *, name: str | None = None, band: str = "both", **kwargs: Any
+        self,
+        ax: Any = None,
+        *,
+        name: str | None = None,
+        band: str = "both",
+        **kwargs: Any,
     ) -> _CurveBandDisplay:
         """Draw the curve and its bands.
 
@@ -119,9 +125,9 @@ class _CurveBandDisplay:
 
 
 class RocCurveBandDisplay(_CurveBandDisplay):
-    """A ROC curve with its bootstrap bands, in the style of scikit-learn's
-    ``RocCurveDisplay``.
+    """A ROC curve with its bootstrap bands, in scikit-learn's display style.
 
+    The counterpart of scikit-learn's ``RocCurveDisplay``.
     Build it with :meth:`from_predictions` or :meth:`from_estimator` (they
     compute the bands with :func:`roc_curve_band` and draw them), or from a
     :class:`CurveBand` and call :meth:`plot`.
@@ -193,9 +199,27 @@ class RocCurveBandDisplay(_CurveBandDisplay):
             Binary labels.
         y_score : array-like of shape (n_samples,)
             Scores of the positive class.
-        fpr_grid, level, n_resamples, resampler, random_state, pos_label, \
-sample_weight, groups, n_jobs, undefined
+        fpr_grid : array-like of shape (n_grid,), default=None
             As in :func:`roc_curve_band`.
+        level : float, default=0.95
+            Confidence level of both bands, in (0, 1).
+        n_resamples : int or None, default=None
+            Number of replicates; None: the resampler's, else 9999.
+        resampler : skboot resampler, default=None
+            None: :class:`StratifiedBootstrap` (or :class:`GroupBootstrap`
+            with ``groups``).
+        random_state : None, int, SeedSequence or Generator, default=None
+            Root seed of the replicates' derived streams.
+        pos_label : label, default=None
+            The positive class, as in :func:`roc_curve_band`.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, resampled with the rows.
+        groups : array-like of shape (n_samples,), default=None
+            Cluster labels: whole clusters are resampled.
+        n_jobs : int, default=None
+            Workers through joblib.
+        undefined : {"raise", "omit"}, default="raise"
+            What to do with replicates on which the curve is undefined.
         name : str, default=None
             The curve's legend entry.
         ax : matplotlib Axes, default=None
@@ -242,6 +266,8 @@ sample_weight, groups, n_jobs, undefined
     ) -> RocCurveBandDisplay:
         """The bands of a fitted binary classifier's ROC curve on ``(X, y)``.
 
+        The scores of the positive class on ``X`` are bootstrapped with ``y``.
+
         Parameters
         ----------
         estimator : fitted classifier
@@ -287,9 +313,9 @@ default="auto"
 
 
 class PrecisionRecallBandDisplay(_CurveBandDisplay):
-    """A precision-recall curve with its bootstrap bands, in the style of
-    scikit-learn's ``PrecisionRecallDisplay``.
+    """A precision-recall curve with its bootstrap bands, in scikit-learn's style.
 
+    The counterpart of scikit-learn's ``PrecisionRecallDisplay``.
     Build it with :meth:`from_predictions` or :meth:`from_estimator` (they
     compute the bands with :func:`precision_recall_band` and draw them), or
     from a :class:`CurveBand` and call :meth:`plot`.  The curve is drawn
@@ -351,8 +377,7 @@ class PrecisionRecallBandDisplay(_CurveBandDisplay):
         band: str = "both",
         **kwargs: Any,
     ) -> PrecisionRecallBandDisplay:
-        """Compute the bands of ``precision_recall_band(y_true, y_score, ...)``
-        and draw them.
+        """Compute the bands of ``precision_recall_band(y_true, y_score)`` and draw them.
 
         Parameters
         ----------
@@ -360,9 +385,27 @@ class PrecisionRecallBandDisplay(_CurveBandDisplay):
             Binary labels.
         y_score : array-like of shape (n_samples,)
             Scores of the positive class.
-        recall_grid, level, n_resamples, resampler, random_state, pos_label, \
-sample_weight, groups, n_jobs, undefined
+        recall_grid : array-like of shape (n_grid,), default=None
             As in :func:`precision_recall_band`.
+        level : float, default=0.95
+            Confidence level of both bands, in (0, 1).
+        n_resamples : int or None, default=None
+            Number of replicates; None: the resampler's, else 9999.
+        resampler : skboot resampler, default=None
+            None: :class:`StratifiedBootstrap` (or :class:`GroupBootstrap`
+            with ``groups``).
+        random_state : None, int, SeedSequence or Generator, default=None
+            Root seed of the replicates' derived streams.
+        pos_label : label, default=None
+            The positive class, as in :func:`precision_recall_band`.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Row weights, resampled with the rows.
+        groups : array-like of shape (n_samples,), default=None
+            Cluster labels: whole clusters are resampled.
+        n_jobs : int, default=None
+            Workers through joblib.
+        undefined : {"raise", "omit"}, default="raise"
+            What to do with replicates on which the curve is undefined.
         name : str, default=None
             The curve's legend entry.
         ax : matplotlib Axes, default=None
@@ -407,8 +450,9 @@ sample_weight, groups, n_jobs, undefined
         band: str = "both",
         **kwargs: Any,
     ) -> PrecisionRecallBandDisplay:
-        """The bands of a fitted binary classifier's precision-recall curve on
-        ``(X, y)``.
+        """The bands of a fitted binary classifier's precision-recall curve.
+
+        The scores of the positive class on ``X`` are bootstrapped with ``y``.
 
         Parameters
         ----------

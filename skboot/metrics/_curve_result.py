@@ -12,7 +12,7 @@ import numpy as np
 from skboot._random import STREAM_VERSION
 from skboot._results import Result, pyplot
 from skboot._typing import SeedRecord
-from skboot._validation import Options, validate_params
+from skboot._validation import Constraint, Options, validate_params
 
 if TYPE_CHECKING:  # matplotlib is optional
     from matplotlib.axes import Axes
@@ -31,7 +31,7 @@ _LABELS = {
 }
 #: Which bands a plot draws.
 BANDS = ("both", "pointwise", "simultaneous", "none")
-_PLOT_OPTIONS = {"band": [Options(BANDS)]}
+_PLOT_OPTIONS: dict[str, list[Constraint]] = {"band": [Options(BANDS)]}
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -123,7 +123,13 @@ class CurveBand(Result):
                 f"{sorted(AXIS_NAMES)}. Got {self.curve!r} instead."
             )
         shape = np.shape(self.grid)
-        for name in ("estimate", "low", "high", "simultaneous_low", "simultaneous_high"):
+        for name in (
+            "estimate",
+            "low",
+            "high",
+            "simultaneous_low",
+            "simultaneous_high",
+        ):
             if np.shape(getattr(self, name)) != shape:
                 raise ValueError(
                     f"The '{name}' field of a CurveBand must have the grid's shape "

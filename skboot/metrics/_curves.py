@@ -112,7 +112,7 @@ def curve_band(
         omitted="they are omitted and the bands describe the defined replicates. "
         "See n_undefined and undefined_replicates on the result",
         minimum=2,
-        too_few=f"The curve is defined on {{kept}} of {{B}} bootstrap replicates; "
+        too_few="The curve is defined on {kept} of {B} bootstrap replicates; "
         "at least {minimum} are needed for a band.",
     )
     low, high = pointwise_band(dist, level)
@@ -288,7 +288,7 @@ def roc_curve_band(
     >>> band = roc_curve_band(y, score, fpr_grid=[0.1, 0.2, 0.5],
     ...                       n_resamples=999, random_state=0)
     >>> np.round(band.estimate, 3)
-    array([0.352, 0.597, 0.859])
+    array([0.385, 0.575, 0.891])
     >>> bool(np.all(band.simultaneous_low <= band.low))
     True
     """
@@ -402,7 +402,7 @@ def precision_recall_band(
     >>> band = precision_recall_band(y, score, recall_grid=[0.25, 0.5, 0.75],
     ...                              n_resamples=999, random_state=0)
     >>> np.round(band.estimate, 3)
-    array([0.902, 0.818, 0.736])
+    array([0.875, 0.81 , 0.748])
     """
     return curve_band(
         "precision_recall_band",
