@@ -54,10 +54,11 @@ class CurveBand(Result):
     low, high : ndarray of shape (n_grid,)
         The pointwise percentile band at :attr:`level`.
     simultaneous_low, simultaneous_high : ndarray of shape (n_grid,)
-        The simultaneous (sup-t) band at :attr:`level`, clipped to [0, 1].
-    critical_value : float
-        ``c`` of the simultaneous band ``estimate -/+ c * s`` (``s``: the
-        replicates' standard deviation at each grid point).
+        The simultaneous band at :attr:`level`: a fraction ``level`` of the
+        replicates' curves (at least) lie inside it at every grid point.
+    calibrated_level : float
+        The pointwise level whose percentile band is the simultaneous band
+        (``1 - 2 k / B`` for the order statistics ``k`` and ``B - 1 - k``).
     level : float
         Confidence level of both bands.
     distribution : ndarray of shape (n_defined, n_grid)
@@ -104,7 +105,7 @@ class CurveBand(Result):
     high: np.ndarray = field(repr=False)
     simultaneous_low: np.ndarray = field(repr=False)
     simultaneous_high: np.ndarray = field(repr=False)
-    critical_value: float
+    calibrated_level: float
     level: float
     distribution: np.ndarray = field(repr=False)
     n_resamples: int

@@ -184,23 +184,27 @@ def pointwise_band(dist: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarr
 
 
 def simultaneous_band(
-    dist: np.ndarray, estimate: np.ndarray, level: float
+    dist: np.ndarray, level: float
 ) -> tuple[np.ndarray, np.ndarray, float]:
-    """The sup-t band ``estimate -/+ c * s`` (clipped to [0, 1]) and ``c``.
+    """The calibrated percentile band and its pointwise level.
 
-    ``s`` is the replicates' standard deviation at each grid point (``ddof=1``)
-    and ``c`` the type-7 ``level``-quantile over the replicates of
-    ``max_j |dist[b, j] - estimate[j]| / s[j]``, the maximum over the grid
-    points with ``s[j] > 0``.  Where ``s[j] == 0`` every replicate has one
-    value; the band there spans that value and the estimate.
+    With ``s_(0)(g) <= ... <= s_(B-1)(g)`` the sorted replicates at grid point
+    ``g``, band ``k`` is ``[s_(k)(g), s_(B-1-k)(g)]`` at every ``g``.  Replicate
+    ``b`` lies entirely inside band ``k`` exactly when ``k < K_b``, with
+    ``K_b = min_g min(#{b': theta*_b'(g) <= theta*_b(g)},
+    #{b': theta*_b'(g) >= theta*_b(g)})`` (ties counted, so no tie is broken
+    at random); ``k`` is the largest with at least ``ceil(level * B)``
+    replicates inside.  Returns the band and ``1 - 2 k / B``, the pointwise
+    level of the percentile band it is.
     """
-    s = dist.std(axis=0, ddof=1) if dist.shape[0] > 1 else np.zeros(dist.shape[1])
-    live = s > 0.0
-    if live.any():
-        dev = np.abs(dist[:, live] - estimate[live]) / s[live]
-        c = float(np.quantile(dev.max(axis=1), level))
-    else:
-        c = 0.0
-    low = np.where(live, estimate - c * s, np.minimum(estimate, dist[0]))
-    high = np.where(live, estimate + c * s, np.maximum(estimate, dist[0]))
-    return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0), c
+    B = dist.shape[0]
+    ordered = np.sort(dist, axis=0)
+    depth = np.full(B, B, dtype=np.int64)
+    for g in range(dist.shape[1]):
+        col = ordered[:, g]
+        le = np.searchsorted(col, dist[:, g], side="right")
+        ge = B - np.searchsorted(col, dist[:, g], side="left")
+        np.minimum(depth, np.minimum(le, ge), out=depth)
+    need = min(B, int(np.ceil(level * B - 1e-9)))
+    k = int(np.sort(depth)[::-1][need - 1]) - 1
+    return ordered[k], ordered[B - 1 - k], 1.0 - 2.0 * k / B

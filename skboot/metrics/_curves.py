@@ -116,7 +116,7 @@ def curve_band(
         "at least {minimum} are needed for a band.",
     )
     low, high = pointwise_band(dist, level)
-    sim_low, sim_high, c = simultaneous_band(dist, est, level)
+    sim_low, sim_high, c = simultaneous_band(dist, level)
     return CurveBand(
         curve=curve,
         grid=grid,
@@ -125,7 +125,7 @@ def curve_band(
         high=high,
         simultaneous_low=sim_low,
         simultaneous_high=sim_high,
-        critical_value=c,
+        calibrated_level=c,
         level=level,
         distribution=dist,
         n_resamples=B,
@@ -155,7 +155,7 @@ _NOTES = """
        counts times ``sample_weight``) and one pass over the curve's points
        in step with the grid.
     4. The pointwise band is the percentile band at each grid point; the
-       simultaneous band is the sup-t band (below).
+       simultaneous band is the calibrated percentile band (below).
 
     Memory: O(n) for the prepared arrays plus one (chunk, n) buffer per
     worker, chunk sized to the cache; O(n_resamples * len(grid)) for the
@@ -168,21 +168,31 @@ _NOTES = """
       ``(1 + level) / 2`` quantiles of ``theta*_b(g)`` over ``b``, at each
       ``g`` on its own: each point is covered with probability about
       ``level``, the whole curve with less;
-    * simultaneous (``simultaneous_low``, ``simultaneous_high``): the sup-t
-      band ``theta(g) -/+ c * s(g)``, clipped to [0, 1], with ``s(g)`` the
-      standard deviation of ``theta*_b(g)`` (``ddof=1``) and ``c`` (the
-      result's ``critical_value``) the type-7 ``level``-quantile over ``b`` of
-      ``max_g |theta*_b(g) - theta(g)| / s(g)``, the maximum over the grid
-      points where ``s(g) > 0`` (Montiel Olea & Plagborg-Moller 2019).  The
-      whole curve, on the grid, lies inside it with probability about
-      ``level``, as far as the bootstrap distribution of the studentized
-      maximum deviation approximates its sampling distribution (the
+    * simultaneous (``simultaneous_low``, ``simultaneous_high``): the
+      pointwise percentile band at a larger pointwise level, calibrated so
+      that a fraction ``level`` of the replicates' curves lie inside it at
+      every grid point.  With ``s_(0)(g) <= ... <= s_(B-1)(g)`` the sorted
+      replicates at ``g``, the band is ``[s_(k)(g), s_(B-1-k)(g)]`` for the
+      largest ``k`` such that at least ``ceil(level * B)`` replicates lie
+      inside it everywhere (ties counted exactly; ``calibrated_level`` on
+      the result is ``1 - 2 k / B``).  This is the bootstrap percentile form
+      of the sup-t band (Montiel Olea & Plagborg-Moller 2019), computed by
+      ranks as the global rank envelope (Myllymaki et al. 2017): it needs
+      no standard deviation (grid points where the replicates barely vary
+      do not inflate it) and stays inside [0, 1].  It covers the whole curve
+      on the grid with probability about ``level`` as far as the bootstrap
+      distribution of the curve approximates its sampling distribution (the
       empirical ROC process converges to a Gaussian process, Hsieh &
-      Turnbull 1996).  It is calibrated on the grid only, and widens with
-      the number of grid points where the curve varies; a grid point where
-      every replicate has the same value (``s(g) == 0``: the TPR at FPR 1 is
-      always 1) takes no part in the maximum and its band spans that value
-      and the estimate.
+      Turnbull 1996).  It is calibrated on the grid only, and it cannot
+      cover near the corners: the replicates' TPR at FPR 0 is the top of the
+      first vertical rise (positive), and where the curve is within a few
+      ``1 / n_positives`` of 1 nearly every replicate is exactly 1.  For a
+      statement about the whole curve, use a grid away from the corners
+      (e.g. FPRs from ``5 / n_negatives`` to where the TPR reaches about
+      ``1 - 5 / n_positives``); in a simulation with 300 positives and 300
+      negatives (binormal, AUC 0.76) the band on 15 FPRs in [0.1, 0.8]
+      covered the true curve in 95% of 150 data sets, and on the default
+      grid (which includes 0 and 1) in 15%.
 """
 
 
@@ -274,7 +284,10 @@ def roc_curve_band(
     .. [2] J. L. Montiel Olea and M. Plagborg-Moller, "Simultaneous confidence
        bands: Theory, implementation, and an application to SVARs", Journal
        of Applied Econometrics 34, 1-17, 2019.
-    .. [3] F. Hsieh and B. W. Turnbull, "Nonparametric and semiparametric
+    .. [3] M. Myllymaki, T. Mrkvicka, P. Grabarnik, H. Seijo and U. Hahn,
+       "Global envelope tests for spatial processes", Journal of the Royal
+       Statistical Society B 79, 381-404, 2017.
+    .. [4] F. Hsieh and B. W. Turnbull, "Nonparametric and semiparametric
        estimation of the receiver operating characteristic curve", The Annals
        of Statistics 24, 25-40, 1996.
 
@@ -391,6 +404,9 @@ def precision_recall_band(
     .. [1] J. L. Montiel Olea and M. Plagborg-Moller, "Simultaneous confidence
        bands: Theory, implementation, and an application to SVARs", Journal
        of Applied Econometrics 34, 1-17, 2019.
+    .. [2] M. Myllymaki, T. Mrkvicka, P. Grabarnik, H. Seijo and U. Hahn,
+       "Global envelope tests for spatial processes", Journal of the Royal
+       Statistical Society B 79, 381-404, 2017.
 
     Examples
     --------
