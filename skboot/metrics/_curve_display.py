@@ -6,17 +6,20 @@ any matplotlib Axes (also one that scikit-learn's ``RocCurveDisplay`` or
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from skboot._results import pyplot
-from skboot._typing import ArrayLike, RandomStateLike
+from skboot._typing import ArrayLike, RandomStateLike, SupportsFit
 from skboot._validation import Options, validate_params, value_error
 from skboot.metrics._curve_result import CurveBand, draw_band
-from skboot.metrics._curves import precision_recall_band, roc_curve_band
+from skboot.metrics._curves import PosLabel, precision_recall_band, roc_curve_band
 from skboot.resamplers import BaseResampler
+
+if TYPE_CHECKING:  # matplotlib is optional
+    from matplotlib.axes import Axes
 
 __all__ = ["PrecisionRecallBandDisplay", "RocCurveBandDisplay", "estimator_scores"]
 
@@ -25,8 +28,8 @@ RESPONSE_METHODS = ("auto", "predict_proba", "decision_function")
 
 
 def estimator_scores(
-    estimator: Any, X: Any, response_method: str, pos_label: Any, owner: str
-) -> tuple[np.ndarray, Any]:
+    estimator: Any, X: Any, response_method: str, pos_label: PosLabel, owner: str
+) -> tuple[np.ndarray, PosLabel]:
     """The fitted binary classifier's scores of the positive class on ``X`` and
     that class (``pos_label``, else ``estimator.classes_[1]``): a column of
     ``predict_proba``, or ``decision_function`` (negated when the positive
@@ -82,7 +85,7 @@ class _CurveBandDisplay:
 
     def plot(
         self,
-        ax: Any = None,
+        ax: Axes | None = None,
         *,
         name: str | None = None,
         band: str = "both",
@@ -181,13 +184,13 @@ class RocCurveBandDisplay(_CurveBandDisplay):
         n_resamples: int | None = None,
         resampler: BaseResampler | None = None,
         random_state: RandomStateLike = None,
-        pos_label: Any = None,
+        pos_label: PosLabel = None,
         sample_weight: ArrayLike | None = None,
         groups: ArrayLike | None = None,
         n_jobs: int | None = None,
         undefined: str = "raise",
         name: str | None = None,
-        ax: Any = None,
+        ax: Axes | None = None,
         band: str = "both",
         **kwargs: Any,
     ) -> RocCurveBandDisplay:
@@ -253,14 +256,14 @@ class RocCurveBandDisplay(_CurveBandDisplay):
     @classmethod
     def from_estimator(
         cls,
-        estimator: Any,
+        estimator: SupportsFit,
         X: ArrayLike,
         y: ArrayLike,
         *,
         response_method: str = "auto",
-        pos_label: Any = None,
+        pos_label: PosLabel = None,
         name: str | None = None,
-        ax: Any = None,
+        ax: Axes | None = None,
         band: str = "both",
         **kwargs: Any,
     ) -> RocCurveBandDisplay:
@@ -367,13 +370,13 @@ class PrecisionRecallBandDisplay(_CurveBandDisplay):
         n_resamples: int | None = None,
         resampler: BaseResampler | None = None,
         random_state: RandomStateLike = None,
-        pos_label: Any = None,
+        pos_label: PosLabel = None,
         sample_weight: ArrayLike | None = None,
         groups: ArrayLike | None = None,
         n_jobs: int | None = None,
         undefined: str = "raise",
         name: str | None = None,
-        ax: Any = None,
+        ax: Axes | None = None,
         band: str = "both",
         **kwargs: Any,
     ) -> PrecisionRecallBandDisplay:
@@ -439,14 +442,14 @@ class PrecisionRecallBandDisplay(_CurveBandDisplay):
     @classmethod
     def from_estimator(
         cls,
-        estimator: Any,
+        estimator: SupportsFit,
         X: ArrayLike,
         y: ArrayLike,
         *,
         response_method: str = "auto",
-        pos_label: Any = None,
+        pos_label: PosLabel = None,
         name: str | None = None,
-        ax: Any = None,
+        ax: Axes | None = None,
         band: str = "both",
         **kwargs: Any,
     ) -> PrecisionRecallBandDisplay:

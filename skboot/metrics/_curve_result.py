@@ -112,7 +112,7 @@ class CurveBand(Result):
     n_undefined: int
     undefined_replicates: np.ndarray = field(repr=False)
     undefined: str
-    pos_label: Any
+    pos_label: int | float | str | bool
     resampler: str = field(repr=False)
     random_state: SeedRecord
     stream_version: int = field(default=STREAM_VERSION, repr=False)

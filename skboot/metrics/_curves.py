@@ -4,7 +4,7 @@ precision-recall curve on a grid of recalls), and the run they share."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -36,7 +36,15 @@ from skboot.metrics._curve_stat import (
 from skboot.metrics._inputs import UNDEFINED_POLICIES, check_inputs, metric_resampler
 from skboot.resamplers import BaseResampler
 
-__all__ = ["DEFAULT_GRID_POINTS", "precision_recall_band", "roc_curve_band"]
+__all__ = [
+    "DEFAULT_GRID_POINTS",
+    "PosLabel",
+    "precision_recall_band",
+    "roc_curve_band",
+]
+
+#: A class label named as the positive class (None: the default rule).
+PosLabel: TypeAlias = int | float | str | bool | None
 
 #: Points of the default grid, ``numpy.linspace(0, 1, DEFAULT_GRID_POINTS)``.
 DEFAULT_GRID_POINTS = 101
@@ -205,7 +213,7 @@ def roc_curve_band(
     n_resamples: int | None = None,
     resampler: BaseResampler | None = None,
     random_state: RandomStateLike = None,
-    pos_label: Any = None,
+    pos_label: PosLabel = None,
     sample_weight: ArrayLike | None = None,
     groups: ArrayLike | None = None,
     n_jobs: int | None = None,
@@ -335,7 +343,7 @@ def precision_recall_band(
     n_resamples: int | None = None,
     resampler: BaseResampler | None = None,
     random_state: RandomStateLike = None,
-    pos_label: Any = None,
+    pos_label: PosLabel = None,
     sample_weight: ArrayLike | None = None,
     groups: ArrayLike | None = None,
     n_jobs: int | None = None,
