@@ -158,10 +158,11 @@ _NOTES = """
        clusters with ``groups`` (:class:`GroupBootstrap`), or by any skboot
        ``resampler`` (``y_true`` routed as ``y``, ``groups`` as ``groups``).
     3. For each chunk of replicates the plan writes the per-row counts, and one
-       numba call makes, per replicate, one pass over the score-sorted rows
-       (the positive and negative weight of each group of tied scores, the
-       counts times ``sample_weight``) and one pass over the curve's points
-       in step with the grid.
+       numba call makes, per replicate, a sequential pass for the class totals
+       and one pass over the score-sorted rows (the positive and negative
+       weight of each group of tied scores, the counts times
+       ``sample_weight``) that reads the curve on the grid as it reaches the
+       grid points: no copy of the rows, no sort.
     4. The pointwise band is the percentile band at each grid point; the
        simultaneous band is the calibrated percentile band (below).
 
