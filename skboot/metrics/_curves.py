@@ -193,10 +193,12 @@ _NOTES = """
       distribution of the curve approximates its sampling distribution (the
       empirical ROC process converges to a Gaussian process, Hsieh &
       Turnbull 1996).  It is calibrated on the grid only, and it cannot
-      cover near the corners: the replicates' TPR at FPR 0 is the top of the
-      first vertical rise (positive), and where the curve is within a few
-      ``1 / n_positives`` of 1 nearly every replicate is exactly 1.  For a
-      statement about the whole curve, use a grid away from the corners
+      cover near the corners of a ROC curve: the replicates' TPR at FPR 0 is
+      the top of the first vertical rise (positive), and where the curve is
+      within a few ``1 / n_positives`` of 1 nearly every replicate is
+      exactly 1 (likewise, the precision at small recalls rests on a few
+      positives).  For a statement about the whole curve, use a grid away
+      from the corners
       (e.g. FPRs from ``5 / n_negatives`` to where the TPR reaches about
       ``1 - 5 / n_positives``); in a simulation with 300 positives and 300
       negatives (binormal, AUC 0.76) the band on 15 FPRs in [0.1, 0.8]
