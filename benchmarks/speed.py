@@ -799,3 +799,7 @@ GROUPS.update(_SIGNIFICANCE_GROUPS)
 from benchmarks.fused import GROUPS as _FUSED_GROUPS  # noqa: E402
 
 GROUPS.update(_FUSED_GROUPS)
+
+from benchmarks.curves import GROUPS as _CURVE_GROUPS  # noqa: E402
+
+GROUPS.update(_CURVE_GROUPS)

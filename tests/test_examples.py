@@ -59,6 +59,12 @@ EXPECTED: dict[str, list[str]] = {
         r"bca\s+p = 0\.\d+\s+95% interval \[",
         r"Monte Carlo test of normality",
     ],
+    "plot_roc_band.py": [
+        r"stratified replicates of the ROC curve on 101 false positive rates",
+        r"0\.10\s+0\.\d+\s+\[0\.\d+, [01]\.\d+\]\s+\[0\.\d+, 1\.000\]",
+        r"of the replicates' curves lie inside it everywhere",
+        r"Precision at recall 0\.90: 0\.\d+",
+    ],
     "large_b_memory.py": [
         r"callable \(axis=\)\s+20,000",
         r"peak RSS growth over all runs: [\d.]+ MB",

@@ -82,12 +82,23 @@ Modules
   their checks and results; :mod:`~skboot.metrics._plot`, their ``plot``;
 * :mod:`~skboot.metrics._score`: :func:`bootstrap_score`, :class:`BootstrapScore`;
   :mod:`~skboot.metrics._no_information`: the no-information score of ".632+";
+* :mod:`~skboot.metrics._curves`, :mod:`~skboot.metrics._curve_stat`,
+  :mod:`~skboot.metrics._curve_result`, :mod:`~skboot.metrics._curve_display`:
+  :func:`roc_curve_band`, :func:`precision_recall_band` (bootstrap bands of
+  the curves on a grid, one numba pass per replicate over the score-sorted
+  rows), :class:`CurveBand` and the displays;
 * :mod:`~skboot.metrics._guard`: scikit-learn's ``UndefinedMetricWarning`` as an
   error while a metric is evaluated.
 """
 
 from skboot._engine import EstimatorStatistic
 from skboot.metrics._ci import compare_metrics, metric_ci
+from skboot.metrics._curve_display import (
+    PrecisionRecallBandDisplay,
+    RocCurveBandDisplay,
+)
+from skboot.metrics._curve_result import CurveBand
+from skboot.metrics._curves import precision_recall_band, roc_curve_band
 from skboot.metrics._prepare import (
     PreparedMetric,
     prepare_accuracy,
@@ -122,13 +133,16 @@ __all__ = [
     "METRICS",
     "BootstrapScore",
     "CallableMetricStatistic",
+    "CurveBand",
     "EstimatorStatistic",
     "MetricCI",
     "MetricComparison",
     "MetricSpec",
     "MetricStatistic",
+    "PrecisionRecallBandDisplay",
     "PreparedMetric",
     "ResolvedMetric",
+    "RocCurveBandDisplay",
     "bootstrap_score",
     "compare_metrics",
     "is_undefined",
@@ -137,6 +151,7 @@ __all__ = [
     "pack",
     "pack_arrays",
     "packed",
+    "precision_recall_band",
     "prepare_accuracy",
     "prepare_average_precision",
     "prepare_balanced_accuracy",
@@ -151,4 +166,5 @@ __all__ = [
     "prepare_roc_auc",
     "prepare_root_mean_squared_error",
     "resolve_metric",
+    "roc_curve_band",
 ]

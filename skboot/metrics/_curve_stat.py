@@ -1,0 +1,210 @@
+"""The curves of the bands as an engine statistic: inputs checked and prepared
+once (labels encoded, scores argsorted, tie groups found), then one numba call
+per chunk of replicates (:func:`skboot._kernels.curve.curve_band_chunk`); and
+the bands computed from the bootstrap distribution of the curve."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from skboot._engine import Statistic
+from skboot._kernels.curve import CURVE_PR, CURVE_ROC, curve_band_chunk
+from skboot._validation import as_float_array, value_error
+from skboot.metrics._checks import check_array, show
+from skboot.metrics._labels import binary_label_codes
+from skboot.resamplers import ResamplingPlan
+
+__all__ = [
+    "CURVE_IDS",
+    "CurveStatistic",
+    "PreparedCurve",
+    "check_grid",
+    "pointwise_band",
+    "prepare_curve",
+    "simultaneous_band",
+]
+
+#: The curves, by the name results record.
+CURVE_IDS = {"roc": CURVE_ROC, "precision_recall": CURVE_PR}
+
+
+def check_grid(grid: Any, name: str, owner: str) -> np.ndarray:
+    """``grid`` as a strictly increasing float64 vector of values in [0, 1]."""
+    arr = as_float_array(grid, name, owner, ndim=(1,))
+    if arr.shape[0] < 1:
+        raise value_error(name, owner, "must hold at least one value. Got none.")
+    outside = (arr < 0.0) | (arr > 1.0)
+    if outside.any():
+        raise value_error(
+            name,
+            owner,
+            f"must hold values in [0, 1]. Got {show(arr[outside])} instead.",
+        )
+    if arr.shape[0] > 1 and not (np.diff(arr) > 0).all():
+        raise value_error(
+            name,
+            owner,
+            "must be strictly increasing (sorted, without repeats). Got "
+            f"{show(arr)} instead.",
+        )
+    return np.ascontiguousarray(arr)
+
+
+@dataclass(frozen=True)
+class PreparedCurve:
+    """The rows sorted once: ``order`` (decreasing score), ``y_sorted`` (1.0 for
+    the positive class, in that order), ``group_starts`` (boundaries of the
+    groups of tied scores), ``y_rows`` (the 0/1 labels in row order), the
+    classes and the positive one."""
+
+    order: np.ndarray
+    y_sorted: np.ndarray
+    group_starts: np.ndarray
+    y_rows: np.ndarray
+    classes: np.ndarray
+    pos_label: Any
+
+
+def prepare_curve(
+    y_true: np.ndarray,
+    y_score: np.ndarray,
+    sample_weight: np.ndarray | None,
+    pos_label: Any,
+    owner: str,
+) -> PreparedCurve:
+    """Encode the labels (the positive class: ``pos_label``, else 1 for labels
+    in {0, 1} or {-1, 1}, else the greater class), argsort the scores and find
+    the tie groups; both classes must carry weight."""
+    yt = check_array(y_true, "y_true", owner)
+    scores = as_float_array(y_score, "y_score", owner, ndim=(1,))
+    (codes,), classes, positive = binary_label_codes(
+        owner, [("y_true", yt)], pos_label, "greater"
+    )
+    w = np.ones(codes.shape[0]) if sample_weight is None else sample_weight
+    pos = float(np.sum(w[codes == 1]))
+    neg = float(np.sum(w[codes == 0]))
+    if positive is None or pos <= 0.0 or neg <= 0.0:
+        present = np.unique(yt)
+        raise value_error(
+            "y_true",
+            owner,
+            "must hold both classes, each with a positive total sample_weight "
+            f"(the curve is undefined otherwise). Got {show(present)} with "
+            f"weights {pos:.6g} (positive class {positive!r}) and {neg:.6g} "
+            "instead.",
+        )
+    order = np.ascontiguousarray(np.argsort(-scores, kind="stable"), dtype=np.int64)
+    boundaries = np.flatnonzero(np.diff(scores[order])) + 1
+    starts = np.concatenate(([0], boundaries, [scores.shape[0]])).astype(np.int64)
+    y_rows = np.ascontiguousarray(codes, dtype=np.float64)
+    return PreparedCurve(order, y_rows[order], starts, y_rows, classes, positive)
+
+
+class CurveStatistic(Statistic):
+    """The curve ``curve`` ("roc" or "precision_recall") of a replicate, read on
+    ``grid``: ``k = len(grid)`` values per replicate.
+
+    ``run_chunk`` costs one ``plan.fill_weights_chunk`` and one numba call per
+    chunk: O(chunk * (n + k)) time, one reused (chunk, n) float64 buffer;
+    nothing of size B x n.
+    """
+
+    fused = True  # a numba kernel that releases the GIL
+
+    def __init__(
+        self,
+        prepared: PreparedCurve,
+        grid: np.ndarray,
+        curve: str,
+        sample_weight: np.ndarray | None = None,
+    ) -> None:
+        n = prepared.order.shape[0]
+        self._curve = CURVE_IDS[curve]
+        self._weighted = sample_weight is not None
+        sw = (
+            np.ones(n)
+            if sample_weight is None
+            else np.ascontiguousarray(sample_weight, dtype=np.float64)
+        )
+        self.arrays = (
+            sw,
+            prepared.order,
+            prepared.y_sorted,
+            prepared.group_starts,
+            prepared.y_rows,
+        )
+        self.grid = np.ascontiguousarray(grid, dtype=np.float64)
+        self.k = int(self.grid.shape[0])
+        self.n_samples = n
+        self.name = curve
+
+    def estimate(self) -> np.ndarray:
+        sw, order, y_sorted, starts, y_rows = self.arrays
+        out = np.empty((1, self.k))
+        W = np.ascontiguousarray(sw[None, :])  # the kernel's own arithmetic
+        curve_band_chunk(
+            self._curve, order, y_sorted, starts, y_rows, sw, False, self.grid, W, out
+        )
+        return out[0]
+
+    def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
+        return 8 * (plan.n_samples + self.k)
+
+    def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
+        nb = out.shape[0]
+        W = scratch.get("W")
+        if W is None or W.shape[0] < nb:
+            W = scratch["W"] = np.empty((nb, plan.n_samples))
+        W = W[:nb]
+        plan.fill_weights_chunk(b0, W)
+        sw, order, y_sorted, starts, y_rows = arrays
+        curve_band_chunk(
+            self._curve,
+            order,
+            y_sorted,
+            starts,
+            y_rows,
+            sw,
+            self._weighted,
+            self.grid,
+            W,
+            out,
+        )
+
+
+def pointwise_band(dist: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """The percentile band: at each grid point, the type-7 ``(1 - level) / 2``
+    and ``(1 + level) / 2`` quantiles of the replicates."""
+    alpha = (1.0 - level) / 2.0
+    low, high = np.quantile(dist, [alpha, 1.0 - alpha], axis=0)
+    return low, high
+
+
+def simultaneous_band(
+    dist: np.ndarray, level: float
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The calibrated percentile band and its pointwise level.
+
+    With ``s_(0)(g) <= ... <= s_(B-1)(g)`` the sorted replicates at grid point
+    ``g``, band ``k`` is ``[s_(k)(g), s_(B-1-k)(g)]`` at every ``g``.  Replicate
+    ``b`` lies entirely inside band ``k`` exactly when ``k < K_b``, with
+    ``K_b = min_g min(#{b': theta*_b'(g) <= theta*_b(g)},
+    #{b': theta*_b'(g) >= theta*_b(g)})`` (ties counted, so no tie is broken
+    at random); ``k`` is the largest with at least ``ceil(level * B)``
+    replicates inside.  Returns the band and ``1 - 2 k / B``, the pointwise
+    level of the percentile band it is.
+    """
+    B = dist.shape[0]
+    ordered = np.sort(dist, axis=0)
+    depth = np.full(B, B, dtype=np.int64)
+    for g in range(dist.shape[1]):
+        col = ordered[:, g]
+        le = np.searchsorted(col, dist[:, g], side="right")
+        ge = B - np.searchsorted(col, dist[:, g], side="left")
+        np.minimum(depth, np.minimum(le, ge), out=depth)
+    need = min(B, int(np.ceil(level * B - 1e-9)))
+    k = int(np.sort(depth)[::-1][need - 1]) - 1
+    return ordered[k], ordered[B - 1 - k], 1.0 - 2.0 * k / B
