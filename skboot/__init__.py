@@ -18,11 +18,16 @@ from skboot.block_length import OptimalBlockLength, optimal_block_length
 from skboot.intervals import ConfidenceInterval
 from skboot.metrics import (
     BootstrapScore,
+    CurveBand,
     MetricCI,
     MetricComparison,
+    PrecisionRecallBandDisplay,
+    RocCurveBandDisplay,
     bootstrap_score,
     compare_metrics,
     metric_ci,
+    precision_recall_band,
+    roc_curve_band,
 )
 from skboot.model_based import (
     FewClustersWarning,
@@ -77,6 +82,7 @@ __all__ = [
     "BootstrapStatistic",
     "CircularBlockBootstrap",
     "ConfidenceInterval",
+    "CurveBand",
     "DegenerateDistributionWarning",
     "FewClustersWarning",
     "GroupBootstrap",
@@ -91,9 +97,11 @@ __all__ = [
     "Permutation",
     "PermutationTestResult",
     "PoissonBootstrap",
+    "PrecisionRecallBandDisplay",
     "RealityCheck",
     "ResidualBootstrap",
     "ResultFileError",
+    "RocCurveBandDisplay",
     "SPAResult",
     "SieveBootstrap",
     "StationaryBootstrap",
@@ -115,5 +123,7 @@ __all__ = [
     "monte_carlo_test",
     "optimal_block_length",
     "permutation_test",
+    "precision_recall_band",
+    "roc_curve_band",
     "wild_cluster_bootstrap",
 ]

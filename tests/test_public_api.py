@@ -224,6 +224,8 @@ def _build(name):
         return skboot.StepM(**kw).compute(bench, models)
     if name == "MCSResult":
         return skboot.MCS(**kw).compute(np.column_stack([bench, models]))
+    if name == "CurveBand":
+        return skboot.roc_curve_band(y, score, **kw)
     raise AssertionError(f"no example result for {name}: add one to _build")
 
 

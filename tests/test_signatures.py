@@ -39,6 +39,12 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
             "skboot.BootstrapStatistic.plot",
             "skboot.BootstrapResult.plot",
             "skboot.ConfidenceInterval.plot",
+            "skboot.CurveBand.plot",
+            *(
+                f"skboot.{display}.{method}"
+                for display in ("RocCurveBandDisplay", "PrecisionRecallBandDisplay")
+                for method in ("plot", "from_predictions", "from_estimator")
+            ),
         )
     },
     ("skboot.BootstrapStatistic.confidence_interval", "**kwargs"): (
