@@ -602,6 +602,19 @@ case(IV, "studentized-se-shape", lambda: iv.studentized_interval(X1, 0.0, 1.0, n
 case(IV, "studentized-se-negative", lambda: iv.studentized_interval(X1, 0.0, -1.0, np.ones(N)), V, r"'standard_error' parameter of studentized_interval must hold non-negative standard errors. Got 1 negative")
 
 # -- multiple comparisons: SPA, RealityCheck, StepM, MCS ---------------------------
+CB = "curve_bands"
+_YB = np.r_[np.zeros(20, int), np.ones(20, int)]
+_SB = np.linspace(0, 1, 40)
+case(CB, "fpr_grid-outside", lambda: skboot.roc_curve_band(_YB, _SB, fpr_grid=[0.1, 1.2]), V, r"'fpr_grid' parameter of roc_curve_band must hold values in \[0, 1\]. Got \[1.2\]")
+case(CB, "fpr_grid-decreasing", lambda: skboot.roc_curve_band(_YB, _SB, fpr_grid=[0.5, 0.2]), V, r"'fpr_grid' parameter of roc_curve_band must be strictly increasing")
+case(CB, "y_true-one-class", lambda: skboot.roc_curve_band(np.ones(40, int), _SB), V, r"'y_true' parameter of roc_curve_band must hold both classes")
+case(CB, "level", lambda: skboot.roc_curve_band(_YB, _SB, level=1.5), V, r"'level' parameter of roc_curve_band must be a float in \(0, 1\). Got 1.5")
+case(CB, "y_score-length", lambda: skboot.roc_curve_band(_YB, _SB[:10]), V, r"'y_score' parameter of roc_curve_band must have as many rows as y_true \(40\). Got 10")
+case(CB, "recall_grid-outside", lambda: skboot.precision_recall_band(_YB, _SB, recall_grid=[-0.1, 0.5]), V, r"'recall_grid' parameter of precision_recall_band must hold values in \[0, 1\]")
+case(CB, "n_resamples-0", lambda: skboot.precision_recall_band(_YB, _SB, n_resamples=0), V, r"'n_resamples' parameter of precision_recall_band must be an int in \[1, 2\*\*32 - 1\] or None. Got 0")
+case(CB, "display-level", lambda: skboot.RocCurveBandDisplay.from_predictions(_YB, _SB, level=0), V, r"'level' parameter of roc_curve_band must be a float in \(0, 1\). Got 0")
+case(CB, "display-recall_grid-2d", lambda: skboot.PrecisionRecallBandDisplay.from_predictions(_YB, _SB, recall_grid=[[0.1]]), V, r"'recall_grid' parameter of precision_recall_band must be 1-D")
+
 MC = "multiple_comparison"
 _LOSS = np.random.default_rng(5).chisquare(5, (40, 3))
 _BM = _LOSS[:, 0] + 0.1
@@ -687,6 +700,7 @@ def test_catalogue_size_and_coverage():
         CL,
         MB,
         MC,
+        CB,
     }
     # the names of skboot.__all__ that take user input; the others are results,
     # warnings, errors, a constant and the (argument-free) cache folder
@@ -699,14 +713,15 @@ def test_catalogue_size_and_coverage():
         "ResidualBootstrap", "SieveBootstrap", "WildBootstrap", "wild_cluster_bootstrap",
         "SPA", "RealityCheck", "StepM", "MCS",
         "Permutation", "permutation_test", "monte_carlo_test",
-        "metric_permutation_test",
+        "metric_permutation_test", "roc_curve_band", "precision_recall_band",
+        "RocCurveBandDisplay", "PrecisionRecallBandDisplay",
     }  # fmt: skip
     outputs = {
         "ConfidenceInterval", "BootstrapScore", "MetricCI", "MetricComparison",
         "OptimalBlockLength", "StatisticError", "ResultFileError", "DegenerateDistributionWarning",
         "UndefinedStatisticWarning", "FewClustersWarning", "STREAM_VERSION", "cache_dir", "cuda_info",
         "WildClusterResult", "PermutationTestResult", "MonteCarloTestResult",
-        "MetricPermutationTestResult", "SPAResult", "StepMResult", "MCSResult",
+        "MetricPermutationTestResult", "SPAResult", "StepMResult", "MCSResult", "CurveBand",
     }  # fmt: skip
     assert set(skboot.__all__) == entry_points | outputs
 
