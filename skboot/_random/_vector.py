@@ -71,9 +71,6 @@ class _Vec:
         z = b.mul(b.xor(z, b.lshr(z, self.const(27))), self.const(_M2))
         return b.xor(z, b.lshr(z, self.const(31)))
 
-    def umin(self, a, c):
-        return self.b.select(self.b.icmp_unsigned("<", a, c), a, c)
-
     @property
     def ty32(self):
         return ir.VectorType(_I32, 2 * self.n)
@@ -103,13 +100,40 @@ class _Vec:
         ptr = self.b.bitcast(self.b.gep(base, [offset]), self.ty.as_pointer())
         self.b.store(value, ptr, align=8)
 
-    def hmin(self, v):
-        b = self.b
-        r = b.extract_element(v, _I32(0))
-        for k in range(1, self.n):
-            e = b.extract_element(v, _I32(k))
-            r = b.select(b.icmp_unsigned("<", e, r), e, r)
-        return r
+
+class _Draw:
+    """The block draw's state in one codegen call: the next outputs' counter
+    vector and the running Lemire low-word minimum (both in stack slots that LLVM
+    promotes to registers)."""
+
+    def __init__(self, V, seed, gamma, ctr, u):
+        b = self.b = V.b
+        self.V = V
+        # only the low 32 bits of u: the products are 32 x 32 -> 64
+        self.uv = V.splat(b.and_(u, _I64(_MASK32)))
+        start = b.add(seed, b.mul(b.add(ctr, _I64(1)), gamma))
+        gs = V.splat(gamma)
+        lane_ix = ir.Constant(V.ty, list(range(V.n)))
+        self.base = cgutils.alloca_once(b, V.ty)
+        self.low = cgutils.alloca_once(b, V.ty32)
+        b.store(b.add(V.splat(start), b.mul(gs, lane_ix)), self.base)
+        b.store(V.low_init(), self.low)
+        self.step = b.mul(gs, V.const(V.n))
+
+    def next(self):
+        """The draws of the next ``L`` outputs: (high halves, low halves)."""
+        b, V = self.b, self.V
+        base = b.load(self.base)
+        z = V.mix64(base)
+        m0 = b.mul(b.lshr(z, V.const(32)), self.uv)
+        m1 = b.mul(b.and_(z, V.const(_MASK32)), self.uv)
+        low = V.low_update(b.load(self.low), m0)
+        b.store(V.low_update(low, m1), self.low)
+        b.store(b.add(base, self.step), self.base)
+        return b.lshr(m0, V.const(32)), b.lshr(m1, V.const(32))
+
+    def low_min(self):
+        return self.V.low_min(self.b.load(self.low))
 
 
 def _make_pairs(split: bool):
@@ -121,30 +145,11 @@ def _make_pairs(split: bool):
             lanes = _lanes(context)
             V = _Vec(builder, lanes)
             data = context.make_array(signature.args[4])(context, builder, buf_v).data
-            mask = V.const(_MASK32)
-            # only the low 32 bits of u: the products are 32 x 32 -> 64
-            uv = V.splat(builder.and_(u_v, _I64(_MASK32)))
-            start = builder.add(
-                seed_v, builder.mul(builder.add(ctr_v, _I64(1)), gamma_v)
-            )
-            gs = V.splat(gamma_v)
-            lane_ix = ir.Constant(V.ty, list(range(lanes)))
-            base_slot = cgutils.alloca_once(builder, V.ty)
-            low_slot = cgutils.alloca_once(builder, V.ty32)
-            builder.store(
-                builder.add(V.splat(start), builder.mul(gs, lane_ix)), base_slot
-            )
-            builder.store(V.low_init(), low_slot)
-            step = builder.mul(gs, V.const(lanes))
+            draw = _Draw(V, seed_v, gamma_v, ctr_v, u_v)
             nvec = builder.udiv(h_v, _I64(lanes))
             with cgutils.for_range(builder, nvec) as loop:
                 t = builder.mul(loop.index, _I64(lanes))
-                base = builder.load(base_slot)
-                z = V.mix64(base)
-                m0 = builder.mul(builder.lshr(z, V.const(32)), uv)
-                m1 = builder.mul(builder.and_(z, mask), uv)
-                d0 = builder.lshr(m0, V.const(32))
-                d1 = builder.lshr(m1, V.const(32))
+                d0, d1 = draw.next()
                 if split:
                     V.store(d0, data, t)
                     V.store(d1, data, builder.add(t, h_v))
@@ -160,10 +165,7 @@ def _make_pairs(split: bool):
                         data,
                         builder.add(t2, _I64(lanes)),
                     )
-                low = V.low_update(builder.load(low_slot), m0)
-                builder.store(V.low_update(low, m1), low_slot)
-                builder.store(builder.add(base, step), base_slot)
-            return V.low_min(builder.load(low_slot))
+            return draw.low_min()
 
         return sig, codegen
 
@@ -216,30 +218,12 @@ def _make_pipe(prefetch: bool):
                 slot = cgutils.alloca_once(builder, ir.DoubleType())
                 builder.store(builder.load(builder.gep(acc_p, [_I64(k)])), slot)
                 slots.append(slot)
-            mask = V.const(_MASK32)
-            uv = V.splat(builder.and_(u_v, _I64(_MASK32)))
-            start = builder.add(
-                seed_v, builder.mul(builder.add(ctr_v, _I64(1)), gamma_v)
-            )
-            gs = V.splat(gamma_v)
-            lane_ix = ir.Constant(V.ty, list(range(lanes)))
-            base_slot = cgutils.alloca_once(builder, V.ty)
-            low_slot = cgutils.alloca_once(builder, V.ty32)
-            builder.store(
-                builder.add(V.splat(start), builder.mul(gs, lane_ix)), base_slot
-            )
-            builder.store(V.low_init(), low_slot)
-            step = builder.mul(gs, V.const(lanes))
+            draw = _Draw(V, seed_v, gamma_v, ctr_v, u_v)
             nvec = builder.udiv(h_v, _I64(lanes))
             with cgutils.for_range(builder, nvec) as loop:
                 t = builder.mul(loop.index, _I64(lanes))
                 # the next block's outputs t .. t + L - 1 ...
-                base = builder.load(base_slot)
-                z = V.mix64(base)
-                m0 = builder.mul(builder.lshr(z, V.const(32)), uv)
-                m1 = builder.mul(builder.and_(z, mask), uv)
-                d0 = builder.lshr(m0, V.const(32))
-                d1 = builder.lshr(m1, V.const(32))
+                d0, d1 = draw.next()
                 V.store(d0, nxt_p, t)
                 V.store(d1, nxt_p, builder.add(t, h_v))
                 if prefetch:
@@ -248,9 +232,6 @@ def _make_pipe(prefetch: bool):
                         for k in range(lanes):
                             row = builder.extract_element(d, _I32(k))
                             _prefetch(builder, builder.gep(x_p, [row]))
-                low = V.low_update(builder.load(low_slot), m0)
-                builder.store(V.low_update(low, m1), low_slot)
-                builder.store(builder.add(base, step), base_slot)
                 # ... while this block's draws of the same outputs are summed
                 for k in range(lanes):
                     for half in (0, 1):
@@ -263,7 +244,7 @@ def _make_pipe(prefetch: bool):
                         builder.store(builder.fadd(builder.load(slots[j]), v), slots[j])
             for k in range(nacc):
                 builder.store(builder.load(slots[k]), builder.gep(acc_p, [_I64(k)]))
-            return V.low_min(builder.load(low_slot))
+            return draw.low_min()
 
         return sig, codegen
 
