@@ -123,7 +123,19 @@ SECTION_OF_PACKAGE = {
     "skboot.intervals": "Interval methods",
 }
 #: names documented with the run that produces them rather than with their package
-SECTION_OF_NAME = {"ConfidenceInterval": "Bootstrap runs"}
+SECTION_OF_NAME = {
+    "ConfidenceInterval": "Bootstrap runs",
+    **{
+        name: "Curve bands"
+        for name in (
+            "roc_curve_band",
+            "precision_recall_band",
+            "CurveBand",
+            "RocCurveBandDisplay",
+            "PrecisionRecallBandDisplay",
+        )
+    },
+}
 
 
 def _api_sections() -> dict[str, list[str]]:

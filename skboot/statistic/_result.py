@@ -121,7 +121,7 @@ class BootstrapResult(Result):
     >>> x = np.random.default_rng(0).normal(size=100)
     >>> res = bootstrap(x, "mean", n_resamples=999, random_state=0)
     >>> res.n_resamples, res.stream_version, res.distribution.shape
-    (999, 1, (999,))
+    (999, 2, (999,))
     >>> again = bootstrap(x, "mean", n_resamples=999, random_state=res.random_state)
     >>> bool(np.array_equal(again.distribution, res.distribution))
     True
