@@ -12,7 +12,8 @@ import pytest
 from numba import njit
 from numpy.testing import assert_array_equal
 
-from skboot._kernels.iid import iid_sum_1d
+from skboot._kernels.iid import iid_sum_1d, iid_sum_kernel
+from skboot._kernels.iid_pipelined import iid_sum_1d_pipelined
 from skboot._random import (
     FAST_BLOCK,
     HALF_BLOCK,
@@ -140,7 +141,7 @@ def test_pipelined_mean_hands_over_at_every_rejected_block():
     seed, gamma = key.stream(0)
     B = 400
     out = np.empty(B)
-    iid_sum_1d(x, seed, gamma, 0, m, out)
+    iid_sum_1d_pipelined(x, seed, gamma, 0, m, out)
     where = [_first_rejected_block(key, b, n, m) for b in range(B)]
     cases = {}
     for b, blk in enumerate(where):
@@ -153,18 +154,28 @@ def test_pipelined_mean_hands_over_at_every_rejected_block():
 
 
 @pytest.mark.parametrize("n", [10_000, 10**6])
-def test_mean_kernel_same_bits_on_every_vector_width(n, monkeypatch):
-    # 8-lane targets (AVX-512) take the plain loop, 4-lane ones the pipelined
-    # blocks first: the replicate sums must not depend on which
+def test_mean_kernels_same_bits(n, monkeypatch):
+    # the plain loop (AVX-512 targets) and the pipelined one (4-lane targets)
+    # give the same replicate sums, the pipelined one also at 8 lanes
     x = np.random.default_rng(4).normal(size=n)
     key = check_random_state(77)
     seed, gamma = key.stream(0)
     m = 30 * FAST_BLOCK + 5
-    default = np.empty(64)
-    iid_sum_1d(x, seed, gamma, 0, m, default)
-    for lanes in (4, 8):
-        monkeypatch.setattr(_vector, "_lanes", lambda context, lanes=lanes: lanes)
-        fresh = njit(cache=False, nogil=True)(iid_sum_1d.py_func)
-        got = np.empty(64)
-        fresh(x, seed, gamma, 0, m, got)
-        assert_array_equal(got, default)
+    plain = np.empty(64)
+    iid_sum_1d(x, seed, gamma, 0, m, plain)
+    piped = np.empty(64)
+    iid_sum_1d_pipelined(x, seed, gamma, 0, m, piped)
+    assert_array_equal(piped, plain)
+    monkeypatch.setattr(_vector, "_lanes", lambda context: 8)
+    fresh = njit(cache=False, nogil=True)(iid_sum_1d.py_func)
+    got = np.empty(64)
+    fresh(x, seed, gamma, 0, m, got)
+    assert_array_equal(got, plain)
+
+
+def test_the_kernel_choice_follows_the_target(monkeypatch):
+    monkeypatch.setattr("skboot._kernels.iid.target_lanes", lambda: 4)
+    assert iid_sum_kernel(10) is iid_sum_1d_pipelined
+    assert iid_sum_kernel(2**32) is iid_sum_1d  # the pipelined loop needs n < 2**32
+    monkeypatch.setattr("skboot._kernels.iid.target_lanes", lambda: 8)
+    assert iid_sum_kernel(10) is iid_sum_1d

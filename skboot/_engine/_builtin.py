@@ -16,7 +16,7 @@ from skboot._kernels.iid import (
     iid_moments,
     iid_moments_tiled,
     iid_order_stats,
-    iid_sum_1d,
+    iid_sum_kernel,
     iid_sumsq_1d,
 )
 from skboot._kernels.weighted import (
@@ -482,7 +482,7 @@ class BuiltinStatistic(Statistic):
             if self.d == 1 and want2:
                 iid_sumsq_1d(X[:, 0], seed, gamma, b0, m, s1[:, 0], s2[:, 0])
             elif self.d == 1:
-                iid_sum_1d(X[:, 0], seed, gamma, b0, m, s1[:, 0])
+                iid_sum_kernel(X.shape[0])(X[:, 0], seed, gamma, b0, m, s1[:, 0])
             elif self.d % 8 == 0 and X.nbytes <= 4 * cache_budget():
                 # whole rows of 8 lanes: faster while the rows are (mostly) in
                 # cache (10,000 x 8..24 measured; docs/scaling.md)

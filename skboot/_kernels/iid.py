@@ -45,7 +45,7 @@ from skboot._random import (
     fast_pairs_split,
     lemire_threshold,
     replicate_counter,
-    vector_lanes,
+    target_lanes,
 )
 
 __all__ = [
@@ -55,11 +55,27 @@ __all__ = [
     "iid_moments_tiled",
     "iid_order_stats",
     "iid_sum_1d",
+    "iid_sum_kernel",
     "iid_sumsq_1d",
     "lerp",
     "order_stats_from_counts",
     "take_rows",
 ]
+
+
+def iid_sum_kernel(n: int):
+    """The kernel that computes :func:`iid_sum_1d`'s sums fastest on this
+    machine, for ``n`` rows.
+
+    Where the 64-bit vector multiply is emulated (4-lane targets: AVX2, SSE,
+    NEON-class) and ``n < 2**32``, the software-pipelined
+    :func:`skboot._kernels.iid_pipelined.iid_sum_1d_pipelined`; on AVX-512 the
+    plain loop (double-buffering measured slower there).  Both give the same
+    bits; choosing here (not in numba) compiles only the one that runs.
+    """
+    if n <= 0xFFFFFFFF and target_lanes() == 4:
+        return iid_sum_1d_pipelined
+    return iid_sum_1d
 
 
 @njit(cache=True, nogil=True)
@@ -71,16 +87,12 @@ def iid_sum_1d(x, seed, gamma, b0, m, out):
     last partial group are summed in order into a ninth.  The result is
     ``((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)) + tail``.
 
-    On targets whose 64-bit vector multiply is emulated (4-lane vectors: AVX2,
-    SSE, NEON-class) the work goes to :func:`iid_sum_1d_pipelined`, which
-    overlaps the generator with the gather; AVX-512 targets keep this loop
-    (double-buffering measured slower there).  Both give the same bits.
+    Callers take the kernel from :func:`iid_sum_kernel`, which picks
+    :func:`skboot._kernels.iid_pipelined.iid_sum_1d_pipelined` (same sums, same
+    bits) where it is faster.
     """
     n = x.shape[0]
     un = np.uint64(n)
-    if un <= MASK32 and vector_lanes() == 4:
-        iid_sum_1d_pipelined(x, seed, gamma, b0, m, out)
-        return
     thresh = lemire_threshold(un)
     buf = np.empty(FAST_BLOCK, dtype=np.uint64)
     for k in range(out.shape[0]):

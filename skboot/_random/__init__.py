@@ -69,7 +69,7 @@ from skboot._random._reference import (
 from skboot._random._vector import (
     draw_sum_pairs,
     draw_sum_pairs_prefetch,
-    vector_lanes,
+    target_lanes,
 )
 from skboot._version import STREAM_VERSION
 
@@ -119,8 +119,8 @@ __all__ = [
     "reference_words",
     "replicate_counter",
     "splitmix_at",
+    "target_lanes",
     "uniform01",
     "uniform_at",
     "unit_double",
-    "vector_lanes",
 ]

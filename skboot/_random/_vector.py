@@ -22,6 +22,8 @@ guarantees they hold the outputs (kernel internals, never public).
 
 from __future__ import annotations
 
+import functools
+
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -32,7 +34,7 @@ __all__ = [
     "draw_sum_pairs_prefetch",
     "pairs_interleaved",
     "pairs_split",
-    "vector_lanes",
+    "target_lanes",
 ]
 
 _I32 = ir.IntType(32)
@@ -40,6 +42,15 @@ _I64 = ir.IntType(64)
 _MASK32 = 0xFFFFFFFF
 _M1 = 0xBF58476D1CE4E5B9
 _M2 = 0x94D049BB133111EB
+
+
+@functools.cache
+def target_lanes() -> int:
+    """The vector width the intrinsics use when numba compiles for this machine
+    (or for the CPU named by ``NUMBA_CPU_NAME``/``NUMBA_CPU_FEATURES``)."""
+    from numba.core.registry import cpu_target
+
+    return _lanes(cpu_target.target_context)
 
 
 def _lanes(context) -> int:
@@ -264,20 +275,3 @@ draw_sum_pairs = _make_pipe(False)
 #: soon as it is drawn: for data beyond the L2 cache, the next block's loads are
 #: then in flight a whole block before they are summed.
 draw_sum_pairs_prefetch = _make_pipe(True)
-
-
-def _vector_lanes_impl(typingctx):
-    sig = types.int64()
-
-    def codegen(context, builder, signature, args):
-        return _I64(_lanes(context))
-
-    return sig, codegen
-
-
-_vector_lanes_impl.__name__ = "vector_lanes"
-#: ``vector_lanes()``: the vector width ``L`` the intrinsics above use on the target
-#: being compiled for, as a compile-time constant (a kernel may branch on it to
-#: pick the variant that is faster on that target; every variant gives the same
-#: bits).
-vector_lanes = intrinsic(_vector_lanes_impl)

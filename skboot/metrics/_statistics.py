@@ -15,7 +15,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from skboot._engine import Statistic, centre_of, moments_to_values
 from skboot._engine._statistic import call_user
-from skboot._kernels.iid import iid_sum_1d
+from skboot._kernels.iid import iid_sum_kernel
 from skboot._kernels.metric import (
     KID_MEAN,
     KID_RMS,
@@ -172,7 +172,7 @@ class MetricStatistic(Statistic):
                     c = centre_of(values[:, None])
                     scratch[f"centred{j}"] = (values - c[0], c)
                 centred, c = scratch[f"centred{j}"]
-                iid_sum_1d(centred, seed, gamma, b0, m, sums)
+                iid_sum_kernel(centred.shape[0])(centred, seed, gamma, b0, m, sums)
                 part = moments_to_values("mean", sums, sums, np.full(1, float(m)), c, 0)
                 if rms:
                     part = np.sqrt(np.maximum(part, 0.0))
