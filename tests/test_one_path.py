@@ -140,14 +140,19 @@ def test_the_kernel_is_six_calls_below_bootstrap(monkeypatch):
     """bootstrap > run > run_bootstrap > _run_range > run_chunk > _chunk_moments:
     the shared entry path adds no layer."""
     seen = {}
-    kernel = builtin.iid_sum_1d
+    choose = builtin.iid_sum_kernel
 
-    def spy(*args):
-        names = [f.function for f in inspect.stack()[1:]]
-        seen["stack"] = names[: names.index("bootstrap") + 1]
-        return kernel(*args)
+    def spy_choice(n):
+        kernel = choose(n)
 
-    monkeypatch.setattr(builtin, "iid_sum_1d", spy)
+        def spy(*args):
+            names = [f.function for f in inspect.stack()[1:]]
+            seen["stack"] = names[: names.index("bootstrap") + 1]
+            return kernel(*args)
+
+        return spy
+
+    monkeypatch.setattr(builtin, "iid_sum_kernel", spy_choice)
     bootstrap(X, "mean", n_resamples=99, random_state=0)
     assert len(seen["stack"]) <= 6, seen["stack"]
 
