@@ -145,7 +145,9 @@ def test_peer_wildboottest_statsmodels_front_end():
     t, tstar = abs(mine.statistic), np.abs(mine.null_distribution)
     ties = np.mean(np.abs(tstar - t) <= 1e-9 * t)
     assert ties == 2 / 256
-    assert float(peer["p-value"].iloc[0]) == pytest.approx(mine.pvalue + ties, abs=1e-12)
+    assert float(peer["p-value"].iloc[0]) == pytest.approx(
+        mine.pvalue + ties, abs=1e-12
+    )
 
 
 def test_unsupported_models_and_bad_arguments():
@@ -159,13 +161,18 @@ def test_unsupported_models_and_bad_arguments():
     fit = smf.ols("y ~ x1", data=df).fit()
     with pytest.raises(ValueError, match=r"'y' parameter .* must be None"):
         wild_cluster_bootstrap(fit, df["y"], df["g"])
-    with pytest.raises(ValueError, match=r"'coef' parameter .* parameter names \['Intercept', 'x1'\]. Got 'x3'"):
+    with pytest.raises(
+        ValueError,
+        match=r"'coef' parameter .* parameter names \['Intercept', 'x1'\]. Got 'x3'",
+    ):
         wild_cluster_bootstrap(fit, groups="g", coef="x3")
     with pytest.raises(ValueError, match=r"'groups' parameter .* column names"):
         wild_cluster_bootstrap(fit, groups="cluster", coef="x1")
     with pytest.raises(ValueError, match=r"'groups' parameter .*cov_type"):
         wild_cluster_bootstrap(fit, coef="x1")
-    with pytest.raises(ValueError, match=r"'coef' parameter .*parameter name only when X is a fitted"):
+    with pytest.raises(
+        ValueError, match=r"'coef' parameter .*parameter name only when X is a fitted"
+    ):
         wild_cluster_bootstrap(df[["x1"]], df["y"], df["g"], coef="x1")
     with pytest.raises(ValueError, match=r"'bootstrap_groups' parameter"):
         wild_cluster_bootstrap(fit, groups="g", bootstrap_groups="median")

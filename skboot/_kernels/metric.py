@@ -330,7 +330,7 @@ def _kernel_value(kid, p, w):  # pragma: no cover - replaced by the overload
     raise NotImplementedError("compiled code only")
 
 
-@overload(_kernel_value, jit_options={"cache": True, "nogil": True})
+@overload(_kernel_value, jit_options={"cache": True, "nogil": True})  # type: ignore[typeddict-unknown-key]
 def _kernel_value_impl(kid, p, w):
     """``kernel(*args, w)`` of the packed metric ``p`` whose id ``kid`` is known
     when the caller is compiled (a literal): only that metric's kernel is typed
@@ -537,7 +537,7 @@ def _loo_by_kid(kid, p, sw, full, out):  # pragma: no cover - the overload's
     raise NotImplementedError("compiled code only")
 
 
-@overload(_loo_by_kid, jit_options={"cache": True, "nogil": True})
+@overload(_loo_by_kid, jit_options={"cache": True, "nogil": True})  # type: ignore[typeddict-unknown-key]
 def _loo_by_kid_impl(kid, p, sw, full, out):
     """The leave-one-out rule of the metric ``kid`` (a literal): closed forms
     for the weighted means, binary precision / recall / F1 and ROC AUC, one
