@@ -92,7 +92,11 @@ def _fresh_asm(dispatcher: Any, sig: Any) -> str:
     disassemble code it loaded from its cache (it warns and returns a stub)."""
     import numba
 
-    options = {k: v for k, v in dispatcher.targetoptions.items() if k != "cache"}
+    options = {
+        k: v
+        for k, v in dispatcher.targetoptions.items()
+        if k not in ("cache", "nopython")  # njit implies nopython (and warns)
+    }
     fresh = numba.njit(**options)(dispatcher.py_func)
     fresh.compile(sig)
     return fresh.inspect_asm(sig)
