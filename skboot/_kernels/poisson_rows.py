@@ -25,97 +25,32 @@ from skboot._kernels.cascade import (
     cascade_push,
     cascade_total,
 )
+from skboot._kernels.fused_weights import _poisson_tile_row, poisson_thresholds
 from skboot._kernels.simd import lanes8_cols, lanes8_cols_sq
-from skboot._random import POISSON_MAX, mix64, replicate_counter
+from skboot._random import replicate_counter
 
 __all__ = [
     "column_summary",
     "poisson_row_counts",
     "poisson_rows_moments",
-    "row_thresholds",
 ]
 
-_U1 = np.uint64(1)
-_U11 = np.uint64(11)
-#: exp(-1) correctly rounded, the Poisson stream's constant (skboot._random)
-_EXP_MINUS_1 = 0.36787944117144233
-_TWO53 = 9007199254740992.0
 TILE = CASCADE_ROWS
 LANES = 8
 _EMPTY_I64 = np.empty(0, dtype=np.int64)
-
-
-@njit(cache=True)
-def row_thresholds():
-    """``T[j]``: a row's count is at least ``j + 1`` exactly when ``z >> 11`` (the
-    53-bit integer of its SplitMix64 output ``z``) is ``>= T[j]``.
-
-    The stream inverts ``u = (z >> 11) * 2**-53`` against the CDF accumulated
-    as ``cdf += p``, ``p = p / k``; ``u >= cdf`` is ``(z >> 11) >= cdf * 2**53``
-    (a power-of-two scaling, exact), i.e. ``>= ceil(cdf * 2**53)`` for an
-    integer.
-    """
-    T = np.empty(POISSON_MAX, dtype=np.int64)
-    p = _EXP_MINUS_1
-    cdf = _EXP_MINUS_1
-    for k in range(POISSON_MAX):
-        T[k] = np.int64(np.ceil(cdf * _TWO53))
-        p = p / (k + 1)
-        cdf += p
-    return T
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _tile_counts(seed, gamma, base, c, T, w):
-    """``w[t]``: the count of SplitMix64 output ``base + t`` (``t < c``); returns
-    their sum.  Counts up to 5 in a vectorized pass, larger ones (probability
-    6e-4 per row) recounted by a scalar loop over the tile."""
-    t0 = T[0] - 1
-    t1 = T[1] - 1
-    t2 = T[2] - 1
-    t3 = T[3] - 1
-    t4 = T[4] - 1
-    t5 = T[5] - 1
-    redo = np.int64(0)
-    total = np.int64(0)
-    zp = seed + (base + _U1) * gamma
-    for t in range(c):
-        z = mix64(zp)
-        zp += gamma
-        v = np.int64(z >> _U11)
-        k = (
-            np.int64(v > t0)
-            + np.int64(v > t1)
-            + np.int64(v > t2)
-            + np.int64(v > t3)
-            + np.int64(v > t4)
-        )
-        redo |= np.int64(v > t5)
-        total += k
-        w[t] = np.float64(k)
-    if redo:
-        for t in range(c):
-            v = np.int64(mix64(seed + (base + np.uint64(t) + _U1) * gamma) >> _U11)
-            if v > t5:
-                k = 5
-                while k < POISSON_MAX and v >= T[k]:
-                    k += 1
-                total += k - 5
-                w[t] = k
-    return np.float64(total)
 
 
 @njit(cache=True, nogil=True)
 def poisson_row_counts(seed, gamma, b, row0, out):
     """``out[t]``: the Poisson count of global row ``row0 + t`` in replicate
     ``b`` (for tests: equals ``fill_poisson_counts`` on all rows, sliced)."""
-    T = row_thresholds()
+    T = poisson_thresholds()
     m = out.shape[0]
     w = np.empty(TILE)
     for i0 in range(0, m, TILE):
         c = min(TILE, m - i0)
         base = replicate_counter(b) + np.uint64(row0 + i0)
-        _tile_counts(seed, gamma, base, c, T, w)
+        _poisson_tile_row(seed, gamma, base, c, T, w)
         for t in range(c):
             out[i0 + t] = np.int64(w[t])
 
@@ -167,7 +102,7 @@ def poisson_rows_moments(
     """
     m, d = X.shape
     nb = out1.shape[0]
-    T = row_thresholds()
+    T = poisson_thresholds()
     W = np.zeros(LANES * TILE)
     xbuf = np.empty((d, TILE))
     acc = np.zeros(2 * LANES)
@@ -197,7 +132,7 @@ def poisson_rows_moments(
             c = min(TILE, m - i0)
             for r in range(nr):
                 base = replicate_counter(b0 + k0 + r) + np.uint64(row0 + i0)
-                tot[r] += _tile_counts(
+                tot[r] += _poisson_tile_row(
                     seed, gamma, base, c, T, W[r * TILE : r * TILE + c]
                 )
             for j in range(d):
