@@ -183,6 +183,8 @@ def _build(name):
         return skboot.bootstrap(x, "mean", **kw)
     if name == "ConfidenceInterval":
         return skboot.bootstrap(x, "mean", **kw).confidence_interval()
+    if name == "ABCInterval":
+        return skboot.abc_interval(x, "var")
     if name == "MetricCI":
         return skboot.metric_ci(y, score, "roc_auc", method="percentile", **kw)
     if name == "MetricComparison":

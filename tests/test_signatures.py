@@ -39,6 +39,7 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
             "skboot.BootstrapStatistic.plot",
             "skboot.BootstrapResult.plot",
             "skboot.ConfidenceInterval.plot",
+            "skboot.ABCInterval.plot",  # ConfidenceInterval's
             "skboot.CurveBand.plot",
             *(
                 f"skboot.{display}.{method}"
@@ -76,7 +77,12 @@ PENDING: frozenset[tuple[str, str]] = frozenset(
         ),
         *(
             (f"skboot.{cls}.plot", name)
-            for cls in ("BootstrapResult", "BootstrapStatistic", "ConfidenceInterval")
+            for cls in (
+                "BootstrapResult",
+                "BootstrapStatistic",
+                "ConfidenceInterval",
+                "ABCInterval",
+            )
             for name in ("ax", "return")
         ),
     }

@@ -110,6 +110,7 @@ References
 
 from __future__ import annotations
 
+from skboot.intervals._abc import ABCInterval
 from skboot.intervals._bc import (
     bc_interval,
     bca_interval,
@@ -143,6 +144,7 @@ from skboot.intervals._studentized import studentized_interval
 __all__ = [
     "ALTERNATIVES",
     "METHODS",
+    "ABCInterval",
     "ConfidenceInterval",
     "IntervalEndpoints",
     "basic_interval",
