@@ -22,6 +22,7 @@ __all__ = [
     "CurveStatistic",
     "PreparedCurve",
     "check_grid",
+    "default_grid",
     "pointwise_band",
     "prepare_curve",
     "simultaneous_band",
@@ -29,6 +30,14 @@ __all__ = [
 
 #: The curves, by the name results record.
 CURVE_IDS = {"roc": CURVE_ROC, "precision_recall": CURVE_PR}
+
+#: Points of the default grid.
+DEFAULT_GRID_POINTS = 101
+#: How many observations of a class the default grid keeps between its ends and
+#: the corners of the curve (at most a quarter of the class); the precision-recall
+#: grid starts after ``PR_LOW_MARGIN`` positives.
+GRID_MARGIN = 5.0
+PR_LOW_MARGIN = 20.0
 
 
 def check_grid(grid: Any, name: str, owner: str) -> np.ndarray:
@@ -101,6 +110,44 @@ def prepare_curve(
     starts = np.concatenate(([0], boundaries, [scores.shape[0]])).astype(np.int64)
     y_rows = np.ascontiguousarray(codes, dtype=np.float64)
     return PreparedCurve(order, y_rows[order], starts, y_rows, classes, positive)
+
+
+def default_grid(
+    prepared: PreparedCurve, curve: str, sample_weight: np.ndarray | None
+) -> np.ndarray:
+    """The default grid: ``DEFAULT_GRID_POINTS`` equally spaced values between
+    ends kept away from the corners of the curve, where the replicates' curves
+    cannot vary as the true curve does (``m(c, n) = min(c, n / 4) / n``).
+
+    ROC: FPRs from ``m(5, n_negatives)`` to the smaller of
+    ``1 - m(5, n_negatives)`` and the FPR at which the observed TPR first
+    reaches ``1 - m(5, n_positives)`` (the curve's flat top; the grid still
+    spans at least a tenth of the range).  Precision-recall: recalls from
+    ``m(20, n_positives)`` (the precision at the first few positives is biased
+    upwards, in the data and in every replicate alike) to
+    ``1 - m(5, n_positives)``.  Class sizes count rows, whatever their weights.
+    """
+    n_pos = int(np.count_nonzero(prepared.y_rows))
+    n_neg = int(prepared.y_rows.shape[0]) - n_pos
+    if curve != "roc":
+        return np.linspace(
+            _margin(PR_LOW_MARGIN, n_pos),
+            1.0 - _margin(GRID_MARGIN, n_pos),
+            DEFAULT_GRID_POINTS,
+        )
+    lo, hi = _margin(GRID_MARGIN, n_neg), 1.0 - _margin(GRID_MARGIN, n_neg)
+    fine = np.linspace(lo, hi, 10 * DEFAULT_GRID_POINTS)
+    tpr = CurveStatistic(prepared, fine, curve, sample_weight).estimate()
+    reached = np.flatnonzero(tpr >= 1.0 - _margin(GRID_MARGIN, n_pos))
+    if reached.size:
+        hi = float(fine[max(int(reached[0]), fine.shape[0] // 10)])
+    return np.linspace(lo, hi, DEFAULT_GRID_POINTS)
+
+
+def _margin(count: float, n: int) -> float:
+    """``count`` observations of a class of ``n``, at most a quarter of it, as a
+    fraction of the class."""
+    return min(count, n / 4.0) / n
 
 
 class CurveStatistic(Statistic):

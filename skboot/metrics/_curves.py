@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any, TypeAlias
 
-import numpy as np
-
 from skboot._engine import run_bootstrap
 from skboot._run import (
     apply_undefined_policy,
@@ -27,8 +25,10 @@ from skboot._validation import (
 )
 from skboot.metrics._curve_result import CurveBand
 from skboot.metrics._curve_stat import (
+    DEFAULT_GRID_POINTS,
     CurveStatistic,
     check_grid,
+    default_grid,
     pointwise_band,
     prepare_curve,
     simultaneous_band,
@@ -45,9 +45,6 @@ __all__ = [
 
 #: A class label named as the positive class (None: the default rule).
 PosLabel: TypeAlias = int | float | str | bool | None
-
-#: Points of the default grid, ``numpy.linspace(0, 1, DEFAULT_GRID_POINTS)``.
-DEFAULT_GRID_POINTS = 101
 
 #: The options of the curve bands (one table for both).
 _CONSTRAINTS: dict[str, list[Constraint]] = {
@@ -87,12 +84,10 @@ def curve_band(
     yt, (ys,), sw = check_inputs(
         y_true, {"y_score": y_score}, options["sample_weight"], owner, groups
     )
-    grid = check_grid(
-        np.linspace(0.0, 1.0, DEFAULT_GRID_POINTS) if grid is None else grid,
-        grid_name,
-        owner,
-    )
+    grid = None if grid is None else check_grid(grid, grid_name, owner)
     prepared = prepare_curve(yt, ys, sw, options["pos_label"], owner)
+    if grid is None:
+        grid = default_grid(prepared, curve, sw)
     res, source = metric_resampler(
         resampler,
         resampler is None and groups is None,  # stratified by class by default
@@ -197,13 +192,23 @@ _NOTES = """
       the top of the first vertical rise (positive), and where the curve is
       within a few ``1 / n_positives`` of 1 nearly every replicate is
       exactly 1 (likewise, the precision at small recalls rests on a few
-      positives).  For a statement about the whole curve, use a grid away
-      from the corners
-      (e.g. FPRs from ``5 / n_negatives`` to where the TPR reaches about
-      ``1 - 5 / n_positives``); in a simulation with 300 positives and 300
-      negatives (binormal, AUC 0.76) the band on 15 FPRs in [0.1, 0.8]
-      covered the true curve in 95% of 150 data sets, and on the default
-      grid (which includes 0 and 1) in 15%.
+      positives, and is biased upwards there in the data and in every
+      replicate alike).  The default grid therefore stays away from the
+      corners, with ``m(c, n) = min(c, n / 4) / n``: 101 FPRs from
+      ``m(5, n_negatives)`` to the smaller of ``1 - m(5, n_negatives)`` and
+      the FPR at which the observed TPR first reaches
+      ``1 - m(5, n_positives)`` (but at least a tenth of the way); 101
+      recalls from ``m(20, n_positives)`` to ``1 - m(5, n_positives)``
+      (class sizes in rows).  An explicit grid is used as given, corners
+      included.  In simulations (binormal, AUC 0.76, 999 replicates,
+      ``level=0.95``) the simultaneous ROC band on the default grid covered
+      the true curve on the whole grid in about 95% of the data sets (300
+      positives and 300 negatives, 50 and 50, 100 and 300), against 15-18%
+      on ``numpy.linspace(0, 1, 101)``; the precision-recall band covers
+      less (about 90% with 300 and 300, less with fewer positives): the
+      empirical curve, read at the top of each step, is biased upwards by
+      about ``1 / (recall * n_positives)``, which a percentile band does not
+      correct.
 """
 
 
@@ -242,7 +247,9 @@ def roc_curve_band(
         Scores of the positive class (probabilities or decision values).
     fpr_grid : array-like of shape (n_grid,), default=None
         False positive rates at which the curve is read: strictly increasing
-        values in [0, 1].  None: ``numpy.linspace(0, 1, 101)``.
+        values in [0, 1].  None: 101 equally spaced FPRs kept a few negatives
+        away from 0 and from where the observed TPR reaches 1 (see the notes
+        on the bands above).
     level : float, default=0.95
         Confidence level of both bands, in (0, 1).
     n_resamples : int or None, default=None
@@ -371,7 +378,9 @@ def precision_recall_band(
         Scores of the positive class (probabilities or decision values).
     recall_grid : array-like of shape (n_grid,), default=None
         Recalls at which the curve is read: strictly increasing values in
-        [0, 1].  None: ``numpy.linspace(0, 1, 101)``.
+        [0, 1].  None: 101 equally spaced recalls from ``min(20, n_positives /
+        4) / n_positives`` to ``1 - min(5, n_positives / 4) / n_positives``
+        (see the notes on the bands above).
     level : float, default=0.95
         Confidence level of both bands, in (0, 1).
     n_resamples : int or None, default=None
