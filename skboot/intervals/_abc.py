@@ -28,13 +28,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy.special import ndtr, ndtri
 
 from skboot._exceptions import DegenerateDistributionWarning, warn
 from skboot.intervals._result import ConfidenceInterval, FloatArray
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["ABCInterval", "abc_constants", "abc_endpoints"]
 
@@ -64,6 +67,8 @@ class ABCInterval(ConfidenceInterval):
         The confidence level.
     alternative : str
         "two-sided", "less" or "greater".
+    jackknife_groups : None
+        Always None: the ABC interval needs no jackknife.
     name : str or None
         The statistic's name (row label of :meth:`to_frame`).
     a_hat : float
@@ -110,7 +115,7 @@ class ABCInterval(ConfidenceInterval):
     )
     epsilon: float = field(default=0.001, kw_only=True, repr=False)
 
-    def to_frame(self) -> Any:
+    def to_frame(self) -> pd.DataFrame:
         """The interval and its constants as a one-row pandas DataFrame.
 
         Returns
