@@ -100,6 +100,22 @@ def test_variance_constants_match_the_closed_form():
     )
 
 
+@pytest.mark.parametrize("n", [1_000, 100_000])
+def test_second_order_constants_stay_accurate_at_large_n(n):
+    # with abcnon's step epsilon / n for the second differences, their rounding
+    # error grows like n**2: at n = 100000 the mean's z0 came out near 20 and
+    # the variance's NaN.  Closed forms: the mean has no bias or curvature
+    # (z0 = a_hat); the plug-in variance's bias is -var / n.
+    x = np.random.default_rng(n).exponential(size=n)
+    mean = abc_interval(x, "mean")
+    np.testing.assert_allclose(mean.z0, mean.a_hat, rtol=1e-3)
+    assert abs(mean.cq) < 1e-3 * mean.a_hat
+    var = abc_interval(x, "var")
+    np.testing.assert_allclose(var.bias, -np.var(x) / n, rtol=1e-4)
+    assert np.isfinite([var.low, var.high, var.z0]).all() and abs(var.z0) < 0.1
+    assert var.low < np.var(x) < var.high
+
+
 @pytest.mark.parametrize(
     ("name", "func", "data"),
     [

@@ -22,7 +22,12 @@ from skboot._validation import (
     validate_params,
     value_error,
 )
-from skboot.intervals._abc import ABCInterval, abc_constants, abc_endpoints
+from skboot.intervals._abc import (
+    ABCInterval,
+    abc_constants,
+    abc_endpoints,
+    second_step,
+)
 from skboot.statistic._abc_weighted import (
     ABC_STATISTICS,
     WeightedStatistic,
@@ -66,17 +71,25 @@ def abc_interval(
 
     1. ``t`` is evaluated at ``w = 1/n`` and at ``2 n`` weight vectors moved
        by ``+/- epsilon / n`` towards each observation, giving the empirical
-       influence values and the bias;
-    2. two more evaluations along the least favourable direction give the
-       quadratic coefficient ``cq``, hence the curvature and ``z0``;
+       influence values, and at ``2 n`` more moved by ``+/- s``, giving the
+       second derivatives and so the bias;
+    2. two more evaluations along the least favourable direction (step ``s``)
+       give the quadratic coefficient ``cq``, hence the curvature and ``z0``;
     3. each endpoint is ``t`` at one more weight vector along that direction
        (1 per side).
 
-    Cost: ``2 n + 5`` evaluations of ``t`` (``4 n + 5`` for a callable, which is
-    also checked for smoothness at a second step), so O(n**2) time for a
-    callable and O(n) for a built-in, whose ``2 n`` values come from weighted
-    moments at once.  Memory: O(n) for a built-in (O(n) per call for a
-    callable).
+    ``abcnon`` takes the second differences at ``epsilon / n`` too; their
+    rounding error then grows like ``n**2`` and its bias, ``cq`` and ``z0``
+    are noise beyond a few thousand observations.  Here they use
+    ``s = max(4 epsilon / n, 1e-4)``, which keeps them accurate to about 1e-8
+    at any ``n`` and changes ``abcnon``'s constants at small ``n`` by about
+    as much.  The two steps also check a callable: its influence values from
+    both must agree (a smooth statistic) and not all be zero (a statistic that
+    uses its weights).
+
+    Cost: ``4 n + 5`` evaluations of ``t``, so O(n**2) time for a callable
+    and O(n) for a built-in, whose ``4 n`` values come from weighted moments
+    at once.  Memory: O(n).
 
     Parameters
     ----------
@@ -100,7 +113,7 @@ default="mean"
         "less" gives ``(-inf, high)``, the upper bound at ``level``; "greater"
         gives ``(low, inf)``.
     epsilon : float, default=0.001
-        The numerical derivatives' step, in units of ``1 / n`` (``abcnon``'s
+        The first derivatives' step, in units of ``1 / n`` (``abcnon``'s
         ``epsilon``), in (0, 1).
     statistic_kwargs : dict, optional
         Keyword arguments passed to a callable statistic.
@@ -189,10 +202,12 @@ default="mean"
             f"must give a finite {name!r} on the data (equal weights). Got "
             f"{t0 + weighted.offset!r} instead.",
         )
-    plus, minus = weighted.perturbed(eps / x.shape[0])
+    n = x.shape[0]
+    first = weighted.perturbed(eps / n)
+    second = weighted.perturbed(second_step(eps, n))
     if callable(statistic):
-        _check_smooth(weighted, plus, minus, eps, x, name)
-    constants = abc_constants(t0, plus, minus, weighted.at, eps)
+        _check_smooth(first, second, eps, x, name)
+    constants = abc_constants(t0, first, second, weighted.at, eps)
     low, high = abc_endpoints(
         constants, t0, weighted.at, params["level"], params["alternative"]
     )
@@ -256,19 +271,18 @@ def _takes_two(func: Callable[..., Any], kwargs: dict[str, Any]) -> bool:
 
 
 def _check_smooth(
-    weighted: WeightedStatistic,
-    plus: np.ndarray,
-    minus: np.ndarray,
+    first: tuple[np.ndarray, np.ndarray],
+    second: tuple[np.ndarray, np.ndarray],
     eps: float,
     x: np.ndarray,
     name: str,
 ) -> None:
     """A callable must depend on the weights (unless the data are constant) and
-    be smooth in them: its influence values from the steps ``e`` and ``2 e``
-    agree."""
+    be smooth in them: its influence values from the steps ``epsilon / n`` and
+    ``second_step`` agree."""
     n = x.shape[0]
-    influence = (plus - minus) * (n / (2.0 * eps))
-    scale = float(np.max(np.abs(influence))) if n else 0.0
+    influence = (first[0] - first[1]) * (n / (2.0 * eps))
+    scale = float(np.max(np.abs(influence)))
     if scale == 0.0:
         if np.ptp(x, axis=0).any():
             raise value_error(
@@ -279,8 +293,7 @@ def _check_smooth(
                 f"argument?). Got {name!r} instead.",
             )
         return
-    plus2, minus2 = weighted.perturbed(2.0 * eps / n)
-    influence2 = (plus2 - minus2) * (n / (4.0 * eps))
+    influence2 = (second[0] - second[1]) / (2.0 * second_step(eps, n))
     gap = float(np.max(np.abs(influence2 - influence)))
     if not np.isfinite(gap) or gap > _SMOOTH_RTOL * scale:
         raise value_error(
