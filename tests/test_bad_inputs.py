@@ -77,6 +77,7 @@ from skboot import (
 )
 from skboot import intervals as iv
 from skboot.cli import main as cli_main
+from skboot.statistic import abc_interval
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
@@ -615,6 +616,15 @@ case(CB, "n_resamples-0", lambda: skboot.precision_recall_band(_YB, _SB, n_resam
 case(CB, "display-level", lambda: skboot.RocCurveBandDisplay.from_predictions(_YB, _SB, level=0), V, r"'level' parameter of roc_curve_band must be a float in \(0, 1\). Got 0")
 case(CB, "display-recall_grid-2d", lambda: skboot.PrecisionRecallBandDisplay.from_predictions(_YB, _SB, recall_grid=[[0.1]]), V, r"'recall_grid' parameter of precision_recall_band must be 1-D")
 
+# -- abc_interval ------------------------------------------------------------------
+AB = "abc_interval"
+_XA = np.linspace(1.0, 3.0, 12) ** 2
+case(AB, "level", lambda: abc_interval(_XA, level=1.5), V, r"'level' parameter of abc_interval must be a float in \(0, 1\). Got 1.5")
+case(AB, "statistic-median", lambda: abc_interval(_XA, "median"), V, r"'statistic' parameter of abc_interval must be one of \{'mean', .*\} \(the statistics with a weighted form\) or a callable statistic\(data, weights\). Got 'median'")
+case(AB, "data-2d-mean", lambda: abc_interval(np.ones((5, 2)), "mean"), V, r"'data' parameter of abc_interval must be 1-D for statistic='mean'. Got an array of shape \(5, 2\)")
+case(AB, "ignores-weights", lambda: abc_interval(_XA, lambda d, w: float(np.mean(d))), V, r"'statistic' parameter of abc_interval must depend on the weights")
+case(AB, "not-smooth", lambda: abc_interval(_XA, lambda d, w: float(np.sum(w * d) + (w[0] > 1 / 12))), V, r"'statistic' parameter of abc_interval must be a smooth function of the weights")
+
 MC = "multiple_comparison"
 _LOSS = np.random.default_rng(5).chisquare(5, (40, 3))
 _BM = _LOSS[:, 0] + 0.1
@@ -697,6 +707,7 @@ def test_catalogue_size_and_coverage():
         BS,
         OBL,
         IV,
+        AB,
         CL,
         MB,
         MC,
@@ -714,7 +725,7 @@ def test_catalogue_size_and_coverage():
         "SPA", "RealityCheck", "StepM", "MCS",
         "Permutation", "permutation_test", "monte_carlo_test",
         "metric_permutation_test", "roc_curve_band", "precision_recall_band",
-        "RocCurveBandDisplay", "PrecisionRecallBandDisplay",
+        "RocCurveBandDisplay", "PrecisionRecallBandDisplay", "abc_interval",
     }  # fmt: skip
     outputs = {
         "ConfidenceInterval", "BootstrapScore", "MetricCI", "MetricComparison",
@@ -722,6 +733,7 @@ def test_catalogue_size_and_coverage():
         "UndefinedStatisticWarning", "FewClustersWarning", "STREAM_VERSION", "cache_dir", "cuda_info",
         "WildClusterResult", "PermutationTestResult", "MonteCarloTestResult",
         "MetricPermutationTestResult", "SPAResult", "StepMResult", "MCSResult", "CurveBand",
+        "ABCInterval",
     }  # fmt: skip
     assert set(skboot.__all__) == entry_points | outputs
 
