@@ -67,7 +67,13 @@ from skboot.significance import (
     monte_carlo_test,
     permutation_test,
 )
-from skboot.statistic import BootstrapResult, BootstrapStatistic, bootstrap
+from skboot.statistic import (
+    ABCInterval,
+    BootstrapResult,
+    BootstrapStatistic,
+    abc_interval,
+    bootstrap,
+)
 
 _cache.disable_unwritable()
 
@@ -75,6 +81,7 @@ __all__ = [
     "MCS",
     "SPA",
     "STREAM_VERSION",
+    "ABCInterval",
     "BayesianBootstrap",
     "Bootstrap",
     "BootstrapResult",
@@ -113,6 +120,7 @@ __all__ = [
     "UndefinedStatisticWarning",
     "WildBootstrap",
     "WildClusterResult",
+    "abc_interval",
     "bootstrap",
     "bootstrap_score",
     "cache_dir",
