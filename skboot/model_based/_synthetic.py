@@ -114,10 +114,14 @@ class SyntheticStatistic(Statistic):
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         nb = out.shape[0]
-        buf = scratch.get("synthetic")
-        if buf is None or buf.shape[0] < nb:
-            buf = scratch["synthetic"] = np.empty((nb, *plan.replicate_shape))
-        buf = buf[:nb]
+        # time last in memory ((nb, m, n) for m series), so that reductions over
+        # time and vectorized callables read contiguous series; the plan writes
+        # through the (nb, n, m) view
+        n, *rest = plan.replicate_shape
+        base = scratch.get("synthetic")
+        if base is None or base.shape[0] < nb:
+            base = scratch["synthetic"] = np.empty((nb, *rest, n))
+        buf = np.moveaxis(base[:nb], -1, 1)
         plan.sample_chunk(b0, buf)
         if self.builtin:
             out[:, :] = _reduce(self.builtin, buf, self.ddof, self.q)
