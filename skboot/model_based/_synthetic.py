@@ -101,7 +101,10 @@ class SyntheticStatistic(Statistic):
 
     def estimate(self) -> np.ndarray:
         if self.builtin:
-            return _reduce(self.builtin, self.arrays[-1][None], self.ddof, self.q)[0]
+            a = self.arrays[-1]
+            if a.ndim == 2:  # time last in memory, as the replicates' buffers
+                a = np.ascontiguousarray(a.T).T
+            return _reduce(self.builtin, a[None], self.ddof, self.q)[0]
         if self.vectorized:  # observations on the last axis, as for replicates
             views = tuple(a if a.ndim == 1 else a.T for a in self.arrays)
             value = self._call(-1, views, axis=-1)
