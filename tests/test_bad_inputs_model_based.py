@@ -31,7 +31,6 @@ from sklearn.exceptions import NotFittedError
 from work_guard import WorkStarted, forbid_work
 
 import skboot
-from skboot.model_based import VARResidualBootstrap
 from skboot import (
     ResidualBootstrap,
     SieveBootstrap,
@@ -40,6 +39,7 @@ from skboot import (
     bootstrap,
     wild_cluster_bootstrap,
 )
+from skboot.model_based import VARResidualBootstrap
 
 # ---------------------------------------------------------------------------
 # data: module-level constants, checked unchanged after every row

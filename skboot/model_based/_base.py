@@ -31,8 +31,8 @@ from sklearn.exceptions import NotFittedError
 
 from skboot._engine import Statistic, cache_budget
 from skboot._random import RootKey
-from skboot._typing import ArrayLike
 from skboot._run import available_memory
+from skboot._typing import ArrayLike
 from skboot._validation import BOOL, Interval, validate_params, value_error
 from skboot.model_based._synthetic import (
     SYNTHETIC_BUILTINS,

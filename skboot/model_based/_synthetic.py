@@ -297,4 +297,3 @@ def _synthetic_builtin(
     )
     stat.k = stat.estimate().shape[0]
     return stat
-
