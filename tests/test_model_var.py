@@ -251,3 +251,26 @@ def test_values_iterates_every_replicate_and_stacks_on_request():
     for b in (0, 17, 36):
         np.testing.assert_array_equal(rows[b], rb.sample(b))
         np.testing.assert_array_equal(stacked[b], rb.sample(b))
+
+
+def test_builtins_give_one_value_per_series():
+    """Built-ins reduce each series over time; a list of quantile levels gives
+    (levels, series); pandas columns label the outputs."""
+    pd = pytest.importorskip("pandas")
+    y = var_series(200, seed=9)
+    vb = VARResidualBootstrap(50, order=1, random_state=0)
+    for name, kw in (("mean", {}), ("std", {"ddof": 1}), ("median", {})):
+        res = bootstrap(y, name, resampler=vb, statistic_kwargs=kw)
+        ref = {"mean": y.mean(0), "std": y.std(0, ddof=1), "median": np.median(y, 0)}
+        np.testing.assert_allclose(res.estimate, ref[name], rtol=1e-13)
+        assert res.distribution.shape == (50, 3)
+    q = bootstrap(y, "quantile", resampler=vb, statistic_kwargs={"q": [0.1, 0.9]})
+    assert q.distribution.shape == (50, 2, 3)
+    np.testing.assert_allclose(q.estimate, np.quantile(y, [0.1, 0.9], axis=0))
+    fitted = VARResidualBootstrap(50, order=1, random_state=0).fit(y)
+    np.testing.assert_allclose(
+        q.distribution[7], np.quantile(fitted.sample(7), [0.1, 0.9], axis=0)
+    )
+    frame = pd.DataFrame(y, columns=["a", "b", "c"])
+    res = bootstrap(frame, "mean", resampler=vb)
+    assert list(res.estimate.index) == ["a", "b", "c"]

@@ -296,4 +296,7 @@ def _synthetic_builtin(
         resampler=res,
     )
     stat.k = stat.estimate().shape[0]
+    series = data[-1]
+    if series.ndim == 2 and not stat.scalar_q and statistic == "quantile":
+        stat.output_shape = (q.shape[0], series.shape[1])  # (levels, series)
     return stat
