@@ -12,7 +12,10 @@
 * the wild cluster bootstrap at n = 1,000,000 and G = 50 with B = 9,999, skboot
   alone (the straightforward version would take minutes).
 
-Floors: >= 10x tsbootstrap (residual, sieve) and >= 10x the numpy version (wild
+* the VAR(2) residual bootstrap of 3 series (n = 1,000, B = 2,000) against
+  tsbootstrap's ``ResidualBootstrap(model=VAR(order=2))``;
+
+Floors: >= 10x tsbootstrap (residual, sieve, VAR) and >= 10x the numpy version (wild
 cluster), from issue 18.
 """
 
@@ -115,6 +118,69 @@ def group_model_residual(cfg: Any) -> Group:
 
 def group_model_sieve(cfg: Any) -> Group:
     return _ar_group(cfg, "sieve")
+
+
+def var2(n: int, seed: int = 0) -> np.ndarray:
+    """A stable VAR(2) of 3 series (companion modulus about 0.7)."""
+    A1 = np.array([[0.5, 0.1, 0.0], [0.0, 0.4, 0.2], [0.1, 0.0, 0.3]])
+    A2 = 0.1 * np.eye(3)
+    rng = np.random.default_rng(seed)
+    y = np.zeros((n + 100, 3))
+    for t in range(2, n + 100):
+        y[t] = 0.2 + A1 @ y[t - 1] + A2 @ y[t - 2] + rng.normal(size=3)
+    return y[100:]
+
+
+def group_model_var(cfg: Any) -> Group:
+    """VAR(2) residual bootstrap of the 3 means against tsbootstrap's
+    ``bootstrap_reduce(method=ResidualBootstrap(model=VAR(order=2)))``, both
+    starting from the observed first rows (no burn-in)."""
+    import skboot
+    from skboot.model_based import VARResidualBootstrap
+
+    n = 1_000
+    B = 500 if cfg.quick else 2_000
+    y = var2(n)
+    vb = VARResidualBootstrap(B, order=2, burn_in=0, random_state=0)
+    impls: dict[str, Callable[[], Any]] = {
+        "skboot": lambda: skboot.bootstrap(y, "mean", resampler=vb)
+    }
+    peers: dict[str, str | NA] = {
+        "arch": NA("n/a: arch has no VAR bootstrap"),
+        "scipy": NA("n/a: scipy has no model-based bootstrap"),
+        "loop": NA("n/a"),
+    }
+    notes: dict[str, str] = {}
+    tsb = _tsb()
+    if tsb is None:
+        peers["tsbootstrap"] = NA("n/a: tsbootstrap is not installed")
+    else:
+        from tsbootstrap.methods import VAR, ResidualBootstrap
+
+        impls["tsbootstrap"] = lambda: tsb.bootstrap_reduce(
+            y,
+            method=ResidualBootstrap(model=VAR(order=2)),
+            statistic="mean",
+            n_bootstraps=B,
+            random_state=0,
+        )
+        peers["tsbootstrap"] = "tsbootstrap"
+        notes["tsbootstrap"] = "bootstrap_reduce(statistic='mean'), numpy backend"
+    return Group(
+        name="model_var",
+        impls=impls,
+        rows=[
+            Row(
+                name="model_var",
+                label=f"VAR(2) residual bootstrap, 3 series, means, n={n:,}, B={B:,}",
+                skboot="skboot",
+                peers=peers,
+                floors=[Floor("tsbootstrap", 10, "VAR residual bootstrap")],
+                notes=notes,
+            )
+        ],
+        params={"n": n, "B": B},
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -238,6 +304,7 @@ def group_wild_cluster_1m(cfg: Any) -> Group:
 GROUPS: dict[str, Callable[[Any], Group]] = {
     "model_residual": group_model_residual,
     "model_sieve": group_model_sieve,
+    "model_var": group_model_var,
     "wild_cluster": group_wild_cluster,
     "wild_cluster_1m": group_wild_cluster_1m,
 }

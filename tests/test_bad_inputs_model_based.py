@@ -1,5 +1,6 @@
 """Bad-input catalogue of the model-based family: ResidualBootstrap,
-SieveBootstrap, WildBootstrap, wild_cluster_bootstrap and its result's methods.
+SieveBootstrap, WildBootstrap, VARResidualBootstrap, wild_cluster_bootstrap and its
+result's methods.
 
 One table, :data:`CASES`: ``(entry point, id, call, exception, match)``.  Each
 row checks, as ``tests/test_bad_inputs.py`` does for the rest of the package:
@@ -38,6 +39,7 @@ from skboot import (
     bootstrap,
     wild_cluster_bootstrap,
 )
+from skboot.model_based import VARResidualBootstrap
 
 # ---------------------------------------------------------------------------
 # data: module-level constants, checked unchanged after every row
@@ -69,6 +71,14 @@ WORDS = np.array(["a"] * N)
 SERIES_HUGE = SERIES * 1e300
 SERIES_TINY = SERIES * 1e-300
 X_TINY = X * 1e-300
+VSERIES = np.column_stack([SERIES, 0.5 * SERIES + _GEN.normal(size=N)])
+VSERIES_NAN = VSERIES.copy()
+VSERIES_NAN[4, 1] = np.nan
+VSERIES_CONSTANT = np.column_stack([SERIES, np.full(N, 1.5)])
+VSERIES_COLLINEAR = np.column_stack([SERIES, 2.0 * SERIES])
+VSERIES_EXPLOSIVE = np.cumprod(np.full((N, 2), 1.05), axis=0) + _GEN.normal(
+    size=(N, 2)
+)
 
 DATA = {
     name: value
@@ -130,8 +140,8 @@ R = "ResidualBootstrap"
 case(R, "n_resamples-0", lambda: RB(0).fit(SERIES), V, r"'n_resamples' parameter of ResidualBootstrap must be an int in \[1, 2\*\*32 - 1\]. Got 0")
 case(R, "n_resamples-2**32", lambda: RB(2**32).fit(SERIES), V, r"'n_resamples' parameter of ResidualBootstrap must be an int in \[1, 2\*\*32 - 1\]")
 case(R, "n_resamples-float", lambda: RB(5.0).fit(SERIES), V, r"'n_resamples' parameter of ResidualBootstrap must be an int in \[1, 2\*\*32 - 1\]. Got 5.0")
-case(R, "order-negative", lambda: RB(order=-1).fit(SERIES), V, r"'order' parameter of ResidualBootstrap must be an int >= 0 or one of \{'aic', 'bic'\}. Got -1")
-case(R, "order-bool", lambda: RB(order=True).fit(SERIES), V, r"'order' parameter of ResidualBootstrap must be an int >= 0 or one of \{'aic', 'bic'\}. Got True")
+case(R, "order-negative", lambda: RB(order=-1).fit(SERIES), V, r"'order' parameter of ResidualBootstrap must be an int >= 0 or one of \{'aic', 'bic', 'hqic'\}. Got -1")
+case(R, "order-bool", lambda: RB(order=True).fit(SERIES), V, r"'order' parameter of ResidualBootstrap must be an int >= 0 or one of \{'aic', 'bic', 'hqic'\}. Got True")
 case(R, "order-float", lambda: RB(order=1.0).fit(SERIES), V, r"'order' parameter of ResidualBootstrap .* Got 1.0")
 case(R, "order-criterion", lambda: RB(order="hq").fit(SERIES), V, r"'order' parameter of ResidualBootstrap .* Got 'hq'")
 case(R, "order-too-large", lambda: RB(order=40).fit(SERIES), V, r"'order' parameter of ResidualBootstrap must be at most \(n - 2\) // 2 = 39 .* Got 40")
@@ -165,9 +175,15 @@ case(R, "statistic-unknown", lambda: bootstrap(SERIES, "mode", resampler=RB(5, o
 case(R, "statistic-kwargs", lambda: bootstrap(SERIES, "mean", statistic_kwargs={"ddof": 1}, resampler=RB(5, order=1)), V, r"'statistic_kwargs' parameter of bootstrap accepts no keys for statistic 'mean'. Got \['ddof'\]")
 case(R, "quantile-q", lambda: bootstrap(SERIES, "quantile", statistic_kwargs={"q": 2.0}, resampler=RB(5, order=1)), V, r"'q' statistic keyword of bootstrap must be a float or 1-D array of floats in \[0, 1\]. Got 2.0")
 case(R, "ddof-too-large", lambda: bootstrap(SERIES, "var", statistic_kwargs={"ddof": 80}, resampler=RB(5, order=1)), V, r"'ddof' parameter of bootstrap \(statistic_kwargs\) must be an int in \[0, 79\]. Got 80")
+case(R, "min_order-negative", lambda: RB(min_order=-1).fit(SERIES), V, r"'min_order' parameter of ResidualBootstrap must be an int >= 0. Got -1")
+case(R, "min_order-int-order", lambda: RB(order=2, min_order=1).fit(SERIES), V, r"'min_order' parameter of ResidualBootstrap must be 0 when order is an int .* Got 1 with order=2")
+case(R, "min_order-above-max", lambda: RB(min_order=5, max_order=3).fit(SERIES), V, r"'min_order' parameter of ResidualBootstrap must be at most max_order \(3\). Got 5")
+case(R, "min_order-above-default", lambda: RB(min_order=30).fit(SERIES), V, r"'min_order' parameter of ResidualBootstrap must be at most max_order \(19 by default\). Got 30")
+case(R, "values-stack", lambda: _fitted_residual().values(stack=1), V, r"'stack' parameter of ResidualBootstrap.values must be True or False. Got 1")
+case(R, "values-not-fitted", lambda: RB(5, order=1).values(), NotFittedError, r"not fitted yet. Call 'fit\(X, y\)' before values\(\)")
 # -- SieveBootstrap ----------------------------------------------------------------
 S = "SieveBootstrap"
-case(S, "order", lambda: SB(order="hq").fit(SERIES), V, r"'order' parameter of SieveBootstrap must be one of \{'aic', 'bic'\}. Got 'hq'")
+case(S, "order", lambda: SB(order="hq").fit(SERIES), V, r"'order' parameter of SieveBootstrap must be one of \{'aic', 'bic', 'hqic'\}. Got 'hq'")
 case(S, "max_order-negative", lambda: SB(max_order=-1).fit(SERIES), V, r"'max_order' parameter of SieveBootstrap must be an int >= 0 or None. Got -1")
 case(S, "burn_in-negative", lambda: SB(burn_in=-3).fit(SERIES), V, r"'burn_in' parameter of SieveBootstrap must be an int >= 0. Got -3")
 case(S, "burn_in-2**40", lambda: SB(burn_in=2**40).fit(SERIES), V, r"'burn_in' parameter of SieveBootstrap must be an int in \[0, 2\*\*31\]")
@@ -175,12 +191,37 @@ case(S, "block_length-0", lambda: SB(block_length=0).fit(SERIES), V, r"'block_le
 case(S, "X-nan", lambda: SB().fit(SERIES_NAN), V, r"'X' parameter of SieveBootstrap must hold finite values")
 case(S, "X-huge", lambda: SB().fit(SERIES_HUGE), V, r"'X' parameter of SieveBootstrap must have values whose squares")
 case(S, "y-given", lambda: SB().fit(SERIES, Y), V, r"'y' parameter of SieveBootstrap must be None")
+# -- VARResidualBootstrap ------------------------------------------------------------
+VR = "VARResidualBootstrap"
+VB = VARResidualBootstrap
+case(VR, "n_resamples-0", lambda: VB(0).fit(VSERIES), V, r"'n_resamples' parameter of VARResidualBootstrap must be an int in \[1, 2\*\*32 - 1\]. Got 0")
+case(VR, "order-negative", lambda: VB(order=-1).fit(VSERIES), V, r"'order' parameter of VARResidualBootstrap must be an int >= 0 or one of \{'aic', 'bic', 'hqic'\}. Got -1")
+case(VR, "order-criterion", lambda: VB(order="fpe").fit(VSERIES), V, r"'order' parameter of VARResidualBootstrap .* Got 'fpe'")
+case(VR, "order-too-large", lambda: VB(order=30).fit(VSERIES), V, r"'order' parameter of VARResidualBootstrap must be at most \(n - 2\) // \(m \+ 1\) = 26 for 80 rows of 2 series .* Got 30")
+case(VR, "max_order-too-large", lambda: VB(max_order=27).fit(VSERIES), V, r"'max_order' parameter of VARResidualBootstrap must be at most \(n - 2\) // \(m \+ 1\) = 26 .* Got 27")
+case(VR, "min_order-negative", lambda: VB(min_order=-2).fit(VSERIES), V, r"'min_order' parameter of VARResidualBootstrap must be an int >= 0. Got -2")
+case(VR, "min_order-int-order", lambda: VB(order=1, min_order=1).fit(VSERIES), V, r"'min_order' parameter of VARResidualBootstrap must be 0 when order is an int")
+case(VR, "min_order-above-max", lambda: VB(min_order=4, max_order=2).fit(VSERIES), V, r"'min_order' parameter of VARResidualBootstrap must be at most max_order \(2\). Got 4")
+case(VR, "block_length-0", lambda: VB(block_length=0).fit(VSERIES), V, r"'block_length' parameter of VARResidualBootstrap must be an int >= 1 or None. Got 0")
+case(VR, "block_length-too-long", lambda: VB(order=1, block_length=80).fit(VSERIES), V, r"'block_length' parameter of VARResidualBootstrap must be at most the number of residual rows n - p = 79. Got 80")
+case(VR, "burn_in-negative", lambda: VB(burn_in=-1).fit(VSERIES), V, r"'burn_in' parameter of VARResidualBootstrap must be an int in \[0, 2\*\*31\]. Got -1")
+case(VR, "burn_in-2**40", lambda: VB(burn_in=2**40).fit(VSERIES), V, r"'burn_in' parameter of VARResidualBootstrap must be an int in \[0, 2\*\*31\]. Got 1099511627776")
+case(VR, "X-1d", lambda: VB(order=1).fit(SERIES), V, r"'X' parameter of VARResidualBootstrap must be 2-D. Got an array of shape \(80,\)")
+case(VR, "X-one-column", lambda: VB(order=1).fit(SERIES[:, None]), V, r"'X' parameter of VARResidualBootstrap must have at least 2 columns .* use ResidualBootstrap\). Got shape \(80, 1\)")
+case(VR, "X-nan", lambda: VB(order=1).fit(VSERIES_NAN), V, r"'X' parameter of VARResidualBootstrap must hold finite values. Got 1 NaN")
+case(VR, "X-constant-column", lambda: VB(order=1).fit(VSERIES_CONSTANT), V, r"'X' parameter of VARResidualBootstrap must not have a constant column .* Got constant column\(s\) \[1\]")
+case(VR, "X-collinear", lambda: VB(order=1).fit(VSERIES_COLLINEAR), V, r"'X' parameter of VARResidualBootstrap gives a rank-deficient VAR\(1\) design")
+case(VR, "X-unstable", lambda: VB(order=1).fit(VSERIES_EXPLOSIVE), V, r"'X' parameter of VARResidualBootstrap gives an unstable VAR\(1\) fit: .* modulus 1\.0\d+ >= 1")
+case(VR, "y-given", lambda: VB(order=1).fit(VSERIES, SERIES), V, r"'y' parameter of VARResidualBootstrap must be None")
+case(VR, "split", lambda: VB(order=1).split(VSERIES), V, r"VARResidualBootstrap generates synthetic samples .* no \(train, test\)")
+case(VR, "statistic-unknown", lambda: bootstrap(VSERIES, "corr", resampler=VB(5, order=1)), V, r"'statistic' parameter of bootstrap must be a callable or one of \{'mean'.* with VARResidualBootstrap .* Got 'corr'")
+case(VR, "replicate-b", lambda: VB(5, order=1, random_state=0).fit(VSERIES).replicate(5), V, r"'b' parameter of VARResidualBootstrap.replicate must be an int in \[0, 4\]. Got 5")
 # -- WildBootstrap -------------------------------------------------------------------
 W = "WildBootstrap"
 case(W, "weights", lambda: WB(weights="gamma").fit(X, Y), V, r"'weights' parameter of WildBootstrap must be one of \{'rademacher', 'mammen', 'webb', 'normal'\}. Got 'gamma'")
 case(W, "block_length-0", lambda: WB(block_length=0).fit(X, Y), V, r"'block_length' parameter of WildBootstrap must be an int >= 1 or None. Got 0")
 case(W, "fit_intercept", lambda: WB(fit_intercept="yes").fit(X, Y), V, r"'fit_intercept' parameter of WildBootstrap must be True or False. Got 'yes'")
-case(W, "order", lambda: WB(order=-2).fit(SERIES), V, r"'order' parameter of WildBootstrap must be an int >= 0 or one of \{'aic', 'bic'\}. Got -2")
+case(W, "order", lambda: WB(order=-2).fit(SERIES), V, r"'order' parameter of WildBootstrap must be an int >= 0 or one of \{'aic', 'bic', 'hqic'\}. Got -2")
 case(W, "groups-without-y", lambda: WB().fit(SERIES, None, GROUPS), V, r"'groups' parameter of WildBootstrap is for a regression \(y given\)")
 case(W, "block_length-with-groups", lambda: WB(block_length=2).fit(X, Y, GROUPS), V, r"'block_length' parameter of WildBootstrap must be None when groups are given .* Got 2")
 case(W, "block_length-too-long", lambda: WB(block_length=100).fit(X, Y), V, r"'block_length' parameter of WildBootstrap must be at most the number of rows 80. Got 100")
@@ -266,6 +307,7 @@ case(CI, "too-few-equal-tailed", lambda: _few_equal_tailed().confidence_interval
 WORK = [
     ("skboot._run._run", "run_bootstrap"),
     ("skboot.model_based._residual", "ar_residual_chunk"),
+    ("skboot.model_based._var", "var_residual_chunk"),
     ("skboot.model_based._wild", "ar_wild_chunk"),
     ("skboot.model_based._wild", "regression_wild_chunk"),
     ("skboot.model_based._cluster", "_replicate_sums"),
@@ -286,6 +328,8 @@ def test_forbid_work_catches_work(monkeypatch):
         lambda: bootstrap(SERIES, "mean", resampler=RB(5, order=1)),
         lambda: RB(5, order=1, random_state=0).fit(SERIES).sample(0),
         lambda: SB(5, random_state=0).fit(SERIES).sample(0),
+        lambda: VB(5, order=1, random_state=0).fit(VSERIES).sample(0),
+        lambda: next(iter(_fitted_residual().values())),
         lambda: WB(5, random_state=0).fit(X, Y).sample(0),
         lambda: WB(5, order=1, random_state=0).fit(SERIES).sample(0),
         lambda: WCB(X, Y, GROUPS, n_resamples=99),

@@ -390,7 +390,7 @@ def _explosive(n=200):
     ("make", "match"),
     [
         (lambda x: ResidualBootstrap(order=-1).fit(x), "'order' parameter of Resid"),
-        (lambda x: ResidualBootstrap(order="hqic").fit(x), "an int >= 0 or one of"),
+        (lambda x: ResidualBootstrap(order="fpe").fit(x), "an int >= 0 or one of"),
         (lambda x: ResidualBootstrap(order=60).fit(x), "at most \\(n - 2\\) // 2 = 59"),
         (lambda x: ResidualBootstrap(order=120).fit(x), "'order' parameter"),
         (lambda x: ResidualBootstrap(max_order=70).fit(x), "'max_order' parameter"),
@@ -408,7 +408,7 @@ def _explosive(n=200):
         (lambda x: ResidualBootstrap(order=1).split(x), "no \\(train, test\\)"),
         (lambda x: ResidualBootstrap().sample(0), "not fitted yet"),
         (lambda x: ResidualBootstrap(5).fit(x).replicate(5), "'b' parameter"),
-        (lambda x: SieveBootstrap(order="hqic").fit(x), "'order' parameter"),
+        (lambda x: SieveBootstrap(order="fpe").fit(x), "'order' parameter"),
         (lambda x: WildBootstrap(weights="gamma").fit(x), "'weights' parameter"),
         (lambda x: WildBootstrap(fit_intercept=1).fit(x, x), "'fit_intercept'"),
         (lambda x: WildBootstrap().fit(x, groups=x > 0), "'groups' parameter of"),

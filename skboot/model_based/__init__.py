@@ -1,7 +1,7 @@
 """Model-based and wild bootstraps: replicates generated from a fitted model.
 
 :class:`ResidualBootstrap` and :class:`SieveBootstrap` regenerate an AR series from
-resampled residuals; :class:`WildBootstrap` re-signs the residuals of a regression
+resampled residuals, :class:`VARResidualBootstrap` a VAR of several series; :class:`WildBootstrap` re-signs the residuals of a regression
 or of an AR fit; :func:`wild_cluster_bootstrap` tests OLS coefficients with few
 clusters (:class:`FewClustersWarning` when Rademacher weights have too few
 sign vectors for the level asked).  The resamplers plug into :func:`skboot.bootstrap` and
@@ -12,6 +12,7 @@ from skboot.model_based._base import SyntheticReplicate, SyntheticResampler
 from skboot.model_based._cluster import WildClusterResult, wild_cluster_bootstrap
 from skboot.model_based._cluster_checks import FewClustersWarning
 from skboot.model_based._residual import ResidualBootstrap, SieveBootstrap
+from skboot.model_based._var import VARResidualBootstrap
 from skboot.model_based._wild import WildBootstrap
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "SieveBootstrap",
     "SyntheticReplicate",
     "SyntheticResampler",
+    "VARResidualBootstrap",
     "WildBootstrap",
     "WildClusterResult",
     "wild_cluster_bootstrap",

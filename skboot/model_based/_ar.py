@@ -12,11 +12,12 @@ An AR(p) model ``x_t = c + phi_1 x_{t-1} + ... + phi_p x_{t-p} + e_t`` is fitted
 Residuals are ``e_t = x_t - c - sum_j phi_j x_{t-j}`` for ``t >= p`` (``m = n - p``
 of them); the bootstraps resample them centred.
 
-Order selection by AIC or BIC over ``p = 0, ..., max_order``: for OLS every order
+Order selection by AIC, BIC or HQIC over ``p = min_order, ..., max_order``: for OLS every order
 is fitted on the same rows ``t >= max_order`` (so the criteria compare like with
 like) and ``crit_p = n_eff log(sigma2_p) + pen (p + 1)``; for Yule-Walker
 ``sigma2_p`` is the Durbin-Levinson innovation variance and ``n_eff = n``.
-``pen`` is 2 (AIC, Akaike 1974) or ``log(n_eff)`` (BIC, Schwarz 1978). The default
+``pen`` is 2 (AIC, Akaike 1974), ``log(n_eff)`` (BIC, Schwarz 1978) or
+``2 log(log(n_eff))`` (HQIC, Hannan & Quinn 1979). The default
 ``max_order`` is ``min(floor(10 log10 n), (n - 2) // 2)``: the default of R's
 ``stats::ar`` (``order.max = 10 log10(n)``), capped so that the fit keeps more rows
 than parameters.
@@ -31,6 +32,8 @@ References
        ed., Springer, 1991, sections 5.1-5.2 and 8.1 (Yule-Walker,
        Durbin-Levinson).
 .. [4] R Core Team, ``stats::ar`` documentation (``order.max`` default).
+.. [5] E. J. Hannan and B. G. Quinn, "The determination of the order of an
+       autoregression", Journal of the Royal Statistical Society B 41(2), 1979.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ METHODS = ("ols", "yule_walker")
 #: Series beyond these magnitudes overflow (or underflow) when squared.
 _HUGE = math.sqrt(np.finfo(np.float64).max) / 4.0
 _TINY = math.sqrt(np.finfo(np.float64).tiny) * 2.0**26
-CRITERIA = ("aic", "bic")
+CRITERIA = ("aic", "bic", "hqic")
 
 
 @dataclass(frozen=True)
@@ -191,11 +194,26 @@ def fit_ar(x: np.ndarray, order: int, method: str, owner: str = "fit_ar") -> ARF
     )
 
 
+def _penalty(criterion: str, n_eff: int) -> float:
+    """The per-parameter penalty: 2 (AIC), ``log n_eff`` (BIC) or
+    ``2 log log n_eff`` (HQIC)."""
+    if criterion == "aic":
+        return 2.0
+    if criterion == "bic":
+        return math.log(n_eff)
+    return 2.0 * math.log(math.log(n_eff))
+
+
 def select_order(
-    x: np.ndarray, max_order: int, criterion: str, method: str, owner: str
+    x: np.ndarray,
+    max_order: int,
+    criterion: str,
+    method: str,
+    owner: str,
+    min_order: int = 0,
 ) -> tuple[int, np.ndarray]:
-    """The order in ``[0, max_order]`` minimizing AIC or BIC, and every order's
-    criterion value."""
+    """The order in ``[min_order, max_order]`` minimizing AIC, BIC or HQIC, and
+    the criterion value of every order ``0 .. max_order``."""
     x = np.ascontiguousarray(x, dtype=np.float64)
     _check_not_constant(x, owner)
     n = x.shape[0]
@@ -204,17 +222,18 @@ def select_order(
     if method == "ols":
         n_eff = n - P
         target = x[P:]
-        pen = 2.0 if criterion == "aic" else math.log(n_eff)
+        pen = _penalty(criterion, n_eff)
         for p in range(P + 1):
             c, phi = _ols(x, p, P, owner)
             e = target - _lagged(x, p, P) @ np.concatenate([[c], phi])
             crit[p] = n_eff * math.log(max(e @ e / n_eff, 1e-300)) + pen * (p + 1)
     else:
         _, v = _levinson(_autocov(x, P), P)
-        pen = 2.0 if criterion == "aic" else math.log(n)
+        pen = _penalty(criterion, n)
         for p in range(P + 1):
             crit[p] = n * math.log(max(v[p], 1e-300)) + pen * (p + 1)
-    return int(np.argmin(crit)), crit
+    lo = int(min_order)
+    return lo + int(np.argmin(crit[lo:])), crit
 
 
 def largest_root_modulus(phi: np.ndarray) -> float:

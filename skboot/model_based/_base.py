@@ -11,11 +11,10 @@ not index views of the data, and three pieces make them run on skboot's engine:
   function of ``(key, b)``; ``sample(b)`` gives one.  It declares
   ``make_statistic``, which the engine calls instead of building an index
   statistic.
-* :class:`SyntheticStatistic` (an engine ``Statistic``) fills that buffer chunk by
-  chunk (chunks sized to the cache, so memory stays O(chunk * n) for any number of
-  replicates) and evaluates the user's statistic on it: built-in reductions with
-  numpy along the last axis, a vectorized callable once per chunk, a plain callable
-  once per row.  ``run_bootstrap`` dispatches it with joblib like any statistic.
+* :class:`SyntheticStatistic` (an engine ``Statistic``, in
+  :mod:`skboot.model_based._synthetic`) fills that buffer chunk by chunk and
+  evaluates the user's statistic on it.  ``run_bootstrap`` dispatches it with
+  joblib like any statistic.
 * :class:`SyntheticResampler` (a :class:`~skboot.resamplers.BaseResampler`): the
   scikit-learn parameter handling, ``fit``, ``sample(b)``, ``iter_samples`` and
   ``replicate(b)``; ``split`` is refused (there are no in-bag rows).
@@ -23,25 +22,22 @@ not index views of the data, and three pieces make them run on skboot's engine:
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
-from skboot._engine import Statistic, accepts, as_output, cache_budget
-from skboot._engine._statistic import call_user
-from skboot._exceptions import StatisticError
+from skboot._engine import Statistic, cache_budget
 from skboot._random import RootKey
+from skboot._run import available_memory
 from skboot._typing import ArrayLike
-from skboot._validation import (
-    VECTORIZED,
-    Interval,
-    param_error,
-    validate_params,
-    value_error,
+from skboot._validation import BOOL, Interval, validate_params, value_error
+from skboot.model_based._synthetic import (
+    SYNTHETIC_BUILTINS,
+    SyntheticStatistic,
+    make_synthetic_statistic,
 )
 from skboot.resamplers import BaseResampler, ResamplingPlan
 
@@ -53,9 +49,6 @@ __all__ = [
     "SyntheticStatistic",
 ]
 
-#: Built-in statistic names available on synthetic series.
-SYNTHETIC_BUILTINS = ("mean", "median", "quantile", "std", "sum", "var")
-
 
 @dataclass(frozen=True, eq=False)
 class SyntheticPlan(ResamplingPlan):
@@ -64,21 +57,30 @@ class SyntheticPlan(ResamplingPlan):
     Subclasses implement :meth:`sample_chunk`.  ``response`` is the observed
     response for a regression (the replicates then replace it and the statistic is
     called as ``statistic(X, y)``), None for a time series (the replicates replace
-    the series, ``statistic(x)``).
+    the series, ``statistic(x)``).  ``sample_shape`` is ``()`` when a replicate
+    is a series of shape ``(n,)``, ``(m,)`` when it is ``m`` series side by side,
+    shape ``(n, m)`` (a vector autoregression).
     """
 
     owner: str = "SyntheticResampler"
     response: np.ndarray | None = None
+    sample_shape: tuple[int, ...] = ()
     layout: str = field(default="synthetic", init=False)
     builds_statistic: ClassVar[bool] = True
 
+    @property
+    def replicate_shape(self) -> tuple[int, ...]:
+        """The shape of one replicate, ``(n, *sample_shape)``."""
+        return (self.n_samples, *self.sample_shape)
+
     def sample_chunk(self, b0: int, out: np.ndarray) -> None:
-        """Row ``k`` of ``out`` (float64, ``(count, n)``) gets replicate ``b0 + k``."""
+        """Row ``k`` of ``out`` (float64, ``(count, *replicate_shape)``) gets
+        replicate ``b0 + k``."""
         raise NotImplementedError
 
     def sample(self, b: int) -> np.ndarray:
-        """The synthetic sample of replicate ``b``, shape (n,)."""
-        out = np.empty((1, self.n_samples))
+        """The synthetic sample of replicate ``b``, shape ``replicate_shape``."""
+        out = np.empty((1, *self.replicate_shape))
         self.sample_chunk(int(b), out)
         return out[0]
 
@@ -126,247 +128,6 @@ class SyntheticPlan(ResamplingPlan):
             statistic_kwargs=statistic_kwargs,
             owner=owner,
         )
-
-
-# ---------------------------------------------------------------------------
-# the statistic adapter
-# ---------------------------------------------------------------------------
-def _reduce(name: str, a: np.ndarray, ddof: int, q: np.ndarray) -> np.ndarray:
-    """Built-in ``name`` along the last axis of ``a`` (1-D or (nb, n)); (nb, k)."""
-    a2 = a if a.ndim == 2 else a[None, :]
-    if name == "mean":
-        r = a2.mean(axis=1)
-    elif name == "sum":
-        r = a2.sum(axis=1)
-    elif name == "var":
-        r = a2.var(axis=1, ddof=ddof)
-    elif name == "std":
-        r = a2.std(axis=1, ddof=ddof)
-    elif name == "median":
-        r = np.median(a2, axis=1)
-    else:
-        return np.quantile(a2, q, axis=1).T.reshape(a2.shape[0], -1)
-    return r[:, None]
-
-
-@dataclass
-class SyntheticStatistic(Statistic):
-    """A statistic evaluated on synthetic replicates (see the module docstring).
-
-    ``arrays`` are the data the estimate is computed on: ``(x,)`` for a series,
-    ``(X, y)`` for a regression.  Replicates replace the last array.
-    """
-
-    has_jackknife: ClassVar[bool] = False
-
-    builtin: str = ""
-    func: Callable[..., Any] | None = None
-    vectorized: bool = False
-    ddof: int = 0
-    q: np.ndarray = field(default_factory=lambda: np.empty(0))
-    k: int = 1
-    arrays: tuple[np.ndarray, ...] = ()
-    name: str = "callable"
-    resampler: str = "SyntheticResampler"
-    scalar_q: bool = True
-
-    def vector_output(self, data_ndim: int) -> bool:
-        """A quantile of a list of levels is a vector, even of one level."""
-        return self.builtin == "quantile" and not self.scalar_q
-
-    def _call(self, b: int, args: tuple[Any, ...], **kw: Any) -> Any:
-        assert self.func is not None
-        hint = "" if b < 0 else f" Regenerate it with resampler.fit(...).sample({b})."
-        return call_user(self.func, args, kw, b=b, hint=hint)
-
-    def estimate(self) -> np.ndarray:
-        if self.builtin:
-            return _reduce(self.builtin, self.arrays[-1], self.ddof, self.q)[0]
-        if self.vectorized:  # observations on the last axis, as for replicates
-            views = tuple(a if a.ndim == 1 else a.T for a in self.arrays)
-            value = self._call(-1, views, axis=-1)
-        else:
-            value = self._call(-1, self.arrays)
-        return as_output(value, None, "the original data", -1)
-
-    def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
-        return 8 * plan.n_samples
-
-    def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
-        nb = out.shape[0]
-        buf = scratch.get("synthetic")
-        if buf is None or buf.shape[0] < nb:
-            buf = scratch["synthetic"] = np.empty((nb, plan.n_samples))
-        buf = buf[:nb]
-        plan.sample_chunk(b0, buf)
-        if self.builtin:
-            out[:, :] = _reduce(self.builtin, buf, self.ddof, self.q)
-            return
-        fixed = tuple(arrays[:-1])
-        if self.vectorized:
-            views = tuple(
-                np.broadcast_to(a if a.ndim == 1 else a.T, (nb, *a.T.shape))
-                for a in fixed
-            )
-            try:
-                arr = np.asarray(self._call(b0, (*views, buf), axis=-1), dtype=float)
-                ok = arr.shape in ((nb,), (nb, self.k)) and (
-                    arr.ndim == 2 or self.k == 1
-                )
-            except StatisticError:
-                ok = False
-            if ok:
-                out[:, :] = arr.reshape(nb, self.k)
-                return
-            # one replicate at a time, to name the one that fails
-            for k in range(nb):
-                one = tuple(v[k] for v in views)
-                value = self._call(b0 + k, (*one, buf[k]), axis=-1)
-                out[k] = as_output(value, self.k, f"replicate {b0 + k}", b0 + k)
-            return
-        for k in range(nb):
-            value = self._call(b0 + k, (*fixed, buf[k]))
-            out[k] = as_output(value, self.k, f"replicate {b0 + k}", b0 + k)
-
-    def _no_jackknife(self) -> ValueError:
-        return ValueError(
-            "The 'bca' interval needs the acceleration from a jackknife over "
-            f"independent units; {self.resampler}'s replicates are generated from a "
-            "fitted model, and deleting observations of a dependent series (or of "
-            "a regression whose residuals are re-signed) does not estimate it. Use "
-            "method='bc' (bias-corrected, no acceleration), 'percentile', 'basic', "
-            "'normal', or 'studentized' with standard_error=callable. Got "
-            "method='bca'."
-        )
-
-    def jackknife(self) -> np.ndarray:
-        raise self._no_jackknife()
-
-    def subset(self, rows: np.ndarray) -> Statistic:
-        raise self._no_jackknife()
-
-
-def make_synthetic_statistic(
-    plan: SyntheticPlan,
-    statistic: Any,
-    arrays: tuple[np.ndarray, ...],
-    *,
-    vectorized: bool | None,
-    statistic_kwargs: dict[str, Any] | None,
-    owner: str,
-) -> SyntheticStatistic:
-    """Check the statistic and the data layout for ``plan``; build the adapter."""
-    res = plan.owner
-    kwargs = dict(statistic_kwargs or {})
-    regression = plan.response is not None
-    if len(arrays) != 1:
-        raise value_error(
-            "data",
-            owner,
-            f"must be one array with {res} (the "
-            f"series, or the design X of a regression with y=...). Got a tuple of "
-            f"{len(arrays)} arrays instead.",
-        )
-    first = arrays[0]
-    if regression:
-        data: tuple[np.ndarray, ...] = (first, np.asarray(plan.response, dtype=float))
-    else:
-        data = (np.ascontiguousarray(np.asarray(first, dtype=np.float64).reshape(-1)),)
-    if isinstance(statistic, str):
-        return _synthetic_builtin(plan, statistic, data, kwargs, owner)
-    if not callable(statistic):
-        raise param_error(
-            "statistic",
-            owner,
-            f"a callable or one of {{{', '.join(repr(s) for s in SYNTHETIC_BUILTINS)}}}",
-            statistic,
-        )
-    validate_params(owner, {"vectorized": VECTORIZED}, vectorized=vectorized)
-    if vectorized is None:
-        vectorized = accepts(statistic, "axis")
-    func = functools.partial(statistic, **kwargs) if kwargs else statistic
-    stat = SyntheticStatistic(
-        func=func,
-        vectorized=bool(vectorized),
-        arrays=data,
-        name=getattr(statistic, "__name__", type(statistic).__name__),
-        resampler=res,
-    )
-    est = stat.estimate()
-    stat.k = est.shape[0]
-    stat.cached_estimate = est
-    return stat
-
-
-def _synthetic_builtin(
-    plan: SyntheticPlan,
-    statistic: str,
-    data: tuple[np.ndarray, ...],
-    kwargs: dict[str, Any],
-    owner: str,
-) -> SyntheticStatistic:
-    """A built-in statistic of synthetic series, its keywords checked."""
-    res = plan.owner
-    regression = plan.response is not None
-    if regression:
-        raise value_error(
-            "statistic",
-            owner,
-            f"must be a callable "
-            f"statistic(X, y) when {res} resamples a regression (y given): the "
-            f"replicates are new responses. Got the built-in {statistic!r} "
-            "instead.",
-        )
-    if statistic not in SYNTHETIC_BUILTINS:
-        raise param_error(
-            "statistic",
-            owner,
-            f"a callable or one of {{{', '.join(repr(s) for s in SYNTHETIC_BUILTINS)}}} "
-            f"with {res} (its replicates are synthetic real-valued series)",
-            statistic,
-        )
-    allowed = {"var": {"ddof"}, "std": {"ddof"}, "quantile": {"q"}}.get(
-        statistic, set()
-    )
-    extra = set(kwargs) - allowed
-    if extra:
-        raise value_error(
-            "statistic_kwargs",
-            owner,
-            f"accepts "
-            f"{sorted(allowed) or 'no keys'} for statistic {statistic!r}. Got "
-            f"{sorted(extra)} instead.",
-        )
-    ddof = kwargs.get("ddof", 0)
-    if statistic in ("var", "std"):
-        ddof = validate_params(
-            f"{owner} (statistic_kwargs)",
-            {"ddof": [Interval("int", 0, plan.n_samples - 1)]},
-            ddof=ddof,
-        )["ddof"]
-    q = np.empty(0)
-    if statistic == "quantile":
-        raw = kwargs.get("q")
-        try:
-            q = np.atleast_1d(np.asarray(raw, dtype=np.float64))
-        except (TypeError, ValueError):
-            q = np.array([np.nan])
-        if raw is None or q.ndim != 1 or not np.all((q >= 0) & (q <= 1)):
-            raise ValueError(
-                f"The 'q' statistic keyword of {owner} must be a float or 1-D "
-                f"array of floats in [0, 1]. Got {raw!r} instead."
-            )
-    stat = SyntheticStatistic(
-        builtin=statistic,
-        ddof=int(ddof),
-        q=q,
-        scalar_q=np.ndim(kwargs.get("q", 0.5)) == 0,
-        arrays=data,
-        name=statistic,
-        resampler=res,
-    )
-    stat.k = stat.estimate().shape[0]
-    return stat
 
 
 # ---------------------------------------------------------------------------
@@ -515,7 +276,7 @@ class SyntheticResampler(BaseResampler):
         return SyntheticReplicate(plan, b)
 
     def sample(self, b: int) -> np.ndarray:
-        """The synthetic sample of replicate ``b`` (shape (n_samples,)).
+        """The synthetic sample of replicate ``b``.
 
         Parameters
         ----------
@@ -524,8 +285,9 @@ class SyntheticResampler(BaseResampler):
 
         Returns
         -------
-        ndarray of shape (n_samples,)
-            The series (or response) of replicate ``b``.
+        ndarray of shape (n_samples,) or (n_samples, n_variables)
+            The series (or response) of replicate ``b``; multivariate models give
+            one column per variable.
         """
         return self.replicate(b).sample
 
@@ -539,13 +301,14 @@ class SyntheticResampler(BaseResampler):
 
         Yields
         ------
-        ndarray of shape (count, n_samples)
+        ndarray of shape (count, n_samples) or (count, n_samples, n_variables)
             Replicates ``b0 .. b0 + count - 1`` (a new array each time).
         """
         plan = self._check_fitted("iter_samples()")
         B = int(self.n_resamples)
         if chunk_size is None:
-            chunk = max(1, min(B, cache_budget() // (8 * plan.n_samples)))
+            size = 8 * int(np.prod(plan.replicate_shape))
+            chunk = max(1, min(B, cache_budget() // size))
         else:
             chunk = validate_params(
                 f"{self._name}.iter_samples",
@@ -557,6 +320,48 @@ class SyntheticResampler(BaseResampler):
     @staticmethod
     def _iter(plan: SyntheticPlan, B: int, chunk: int) -> Iterator[np.ndarray]:
         for b0 in range(0, B, chunk):
-            out = np.empty((min(chunk, B - b0), plan.n_samples))
+            out = np.empty((min(chunk, B - b0), *plan.replicate_shape))
             plan.sample_chunk(b0, out)
             yield out
+
+    def values(self, stack: bool = False) -> Iterator[np.ndarray] | np.ndarray:
+        """Every replicate, one array at a time (or stacked, on request).
+
+        The replicates are generated in cache-sized chunks as the iterator
+        advances, so memory stays O(chunk * n) whatever ``n_resamples``; replicate
+        ``b`` equals :meth:`sample` ``(b)``.  This is the synthetic-series
+        counterpart of tsbootstrap's ``bootstrap()`` generator.
+
+        Parameters
+        ----------
+        stack : bool, default=False
+            False returns a lazy iterator; True returns one array of every
+            replicate, ``n_resamples`` times the size of the data (refused, before
+            any work, when it exceeds the memory available).
+
+        Returns
+        -------
+        iterator of ndarray, or ndarray
+            Each of shape (n_samples,) or (n_samples, n_variables); stacked, of
+            shape (n_resamples, n_samples) or (n_resamples, n_samples,
+            n_variables).
+        """
+        plan = self._check_fitted("values()")
+        validate_params(f"{self._name}.values", {"stack": [BOOL]}, stack=stack)
+        if not stack:
+            return (row for block in self.iter_samples() for row in block)
+        B = int(self.n_resamples)
+        shape = (B, *plan.replicate_shape)
+        need = 8 * int(np.prod(shape, dtype=np.float64))
+        have = available_memory()
+        if have is not None and need > have:
+            raise value_error(
+                "stack",
+                f"{self._name}.values",
+                f"must be False when the {B} stacked replicates ({need / 2**30:.3g} "
+                f"GiB) exceed the {have / 2**30:.3g} GiB of memory available; "
+                "iterate over values() instead. Got True instead.",
+            )
+        out = np.empty(shape)
+        plan.sample_chunk(0, out)
+        return out

@@ -161,6 +161,7 @@ def _series(X: Any, owner: str) -> np.ndarray:
 #: this order).
 AR_CONSTRAINTS: dict[str, list[Constraint]] = {
     "order": [Interval("int", 0), Options(CRITERIA)],
+    "min_order": [Interval("int", 0)],
     "max_order": [Interval("int", 0), NONE],
     "fit_method": [Options(METHODS)],
 }
@@ -173,6 +174,7 @@ class _ARMixin:
     bootstraps."""
 
     order: Any
+    min_order: Any
     max_order: Any
     fit_method: Any
 
@@ -189,35 +191,69 @@ class _ARMixin:
         the criterion values when the order was selected."""
         n = x.shape[0]
         top = max_allowed_order(n)
-        if is_int(self.order):
-            p = int(self.order)
-            if p > top:
-                raise value_error(
-                    "order",
-                    self._name,
-                    f"must be at most "
-                    f"(n - 2) // 2 = {top} for a series of {n} values (more rows than "
-                    f"parameters in the fit). Got {p} instead.",
-                )
-            crit = None
-        else:
-            p_max = (
-                default_max_order(n) if self.max_order is None else int(self.max_order)
-            )
-            if p_max > top:
-                raise value_error(
-                    "max_order",
-                    self._name,
-                    f"must be at most "
-                    f"(n - 2) // 2 = {top} for a series of {n} values. Got {p_max} "
-                    "instead.",
-                )
+        p, lo, hi = check_order_range(
+            self._name,
+            self.order,
+            self.min_order,
+            self.max_order,
+            top,
+            default_max_order(n),
+            f"(n - 2) // 2 = {top} for a series of {n} values",
+        )
+        crit = None
+        if p is None:
             p, crit = select_order(
-                x, p_max, str(self.order), self._fit_method(), self._name
+                x, hi, str(self.order), self._fit_method(), self._name, lo
             )
         fit = fit_ar(x, p, self._fit_method(), self._name)
         check_stationary(fit, self._name)
         return fit, crit
+
+
+def check_order_range(
+    owner: str,
+    order: Any,
+    min_order: Any,
+    max_order: Any,
+    top: int,
+    default: int,
+    limit: str,
+) -> tuple[int | None, int, int]:
+    """``(p, min_order, max_order)``: ``p`` the order given, or None when the
+    criterion ``order`` chooses it in ``[min_order, max_order]`` (``max_order``
+    None: ``default``); ``top`` is the largest order the data allow (``limit``
+    says why, in words)."""
+    lo = int(min_order)
+    if is_int(order):
+        p = int(order)
+        if p > top:
+            raise value_error(
+                "order",
+                owner,
+                f"must be at most {limit} (more rows than parameters in the fit). "
+                f"Got {p} instead.",
+            )
+        if lo != 0:
+            raise value_error(
+                "min_order",
+                owner,
+                "must be 0 when order is an int (min_order bounds the orders a "
+                f"criterion chooses from). Got {lo} with order={p} instead.",
+            )
+        return p, p, p
+    hi = default if max_order is None else int(max_order)
+    if hi > top:
+        raise value_error(
+            "max_order", owner, f"must be at most {limit}. Got {hi} instead."
+        )
+    if lo > hi:
+        raise value_error(
+            "min_order",
+            owner,
+            f"must be at most max_order ({hi}"
+            f"{' by default' if max_order is None else ''}). Got {lo} instead.",
+        )
+    return None, lo, hi
 
 
 def ar_attributes(plan: Any) -> dict[str, Any]:
@@ -238,6 +274,8 @@ _RESIDUAL_DOC = """
     n_resamples : int, default=9999
         Number of replicates.
     {order_doc}
+    min_order : int, default=0
+        Smallest order the criterion may choose (``order`` a criterion only).
     max_order : int, optional
         Largest order tried by the criterion; None means
         ``min(floor(10 log10 n), (n - 2) // 2)`` (R's ``stats::ar`` default).
@@ -266,7 +304,8 @@ _RESIDUAL_DOC = """
     sigma2_ : float
         Mean square of the raw residuals.
     criterion_values_ : ndarray or None
-        AIC/BIC of orders ``0 .. max_order`` when the order was selected.
+        The criterion's values of orders ``0 .. max_order`` when the order was
+        selected (the choice is the smallest in ``[min_order, max_order]``).
     key_, seed_entropy_, n_samples_, plan_
         As for every skboot resampler.
 """
@@ -279,7 +318,7 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
     Algorithm (Efron & Tibshirani 1993, sec. 8.5; Bose 1988):
 
     1. Fit ``x_t = c + phi_1 x_{t-1} + ... + phi_p x_{t-p} + e_t`` by OLS or
-       Yule-Walker, with ``p`` given or chosen by AIC/BIC; a fit whose AR
+       Yule-Walker, with ``p`` given or chosen by AIC/BIC/HQIC; a fit whose AR
        polynomial has a root on or inside the unit circle is refused.
     2. Centre the ``m = n - p`` residuals.
     3. Replicate ``b``: draw ``burn_in + n - p`` residual indices, iid (draw
@@ -298,9 +337,10 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
     O((burn_in + n) p); memory is O(chunk * n) whatever ``n_resamples``.
 """
         + _RESIDUAL_DOC.format(
-            order_doc="""order : int or {"aic", "bic"}, default="aic"
+            order_doc="""order : int or {"aic", "bic", "hqic"}, default="aic"
         The AR order ``p`` (``0 <= p <= (n - 2) // 2``), or the criterion that
-        chooses it in ``[0, max_order]``.""",
+        chooses it in ``[min_order, max_order]`` (Akaike, Schwarz, or Hannan &
+        Quinn).""",
             method_doc="""fit_method : {"ols", "yule_walker"}, default="ols"
         How the AR model is fitted: OLS with an intercept, or Yule-Walker
         (always stationary).""",
@@ -342,6 +382,7 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
         n_resamples: int = 9999,
         *,
         order: int | str = "aic",
+        min_order: int = 0,
         max_order: int | None = None,
         fit_method: str = "ols",
         block_length: int | None = None,
@@ -350,6 +391,7 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
     ) -> None:
         super().__init__(n_resamples, random_state=random_state)
         self.order = order
+        self.min_order = min_order
         self.max_order = max_order
         self.fit_method = fit_method
         self.block_length = block_length
@@ -438,9 +480,11 @@ class SieveBootstrap(ResidualBootstrap):
     ----------
     n_resamples : int, default=9999
         Number of replicates.
+    min_order : int, default=0
+        Smallest order the criterion may choose.
     max_order : int, optional
         Largest order tried; None means ``min(floor(10 log10 n), (n - 2) // 2)``.
-    order : {"aic", "bic"}, default="aic"
+    order : {"aic", "bic", "hqic"}, default="aic"
         The criterion that chooses the AR order.
     block_length : int, optional
         As in :class:`ResidualBootstrap`.
@@ -481,6 +525,7 @@ class SieveBootstrap(ResidualBootstrap):
         self,
         n_resamples: int = 9999,
         *,
+        min_order: int = 0,
         max_order: int | None = None,
         order: str = "aic",
         block_length: int | None = None,
@@ -489,6 +534,7 @@ class SieveBootstrap(ResidualBootstrap):
     ) -> None:
         BaseInit = SyntheticResampler.__init__
         BaseInit(self, n_resamples, random_state=random_state)
+        self.min_order = min_order
         self.max_order = max_order
         self.order = order
         self.block_length = block_length
@@ -496,6 +542,7 @@ class SieveBootstrap(ResidualBootstrap):
 
     _constraints: ClassVar[dict[str, list[Constraint]]] = {
         "order": [Options(CRITERIA)],
+        "min_order": AR_CONSTRAINTS["min_order"],
         "max_order": AR_CONSTRAINTS["max_order"],
         "block_length": BLOCK_LENGTH,
         "burn_in": [Interval("int", 0)],

@@ -172,8 +172,10 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
     block_length : int, optional
         One multiplier per block of this many consecutive rows (regression) or
         residuals (time series); None: one per row.
-    order : int or {"aic", "bic"}, default="aic"
+    order : int or {"aic", "bic", "hqic"}, default="aic"
         Time series only: the AR order, as in :class:`ResidualBootstrap`.
+    min_order : int, default=0
+        Time series only: smallest order the criterion may choose.
     max_order : int, optional
         Time series only: largest order tried by the criterion.
     fit_method : {"ols", "yule_walker"}, default="ols"
@@ -241,6 +243,7 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
         weights: str = "rademacher",
         block_length: int | None = None,
         order: int | str = "aic",
+        min_order: int = 0,
         max_order: int | None = None,
         fit_method: str = "ols",
         fit_intercept: bool = True,
@@ -250,6 +253,7 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
         self.weights = weights
         self.block_length = block_length
         self.order = order
+        self.min_order = min_order
         self.max_order = max_order
         self.fit_method = fit_method
         self.fit_intercept = fit_intercept
