@@ -24,7 +24,8 @@ __all__ = [
 ]
 
 #: Discrete distributions whose maximum-likelihood fit (with ``loc=0`` and no
-#: ``fit_kwargs``) is a closed form of the sample mean ``m``.
+#: ``fit_kwargs``) is a closed form of the sample mean ``m``; their support does
+#: not depend on the parameter.
 DISCRETE_CLOSED_FORMS = {
     "poisson": lambda m: (m,),
     "bernoulli": lambda m: (m,),
@@ -91,6 +92,10 @@ def _fit(
     for continuous ones; a closed form or ``scipy.stats.fit`` for discrete ones)."""
     discrete = isinstance(dist, stats.rv_discrete)
     closed = None if fit_kwargs else DISCRETE_CLOSED_FORMS.get(dist.name)
+    if discrete and closed is not None:
+        # the support of these three does not depend on the parameter: data it
+        # cannot hold are named as such, not as a parameter out of its domain
+        check_support(dist(0.5), data, owner, what)
     try:
         # scipy's optimizers may warn on the way to a valid fit; the result is
         # checked below (finite parameters inside the distribution's domain)
@@ -155,7 +160,7 @@ def check_support(frozen: Any, data: np.ndarray, owner: str, what: str) -> None:
             owner,
             f"must be able to produce the {what}: {_label(frozen.dist)} takes "
             f"values in {kind}. Got {int(bad.sum())} value(s) of the {what} "
-            f"outside it (the first, at position {first}: {data[first]!r}) "
+            f"outside it (the first, at position {first}: {float(data[first])!r}) "
             "instead.",
         )
 
