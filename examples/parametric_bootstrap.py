@@ -72,7 +72,9 @@ def main(fast: bool = False) -> None:
 
     x = np.random.default_rng(0).exponential(SCALE, size=n)
     print(f"{n} exponential lifetimes, true mean {SCALE}; sample mean {x.mean():.3f}")
-    print(f"95% intervals of the mean (percentile for the bootstraps), B = {n_resamples}")
+    print(
+        f"95% intervals of the mean (percentile for the bootstraps), B = {n_resamples}"
+    )
     for name, (low, high) in intervals(x, n_resamples, 0).items():
         print(f"  {name:14} [{low:.3f}, {high:.3f}]  length {high - low:.3f}")
 

@@ -26,12 +26,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from scipy import stats
 from sklearn.exceptions import NotFittedError
 from work_guard import WorkStarted, forbid_work
 
 import skboot
-from scipy import stats
-
 from skboot import (
     ResidualBootstrap,
     SieveBootstrap,

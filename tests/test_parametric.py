@@ -204,9 +204,7 @@ def test_empirical_errors_resample_centred_residuals():
     for b in (0, 3, 24):
         idx = fit.plan_.residual_indices(b)
         np.testing.assert_array_equal(idx, iid.replicate(b).indices)
-        np.testing.assert_array_equal(
-            fit.sample(b), fit.fitted_ + fit.residuals_[idx]
-        )
+        np.testing.assert_array_equal(fit.sample(b), fit.fitted_ + fit.residuals_[idx])
 
     def slope(X, y):
         return np.linalg.lstsq(X, y, rcond=None)[0][0]
@@ -263,5 +261,8 @@ def test_sampler_errors_name_the_replicate():
 
     x = np.zeros(20)
     pb = ParametricBootstrap(5, distribution=flaky, random_state=0)
-    with pytest.raises(StatisticError, match=r"on replicate 1 it returned float64 values of shape \(21,\)"):
+    with pytest.raises(
+        StatisticError,
+        match=r"on replicate 1 it returned float64 values of shape \(21,\)",
+    ):
         bootstrap(x, "mean", resampler=pb, chunk_size=1)

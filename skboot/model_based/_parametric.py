@@ -4,8 +4,8 @@ fitted to the residuals, or from the residuals themselves (semi-parametric)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
@@ -111,6 +111,7 @@ class ParametricPlan(SyntheticPlan):
     def sample_chunk(self, b0: int, out: np.ndarray) -> None:
         count = out.shape[0]
         if self.empirical:
+            assert self.fitted is not None
             for k in range(count):
                 idx = self.residual_indices(b0 + k)
                 np.add(self.fitted, self.residuals[idx], out=out[k])

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from skboot._validation import Predicate, value_error
+from skboot._validation import Constraint, Predicate, value_error
 
 __all__ = [
     "DISCRETE_CLOSED_FORMS",
@@ -35,16 +35,20 @@ DISCRETE_CLOSED_FORMS = {
 
 def is_frozen(value: Any) -> bool:
     """Whether ``value`` is a frozen scipy.stats distribution (``stats.norm(0, 1)``)."""
-    return isinstance(getattr(value, "dist", None), stats.rv_continuous | stats.rv_discrete)
+    return isinstance(
+        getattr(value, "dist", None), stats.rv_continuous | stats.rv_discrete
+    )
 
 
 def is_scipy_distribution(value: Any) -> bool:
     """A scipy.stats distribution, frozen or not."""
-    return isinstance(value, stats.rv_continuous | stats.rv_discrete) or is_frozen(value)
+    return isinstance(value, stats.rv_continuous | stats.rv_discrete) or is_frozen(
+        value
+    )
 
 
 #: The constraint row of ``distribution`` (``"empirical"`` is checked with it).
-DISTRIBUTION = [
+DISTRIBUTION: list[Constraint] = [
     Predicate(is_scipy_distribution, "a scipy.stats distribution (frozen or not)"),
     Predicate(
         lambda v: callable(v) and not isinstance(v, str),
@@ -92,6 +96,7 @@ def _fit(
     for continuous ones; a closed form or ``scipy.stats.fit`` for discrete ones)."""
     discrete = isinstance(dist, stats.rv_discrete)
     closed = None if fit_kwargs else DISCRETE_CLOSED_FORMS.get(dist.name)
+    params: tuple[Any, ...]
     if discrete and closed is not None:
         # the support of these three does not depend on the parameter: data it
         # cannot hold are named as such, not as a parameter out of its domain
@@ -110,8 +115,7 @@ def _fit(
                 # integral shapes (binom's n) as ints: numpy's generators
                 # refuse a float count
                 params = tuple(
-                    int(v) if float(v).is_integer() else float(v)
-                    for v in fitted.params
+                    int(v) if float(v).is_integer() else float(v) for v in fitted.params
                 )
             else:
                 params = tuple(dist.fit(data, **fit_kwargs))

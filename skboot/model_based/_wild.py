@@ -360,7 +360,9 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
     ) -> SyntheticPlan:
         """Wild multipliers on the residuals of an OLS fit of ``y`` on ``X``: per
         row, per block of rows, or per cluster."""
-        yf, fitted, beta = fit_ols(X, y, n_samples, bool(self.fit_intercept), self._name)
+        yf, fitted, beta = fit_ols(
+            X, y, n_samples, bool(self.fit_intercept), self._name
+        )
         if groups is not None:
             if self.block_length is not None:
                 raise param_error(
