@@ -266,3 +266,25 @@ def test_sampler_errors_name_the_replicate():
         match=r"on replicate 1 it returned float64 values of shape \(21,\)",
     ):
         bootstrap(x, "mean", resampler=pb, chunk_size=1)
+
+
+def test_runs_with_equal_parameters_record_the_same_text():
+    """A distribution's repr is a memory address; the resampler's repr and the
+    result's record name it instead, so two equal runs give equal results."""
+    x = np.arange(1.0, 21.0)
+
+    def run(distribution):
+        pb = ParametricBootstrap(30, distribution=distribution, random_state=0)
+        return bootstrap(x, "mean", resampler=pb)
+
+    assert run(stats.norm(0, scale=2.0)) == run(stats.norm(0, scale=2.0))
+    res = run(stats.norm(0, scale=np.float64(2.0)))
+    assert res.resampler_params["distribution"] == "scipy.stats.norm(0, scale=2.0)"
+    assert "0x" not in res.resampler
+    assert repr(ParametricBootstrap(distribution=stats.gamma)) == (
+        "ParametricBootstrap(distribution=scipy.stats.gamma)"
+    )
+    assert repr(ParametricBootstrap(distribution=_sampler)) == (
+        f"ParametricBootstrap(distribution={__name__}._sampler)"
+    )
+    assert run(_sampler) == run(_sampler)
