@@ -4,17 +4,18 @@ fitted to the residuals, or from the residuals themselves (semi-parametric)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
+from scipy import stats
 
 from skboot._engine._statistic import call_user
 from skboot._exceptions import StatisticError
 from skboot._kernels.significance import monte_carlo_batch_keys
 from skboot._random import PURPOSE, RootKey, fill_indices_kernel
-from skboot._typing import RandomStateLike
+from skboot._typing import ArrayLike, RandomStateLike
 from skboot._validation import (
     BOOL,
     DICT,
@@ -26,7 +27,12 @@ from skboot._validation import (
     value_error,
 )
 from skboot.model_based._base import SyntheticPlan, SyntheticResampler
-from skboot.model_based._parametric_fit import DISTRIBUTION, DrawSource, resolve_source
+from skboot.model_based._parametric_fit import (
+    DISTRIBUTION,
+    DrawSource,
+    FrozenDistribution,
+    resolve_source,
+)
 from skboot.model_based._wild import fit_ols
 
 __all__ = ["ParametricBootstrap", "ParametricPlan", "replicate_generator"]
@@ -170,9 +176,10 @@ class ParametricBootstrap(SyntheticResampler):
        other resampler, in chunks: memory is O(chunk * n) for any
        ``n_resamples``.
 
-    Cost: one sampler call per replicate (about 20 us to build the generator
-    plus scipy's ``rvs`` overhead of some tens of us, then O(n)); the empirical
-    errors cost O(n) per replicate.  The BCa interval needs a jackknife the
+    Cost: one sampler call per replicate (a reset of the generator's state, a
+    few microseconds, plus scipy's ``rvs`` overhead, some tens of
+    microseconds, then O(n)); a sampler callable skips scipy's overhead.  The
+    empirical errors cost O(n) per replicate.  The BCa interval needs a jackknife the
     model does not provide (use "bc", "percentile", "basic", "normal" or
     "studentized").
 
@@ -251,7 +258,13 @@ class ParametricBootstrap(SyntheticResampler):
         self,
         n_resamples: int = 9999,
         *,
-        distribution: Any,
+        distribution: (
+            stats.rv_continuous
+            | stats.rv_discrete
+            | FrozenDistribution
+            | Callable[..., ArrayLike]
+            | str
+        ),
         fit_kwargs: dict[str, Any] | None = None,
         fit_intercept: bool = True,
         random_state: RandomStateLike = None,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import inspect
 import warnings
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from scipy import stats
@@ -18,6 +18,7 @@ __all__ = [
     "DISCRETE_CLOSED_FORMS",
     "DISTRIBUTION",
     "DrawSource",
+    "FrozenDistribution",
     "is_frozen",
     "is_scipy_distribution",
     "resolve_source",
@@ -31,6 +32,12 @@ DISCRETE_CLOSED_FORMS = {
     "bernoulli": lambda m: (m,),
     "geom": lambda m: (1.0 / m,),
 }
+
+
+class FrozenDistribution(Protocol):
+    """A frozen scipy.stats distribution, as far as the resampler uses it."""
+
+    def rvs(self, size: Any = None, random_state: Any = None) -> Any: ...
 
 
 def is_frozen(value: Any) -> bool:
