@@ -325,6 +325,13 @@ class ParametricBootstrap(SyntheticResampler):
             )
             data, what = response - fitted, "residuals"
         if empirical:
+            if self.fit_kwargs:
+                raise value_error(
+                    "fit_kwargs",
+                    self._name,
+                    "is for an unfrozen scipy.stats distribution; 'empirical' "
+                    f"fits nothing. Got {self.fit_kwargs!r} instead.",
+                )
             data = data - data.mean()
             source = DrawSource(None)
         else:
