@@ -301,10 +301,65 @@ def group_wild_cluster_1m(cfg: Any) -> Group:
     )
 
 
+# ---------------------------------------------------------------------------
+# parametric bootstrap
+# ---------------------------------------------------------------------------
+def group_parametric(cfg: Any) -> Group:
+    """ParametricBootstrap of the mean of n = 100 normal values, with a frozen
+    scipy distribution and with a sampler callable, against the plain loop
+    that draws each replicate from a fresh generator (the same replicates)."""
+    from scipy import stats
+
+    import skboot
+    from skboot.model_based import ParametricBootstrap
+
+    n = 100
+    B = 500 if cfg.quick else 2_000
+    x = np.random.default_rng(0).normal(size=n)
+    frozen = stats.norm(0.1, 1.2)
+
+    def sampler(size: int, random_state: np.random.Generator) -> np.ndarray:
+        return random_state.normal(0.1, 1.2, size)
+
+    pb_scipy = ParametricBootstrap(B, distribution=frozen, random_state=0)
+    pb_sampler = ParametricBootstrap(B, distribution=sampler, random_state=0)
+    fitted = pb_scipy.fit(x)
+
+    def loop(draw: Callable[..., np.ndarray]) -> np.ndarray:
+        # a fresh Generator per replicate, as ParametricBootstrap.generator(b)
+        return np.array(
+            [draw(size=n, random_state=fitted.generator(b)).mean() for b in range(B)]
+        )
+
+    impls = {
+        "skboot": lambda: skboot.bootstrap(x, "mean", resampler=pb_scipy),
+        "skboot_sampler": lambda: skboot.bootstrap(x, "mean", resampler=pb_sampler),
+        "loop": lambda: loop(frozen.rvs),
+        "loop_sampler": lambda: loop(sampler),
+    }
+    na = NA("n/a: no parametric bootstrap class")
+    note = "fresh numpy Generator per replicate (ParametricBootstrap.generator(b))"
+    rows = [
+        Row(
+            name=f"parametric_{kind}",
+            label=f"parametric bootstrap mean ({what}), n={n}, B={B:,}",
+            skboot=impl,
+            peers={"arch": na, "scipy": na, "tsbootstrap": na, "loop": peer},
+            notes={"loop": note},
+        )
+        for kind, what, impl, peer in (
+            ("scipy", "frozen scipy.stats.norm", "skboot", "loop"),
+            ("sampler", "sampler callable", "skboot_sampler", "loop_sampler"),
+        )
+    ]
+    return Group(name="parametric", impls=impls, rows=rows, params={"n": n, "B": B})
+
+
 GROUPS: dict[str, Callable[[Any], Group]] = {
     "model_residual": group_model_residual,
     "model_sieve": group_model_sieve,
     "model_var": group_model_var,
     "wild_cluster": group_wild_cluster,
     "wild_cluster_1m": group_wild_cluster_1m,
+    "parametric": group_parametric,
 }

@@ -31,8 +31,10 @@ from skboot.metrics import (
 )
 from skboot.model_based import (
     FewClustersWarning,
+    ParametricBootstrap,
     ResidualBootstrap,
     SieveBootstrap,
+    VARResidualBootstrap,
     WildBootstrap,
     WildClusterResult,
     wild_cluster_bootstrap,
@@ -101,6 +103,7 @@ __all__ = [
     "MovingBlockBootstrap",
     "NonOverlappingBlockBootstrap",
     "OptimalBlockLength",
+    "ParametricBootstrap",
     "Permutation",
     "PermutationTestResult",
     "PoissonBootstrap",
@@ -118,6 +121,7 @@ __all__ = [
     "StratifiedBootstrap",
     "TaperedBlockBootstrap",
     "UndefinedStatisticWarning",
+    "VARResidualBootstrap",
     "WildBootstrap",
     "WildClusterResult",
     "abc_interval",

@@ -726,6 +726,7 @@ def test_catalogue_size_and_coverage():
         "Permutation", "permutation_test", "monte_carlo_test",
         "metric_permutation_test", "roc_curve_band", "precision_recall_band",
         "RocCurveBandDisplay", "PrecisionRecallBandDisplay", "abc_interval",
+        "ParametricBootstrap", "VARResidualBootstrap",
     }  # fmt: skip
     outputs = {
         "ConfidenceInterval", "BootstrapScore", "MetricCI", "MetricComparison",

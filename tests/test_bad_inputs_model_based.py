@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from scipy import stats
 from sklearn.exceptions import NotFittedError
 from work_guard import WorkStarted, forbid_work
 
@@ -39,7 +40,7 @@ from skboot import (
     bootstrap,
     wild_cluster_bootstrap,
 )
-from skboot.model_based import VARResidualBootstrap
+from skboot.model_based import ParametricBootstrap, VARResidualBootstrap
 
 # ---------------------------------------------------------------------------
 # data: module-level constants, checked unchanged after every row
@@ -70,6 +71,9 @@ GROUPS_NAN = np.r_[np.nan, GROUPS[1:].astype(float)]
 WORDS = np.array(["a"] * N)
 SERIES_HUGE = SERIES * 1e300
 SERIES_TINY = SERIES * 1e-300
+POSITIVE = np.abs(SERIES) + 0.5
+COUNTS = np.arange(N) % 5
+HALVES = COUNTS + 0.5
 X_TINY = X * 1e-300
 VSERIES = np.column_stack([SERIES, 0.5 * SERIES + _GEN.normal(size=N)])
 VSERIES_NAN = VSERIES.copy()
@@ -94,6 +98,31 @@ def _fitted_residual() -> ResidualBootstrap:
 
 
 @functools.cache
+def _fitted_parametric() -> ParametricBootstrap:
+    return ParametricBootstrap(5, distribution=stats.norm, random_state=0).fit(SERIES)
+
+
+def _wrong_shape(size, random_state):
+    return random_state.normal(size=size + 1)
+
+
+def _strings(size, random_state):
+    return np.array(["a"] * size)
+
+
+def _infinite(size, random_state):
+    return np.full(size, np.inf)
+
+
+def _no_random_state(size):
+    return np.zeros(size)
+
+
+def _raises(size, random_state):
+    raise RuntimeError("no model today")
+
+
+@functools.cache
 def _wcb_result():
     return wild_cluster_bootstrap(X, Y, GROUPS, n_resamples=99, random_state=0)
 
@@ -113,6 +142,7 @@ def _few_equal_tailed():
 
 _WARM: tuple[Callable[[], Any], ...] = (
     _fitted_residual,
+    _fitted_parametric,
     _wcb_result,
     _few_result,
     _few_equal_tailed,
@@ -242,6 +272,42 @@ case(W, "X-huge", lambda: WB().fit(X_HUGE, Y), V, r"'X' parameter of WildBootstr
 case(W, "series-constant", lambda: WB().fit(CONSTANT), V, r"'X' parameter of WildBootstrap must not be constant")
 case(W, "builtin-statistic-regression", lambda: bootstrap(X, "mean", y=Y, resampler=WB(5)), V, r"'statistic' parameter of bootstrap must be a callable statistic\(X, y\) when WildBootstrap resamples a regression")
 case(W, "split", lambda: WB().split(X, Y), V, r"WildBootstrap generates synthetic samples .* cannot be a scikit-learn splitter")
+# -- ParametricBootstrap -------------------------------------------------------------
+PA = "ParametricBootstrap"
+PB = ParametricBootstrap
+case(PA, "distribution-int", lambda: PB(distribution=3).fit(SERIES), V, r"'distribution' parameter of ParametricBootstrap must be a scipy.stats distribution \(frozen or not\), a sampler callable\(size=, random_state=\) or 'empirical'. Got 3")
+case(PA, "distribution-name", lambda: PB(distribution="norm").fit(SERIES), V, r"'distribution' parameter of ParametricBootstrap must be a scipy.stats distribution .* Got 'norm'")
+case(PA, "n_resamples-0", lambda: PB(0, distribution=stats.norm).fit(SERIES), V, r"'n_resamples' parameter of ParametricBootstrap must be an int in \[1, 2\*\*32 - 1\]. Got 0")
+case(PA, "fit_kwargs-list", lambda: PB(distribution=stats.norm, fit_kwargs=["floc"]).fit(SERIES), V, r"'fit_kwargs' parameter of ParametricBootstrap must be a dict or None. Got \['floc'\]")
+case(PA, "fit_kwargs-frozen", lambda: PB(distribution=stats.norm(0, 1), fit_kwargs={"floc": 0}).fit(SERIES), V, r"'fit_kwargs' parameter of ParametricBootstrap is for an unfrozen scipy.stats distribution.* Got \{'floc': 0\}")
+case(PA, "fit_kwargs-unknown", lambda: PB(distribution=stats.norm, fit_kwargs={"fshape": 1}).fit(SERIES), V, r"'distribution' parameter of ParametricBootstrap could not be fitted to data by maximum likelihood: scipy.stats.norm raised")
+case(PA, "fit_kwargs-empirical", lambda: PB(distribution="empirical", fit_kwargs={"floc": 0}).fit(X, Y), V, r"'fit_kwargs' parameter of ParametricBootstrap is for an unfrozen scipy.stats distribution; 'empirical' fits nothing. Got \{'floc': 0\}")
+case(PA, "fit_intercept", lambda: PB(distribution=stats.norm, fit_intercept="yes").fit(X, Y), V, r"'fit_intercept' parameter of ParametricBootstrap must be True or False. Got 'yes'")
+case(PA, "fit-fails", lambda: PB(distribution=stats.expon, fit_kwargs={"floc": 0}).fit(SERIES), V, r"'distribution' parameter of ParametricBootstrap could not be fitted to data by maximum likelihood: scipy.stats.expon raised FitDataError")
+case(PA, "discrete-fit-needs-bounds", lambda: PB(distribution=stats.nbinom).fit(COUNTS), V, r"'distribution' parameter of ParametricBootstrap could not be fitted to data .*scipy.stats.nbinom raised .*bounds")
+case(PA, "frozen-support", lambda: PB(distribution=stats.expon(scale=2)).fit(SERIES), V, r"'distribution' parameter of ParametricBootstrap must be able to produce the data: scipy.stats.expon takes values in \[0, inf\]. Got \d+ value\(s\) of the data outside it")
+case(PA, "poisson-not-integers", lambda: PB(distribution=stats.poisson).fit(HALVES), V, r"'distribution' parameter of ParametricBootstrap must be able to produce the data: scipy.stats.poisson takes values in the integers in \[0, inf\]. Got 80 value\(s\)")
+case(PA, "geom-zero", lambda: PB(distribution=stats.geom).fit(COUNTS), V, r"scipy.stats.geom takes values in the integers in \[1, inf\]. Got 16 value\(s\) of the data outside it \(the first, at position 0: 0.0\)")
+case(PA, "bernoulli-out-of-range", lambda: PB(distribution=stats.bernoulli).fit(COUNTS), V, r"scipy.stats.bernoulli takes values in the integers in \[0, 1\]")
+case(PA, "frozen-invalid", lambda: PB(distribution=stats.norm(0, -1)).fit(SERIES), V, r"'distribution' parameter of ParametricBootstrap must have valid parameters. Got scipy.stats.norm with \{'loc': 0.0, 'scale': -1.0\}")
+case(PA, "residual-support", lambda: PB(distribution=stats.expon(scale=1)).fit(X, Y), V, r"must be able to produce the residuals: scipy.stats.expon takes values in \[0, inf\]")
+case(PA, "sampler-shape", lambda: PB(distribution=_wrong_shape).fit(SERIES), V, r"'distribution' parameter of ParametricBootstrap must draw n real numbers per call: The sampler must return 80 real numbers \(shape \(80,\)\) for size=80; on replicate 0 it returned float64 values of shape \(81,\)")
+case(PA, "sampler-strings", lambda: PB(distribution=_strings).fit(SERIES), V, r"must draw n real numbers per call: .* returned <U1 values of shape \(80,\)")
+case(PA, "sampler-inf", lambda: PB(distribution=_infinite).fit(SERIES), V, r"'distribution' parameter of ParametricBootstrap must draw finite values: replicate 0 of the sampler holds 80 non-finite value\(s\)")
+case(PA, "sampler-raises", lambda: PB(distribution=_raises).fit(SERIES), V, r"must draw n real numbers per call: The sampler raised on replicate 0: RuntimeError\('no model today'\)")
+case(PA, "sampler-keywords", lambda: PB(distribution=_no_random_state).fit(SERIES), V, r"'distribution' parameter of ParametricBootstrap must be a sampler that accepts the keywords size= and random_state= .* Got _no_random_state\(size\)")
+case(PA, "empirical-without-y", lambda: PB(distribution="empirical").fit(SERIES), V, r"'distribution' parameter of ParametricBootstrap must be a distribution or a sampler without y: 'empirical' resamples the residuals of a regression")
+case(PA, "X-2d", lambda: PB(distribution=stats.norm).fit(X), V, r"'X' parameter of ParametricBootstrap must be one sample \(1-D\) without y.* Got shape \(80, 2\)")
+case(PA, "X-nan", lambda: PB(distribution=stats.norm).fit(SERIES_NAN), V, r"'X' parameter of ParametricBootstrap must .*finite")
+case(PA, "X-strings", lambda: PB(distribution=stats.norm).fit(WORDS), V, r"'X' parameter of ParametricBootstrap must contain real numbers")
+case(PA, "y-nan", lambda: PB(distribution="empirical").fit(X, Y_NAN), V, r"'y' parameter of ParametricBootstrap must contain only finite values")
+case(PA, "singular", lambda: PB(distribution=stats.norm).fit(X_COLLINEAR, Y), V, r"'X' parameter of ParametricBootstrap gives a singular design")
+case(PA, "groups", lambda: PB(distribution=stats.norm).fit(X, Y, GROUPS), V, r"'groups' parameter of ParametricBootstrap must be None: every row \(or error\) is drawn independently. Got ndarray")
+case(PA, "builtin-regression", lambda: bootstrap(X, "mean", y=Y, resampler=PB(5, distribution=stats.norm)), V, r"'statistic' parameter of bootstrap must be a callable statistic\(X, y\) when ParametricBootstrap resamples a regression")
+case(PA, "split", lambda: PB(distribution=stats.norm).split(SERIES), V, r"ParametricBootstrap generates synthetic samples .* cannot be a scikit-learn splitter")
+case(PA, "generator-unfitted", lambda: PB(5, distribution=stats.norm).generator(0), NotFittedError, r"This ParametricBootstrap instance is not fitted yet. Call 'fit\(X, y\)' before generator\(b\)")
+case(PA, "generator-b-range", lambda: _fitted_parametric().generator(5), V, r"'b' parameter of ParametricBootstrap.generator must be an int in \[0, 4\]. Got 5")
+case(PA, "sample-b-range", lambda: _fitted_parametric().sample(-1), V, r"'b' parameter of ParametricBootstrap.replicate must be an int in \[0, 4\]. Got -1")
 # -- wild_cluster_bootstrap ---------------------------------------------------------
 C = "wild_cluster_bootstrap"
 case(C, "weights", lambda: WCB(X, Y, GROUPS, weights="gamma"), V, r"'weights' parameter of wild_cluster_bootstrap must be one of \{'rademacher', 'mammen', 'webb', 'normal'\}. Got 'gamma'")
@@ -310,6 +376,8 @@ WORK = [
     ("skboot.model_based._var", "var_residual_chunk"),
     ("skboot.model_based._wild", "ar_wild_chunk"),
     ("skboot.model_based._wild", "regression_wild_chunk"),
+    ("skboot.model_based._parametric", "_generators"),
+    ("skboot.model_based._parametric", "fill_indices_kernel"),
     ("skboot.model_based._cluster", "_replicate_sums"),
     ("skboot.model_based._cluster_result", "_t_at"),
 ]
@@ -332,6 +400,9 @@ def test_forbid_work_catches_work(monkeypatch):
         lambda: next(iter(_fitted_residual().values())),
         lambda: WB(5, random_state=0).fit(X, Y).sample(0),
         lambda: WB(5, order=1, random_state=0).fit(SERIES).sample(0),
+        lambda: bootstrap(SERIES, "mean", resampler=PB(5, distribution=stats.norm)),
+        lambda: _fitted_parametric().plan_.sample_chunk(0, np.empty((2, N))),
+        lambda: PB(5, distribution="empirical").fit(X, Y).sample(0),
         lambda: WCB(X, Y, GROUPS, n_resamples=99),
         lambda: _wcb_result().pvalue_at(0.5),
         lambda: _wcb_result().confidence_interval(0.8),

@@ -65,6 +65,13 @@ EXPECTED: dict[str, list[str]] = {
         r"of the replicates' curves lie inside it everywhere",
         r"Precision at recall 0\.90: 0\.\d+",
     ],
+    "parametric_bootstrap.py": [
+        r"parametric\s+\[\d\.\d+, \d\.\d+\]",
+        r"exact\s+\[\d\.\d+, \d\.\d+\]",
+        r"Coverage of 95% intervals for the true mean",
+        r"ordinary\s+\d+\.\d%",
+        r"empirical\s+standard error 0\.1\d\d",
+    ],
     "large_b_memory.py": [
         r"callable \(axis=\)\s+20,000",
         r"peak RSS growth over all runs: [\d.]+ MB",

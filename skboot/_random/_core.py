@@ -101,6 +101,9 @@ PURPOSE = {
     "wild": 10,
     # other model-based draws (skboot.model_based), e.g. burn-in start values
     "model": 11,
+    # parametric bootstrap (skboot.model_based): the Philox key of replicate b's
+    # numpy Generator, read at position b
+    "parametric": 12,
     # sample j of independent samples reads slot 16 + j
     "independent": 16,
 }

@@ -1,5 +1,7 @@
 """Model-based and wild bootstraps: replicates generated from a fitted model.
 
+:class:`ParametricBootstrap` draws replicates from a distribution fitted to the
+data (or the errors of a regression from one fitted to its residuals);
 :class:`ResidualBootstrap` and :class:`SieveBootstrap` regenerate an AR series from
 resampled residuals, :class:`VARResidualBootstrap` a VAR of several series; :class:`WildBootstrap` re-signs the residuals of a regression
 or of an AR fit; :func:`wild_cluster_bootstrap` tests OLS coefficients with few
@@ -11,12 +13,14 @@ sign vectors for the level asked).  The resamplers plug into :func:`skboot.boots
 from skboot.model_based._base import SyntheticReplicate, SyntheticResampler
 from skboot.model_based._cluster import WildClusterResult, wild_cluster_bootstrap
 from skboot.model_based._cluster_checks import FewClustersWarning
+from skboot.model_based._parametric import ParametricBootstrap
 from skboot.model_based._residual import ResidualBootstrap, SieveBootstrap
 from skboot.model_based._var import VARResidualBootstrap
 from skboot.model_based._wild import WildBootstrap
 
 __all__ = [
     "FewClustersWarning",
+    "ParametricBootstrap",
     "ResidualBootstrap",
     "SieveBootstrap",
     "SyntheticReplicate",

@@ -37,7 +37,7 @@ from skboot.model_based._residual import (
     ar_attributes,
 )
 
-__all__ = ["WildBootstrap"]
+__all__ = ["WildBootstrap", "fit_ols"]
 
 WEIGHTS = tuple(WEIGHT_CODES)
 
@@ -127,6 +127,39 @@ class ARWildPlan(_WildPlanBase):
 
     def start(self, b: int) -> int:
         return 0
+
+
+def fit_ols(
+    X: Any, y: Any, n_samples: int, fit_intercept: bool, owner: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """OLS of ``y`` on ``X`` (plus an intercept, last): the float response, the
+    fitted values and the coefficients; a clear error for a design with too few
+    rows or collinear columns."""
+    Xf = as_float_array(X, "X", owner, ndim=(1, 2))
+    yf = as_float_array(y, "y", owner, ndim=(1,))
+    D = Xf.reshape(n_samples, -1)
+    if fit_intercept:
+        D = np.column_stack([D, np.ones(n_samples)])
+    if D.shape[1] >= n_samples:
+        raise value_error(
+            "X",
+            owner,
+            f"must have more rows than "
+            f"regressors ({D.shape[1]} with the intercept). Got {n_samples} rows "
+            "instead.",
+        )
+    beta, _, rank, _ = np.linalg.lstsq(D, yf, rcond=None)
+    if rank < D.shape[1]:
+        raise value_error(
+            "X",
+            owner,
+            f"gives a singular design (rank "
+            f"{rank} < {D.shape[1]} columns"
+            + (" with the intercept" if fit_intercept else "")
+            + "): some columns are collinear, or their scales differ too much for "
+            "float64. Drop or rescale them.",
+        )
+    return yf, D @ beta, beta
 
 
 class WildBootstrap(SyntheticResampler, _ARMixin):
@@ -331,31 +364,9 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
     ) -> SyntheticPlan:
         """Wild multipliers on the residuals of an OLS fit of ``y`` on ``X``: per
         row, per block of rows, or per cluster."""
-        Xf = as_float_array(X, "X", self._name, ndim=(1, 2))
-        yf = as_float_array(y, "y", self._name, ndim=(1,))
-        D = Xf.reshape(n_samples, -1)
-        if self.fit_intercept:
-            D = np.column_stack([D, np.ones(n_samples)])
-        if D.shape[1] >= n_samples:
-            raise value_error(
-                "X",
-                self._name,
-                f"must have more rows than "
-                f"regressors ({D.shape[1]} with the intercept). Got {n_samples} rows "
-                "instead.",
-            )
-        beta, _, rank, _ = np.linalg.lstsq(D, yf, rcond=None)
-        if rank < D.shape[1]:
-            raise value_error(
-                "X",
-                self._name,
-                f"gives a singular design (rank "
-                f"{rank} < {D.shape[1]} columns"
-                + (" with the intercept" if self.fit_intercept else "")
-                + "): some columns are collinear, or their scales differ too much for "
-                "float64. Drop or rescale them.",
-            )
-        fitted = D @ beta
+        yf, fitted, beta = fit_ols(
+            X, y, n_samples, bool(self.fit_intercept), self._name
+        )
         if groups is not None:
             if self.block_length is not None:
                 raise param_error(

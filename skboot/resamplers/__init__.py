@@ -24,6 +24,7 @@ from skboot.resamplers._iid import (
 from skboot.resamplers._independent import IndependentPlan, independent_plan
 from skboot.resamplers._jackknife import DeleteGroupPlan, LeaveOneOutPlan
 from skboot.resamplers._permutation import Permutation
+from skboot.resamplers._text import param_repr
 
 __all__ = [
     "BaseResampler",
@@ -45,4 +46,5 @@ __all__ = [
     "StreamScheme",
     "TaperedBlockBootstrap",
     "independent_plan",
+    "param_repr",
 ]

@@ -31,6 +31,7 @@ from skboot._validation import (
     check_n_samples,
     validate_params,
 )
+from skboot.resamplers._text import param_repr
 
 __all__ = ["BaseResampler", "Replicate", "ResamplingPlan", "StreamScheme"]
 
@@ -323,7 +324,7 @@ class BaseResampler(BaseEstimator, metaclass=ABCMeta):
                 type(value) is type(default) and _safe_equal(value, default)
             )
             if not same:
-                parts.append(f"{name}={value!r}")
+                parts.append(f"{name}={param_repr(value)}")
         text = f"{type(self).__name__}({', '.join(parts)})"
         return text if len(text) <= N_CHAR_MAX else text[: N_CHAR_MAX - 3] + "..."
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from skboot._resultfile import label_from_json, label_to_json
+from skboot.resamplers import param_repr
 from skboot.statistic._schema import ARRAYS, check_arrays, check_record
 
 __all__ = [
@@ -42,7 +43,7 @@ def json_params(resampler: Any) -> dict[str, Any]:
     out = {}
     for name, value in resampler.get_params(deep=False).items():
         plain = _plain(value)
-        out[name] = plain if plain is not None or value is None else repr(value)
+        out[name] = plain if plain is not None or value is None else param_repr(value)
     return out
 
 
