@@ -672,14 +672,14 @@ case(CL, "no-command", lambda: _cli(), CLIError, r"the following arguments are r
 # -- model-based resamplers and the wild cluster bootstrap (issue 18) -------------
 MB = "model_based"
 AR_X = np.cumsum(np.random.default_rng(3).normal(size=80)) * 0.1 + np.random.default_rng(4).normal(size=80)
-case(MB, "residual-order", lambda: ResidualBootstrap(order=-1).fit(AR_X), V, r"'order' parameter of ResidualBootstrap must be an int >= 0 or one of \{'aic', 'bic'\}. Got -1")
+case(MB, "residual-order", lambda: ResidualBootstrap(order=-1).fit(AR_X), V, r"'order' parameter of ResidualBootstrap must be an int >= 0 or one of \{'aic', 'bic', 'hqic'\}. Got -1")
 case(MB, "residual-order-too-large", lambda: ResidualBootstrap(order=80).fit(AR_X), V, r"'order' parameter of ResidualBootstrap must be at most \(n - 2\) // 2 = 39 for a series of 80 values")
 case(MB, "residual-fit_method", lambda: ResidualBootstrap(fit_method="mle").fit(AR_X), V, r"'fit_method' parameter of ResidualBootstrap must be one of \{'ols', 'yule_walker'\}. Got 'mle'")
 case(MB, "residual-nonstationary", lambda: ResidualBootstrap(order=1).fit(np.cumsum(np.ones(80)) ** 1.5), V, r"'X' parameter of ResidualBootstrap gives a non-stationary AR\(1\) fit")
 case(MB, "residual-2d", lambda: bootstrap(np.ones((80, 2)), "mean", resampler=ResidualBootstrap()), V, r"'X' parameter of ResidualBootstrap must be a 1-D series")
 case(MB, "residual-split", lambda: ResidualBootstrap().split(AR_X), V, r"ResidualBootstrap generates synthetic samples.*cannot be a scikit-learn splitter")
 case(MB, "residual-bca", lambda: bootstrap(AR_X, "mean", n_resamples=20, resampler=ResidualBootstrap(order=1)).confidence_interval(method="bca"), V, r"'bca' interval needs the acceleration from a jackknife", False)
-case(MB, "sieve-order", lambda: SieveBootstrap(order="hq").fit(AR_X), V, r"'order' parameter of SieveBootstrap must be one of \{'aic', 'bic'\}")
+case(MB, "sieve-order", lambda: SieveBootstrap(order="hq").fit(AR_X), V, r"'order' parameter of SieveBootstrap must be one of \{'aic', 'bic', 'hqic'\}")
 case(MB, "wild-weights", lambda: WildBootstrap(weights="gamma").fit(AR_X), V, r"'weights' parameter of WildBootstrap must be one of \{'rademacher', 'mammen', 'webb', 'normal'\}. Got 'gamma'")
 case(MB, "wild-one-cluster", lambda: WildBootstrap().fit(AR_X, AR_X, np.zeros(80)), V, r"'groups' parameter of WildBootstrap must have at least 2 clusters")
 case(MB, "wild-singular", lambda: WildBootstrap().fit(np.c_[AR_X, AR_X], AR_X), V, r"'X' parameter of WildBootstrap gives a singular design")
