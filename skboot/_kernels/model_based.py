@@ -50,12 +50,15 @@ __all__ = [
     "WEIGHT_CODES",
     "ar_residual_chunk",
     "ar_wild_chunk",
+    "cluster_grams",
     "cluster_scores",
+    "cluster_scores_multi",
     "cluster_sums",
     "dense_codes",
     "fill_wild_weights",
     "regression_wild_chunk",
     "wcb_chunk",
+    "wald_chunk",
     "wcb_multi_chunk",
     "wild_weights_chunk",
 ]
@@ -334,16 +337,20 @@ def dense_codes(labels, lo, size):
 
 
 @njit(cache=True, nogil=True)
-def wcb_chunk(seed, gamma, b0, kind, table, enumerate_all, Su, Sf, F, wu, wf, out):
+def wcb_chunk(
+    seed, gamma, b0, kind, table, enumerate_all, Su, Sf, F, wu, wf, wuv, wfv, out
+):
     """Per-replicate sums of the wild cluster bootstrap, O(G k) per replicate.
 
     For replicate ``b`` with cluster multipliers ``v`` (drawn, or the sign vector
     ``v_g = 1 - 2 * bit_g(b)`` when ``enumerate_all``), writes
     ``out[k] = (N0, N1, Q0, Q1, Q2)`` with ``N0 = sum_g v_g wu_g``,
     ``N1 = sum_g v_g wf_g``, ``d0 = sum_g v_g Su[g]``, ``d1 = sum_g v_g Sf[g]``,
-    ``z0_g = v_g wu_g - F[g] . d0``, ``z1_g = v_g wf_g - F[g] . d1`` and
+    ``z0_g = v_g wuv_g - F[g] . d0``, ``z1_g = v_g wfv_g - F[g] . d1`` and
     ``Q0 = sum z0**2``, ``Q1 = sum z0 z1``, ``Q2 = sum z1**2`` (see
-    ``skboot.model_based._cluster`` for what they are).
+    ``skboot.model_based._cluster`` for what they are; CRV1 has ``wuv = wu``
+    and ``wfv = wf``, the jackknife variance CRV3 others:
+    ``skboot.model_based._cluster_crv3``).
     """
     G = Su.shape[0]
     kk = Su.shape[1]
@@ -378,8 +385,8 @@ def wcb_chunk(seed, gamma, b0, kind, table, enumerate_all, Su, Sf, F, wu, wf, ou
             for j in range(kk):
                 f0 += F[g, j] * d0[j]
                 f1 += F[g, j] * d1[j]
-            z0 = v[g] * wu[g] - f0
-            z1 = v[g] * wf[g] - f1
+            z0 = v[g] * wuv[g] - f0
+            z1 = v[g] * wfv[g] - f1
             q0 += z0 * z0
             q1 += z0 * z1
             q2 += z1 * z1

@@ -63,6 +63,7 @@ from skboot.model_based._cluster_inputs import (
     inverse_gram,
     small_sample_factor,
 )
+from skboot.model_based._cluster_crv3 import crv3_error, crv3_one_way
 from skboot.model_based._cluster_multiway import multiway_parts
 from skboot.model_based._cluster_result import (
     TIE_RTOL,
@@ -91,7 +92,9 @@ def wild_cluster_bootstrap(
     impose_null: bool = True,
     weights: str = "rademacher",
     bootstrap_groups: ArrayLike | str | Sequence[str] | None = None,
+    fixed_effects: ArrayLike | str | None = None,
     small_sample: str = "both",
+    variance: str = "crv1",
     n_resamples: int = 9999,
     alternative: str = "two-sided",
     level: float = 0.95,
@@ -196,12 +199,35 @@ def wild_cluster_bootstrap(
         (n, m) for the intersection of the columns (with a statsmodels fit,
         also column names of the formula's data frame).  Enumeration and the few-clusters check use
         their number.
+    fixed_effects : array-like of shape (n,) or str, optional
+        Levels of one categorical variable whose dummies are in the model but
+        absorbed: ``y`` and ``X`` are demeaned within the levels
+        (Frisch-Waugh-Lovell), which gives the coefficients, standard error,
+        ``t`` and bootstrap distribution of the model with the dummies
+        written out.  The levels replace the intercept (no intercept column
+        is added; a column of ``X`` constant within the levels is refused; of
+        a statsmodels design, such columns, its constant among them, are
+        dropped).  ``k`` of ``small_sample`` counts every level (fixest's
+        ``fixef.K="full"``, the explicit-dummy model), also when the levels
+        are nested in the clusters, where fixest and reghdfe leave them out
+        (a larger ``(n - 1) / (n - k)``; p-values and intervals are the same
+        either way).  With a statsmodels fit, also a column name of the
+        formula's data frame.
     small_sample : {"both", "cluster", "observations", "none"}, default="both"
         The factor of the cluster-robust variance: ``G / (G - 1) * (n - 1) /
         (n - k)``, ``G / (G - 1)``, ``(n - 1) / (n - k)`` or 1 (multiway: each
         term with its own ``G``).  It scales ``t`` and every ``t*`` alike, so
         it changes the standard error and ``t``, never the p-value or the
-        interval.
+        interval.  Not used by ``variance="crv3"``.
+    variance : {"crv1", "crv3"}, default="crv1"
+        The cluster-robust variance of the standard error and of every
+        bootstrap ``t``: CRV1, or the cluster jackknife CRV3 of MacKinnon,
+        Nielsen & Webb (2023), ``(G - 1) / G sum_g (bhat_(g) - bhat)**2``
+        over the leave-one-cluster-out estimates, more reliable with few or
+        unbalanced clusters (their WCR/WCU with the CV3 statistic;
+        wildboottest's ``bootstrap_type="13"``).  CRV3 is one-way only and
+        costs ``G`` solves of size ``k`` once (module
+        ``skboot.model_based._cluster_crv3``); replicates stay O(G k).
     n_resamples : int, default=9999
         Replicates; with Rademacher weights and ``2**G <= n_resamples`` the ``2**G``
         sign vectors are enumerated instead (``result.n_resamples = 2**G``).  The
@@ -302,13 +328,16 @@ def wild_cluster_bootstrap(
         level=level,
         null=null,
         small_sample=small_sample,
+        variance=variance,
     )
     B, level, null = options["n_resamples"], options["level"], float(null)
-    intercept = bool(fit_intercept) and not is_results(X)
-    D, yf, dims, boot, a = data_inputs(
-        X, y, groups, coef, bool(fit_intercept), bootstrap_groups, owner
+    intercept = bool(fit_intercept) and fixed_effects is None and not is_results(X)
+    D, yf, dims, boot, a, k_df = data_inputs(
+        X, y, groups, coef, bool(fit_intercept), bootstrap_groups, owner, fixed_effects
     )
-    n, k = D.shape
+    if variance == "crv3" and boot is not None:
+        raise crv3_error(owner)
+    n = D.shape[0]
     key = check_random_state(random_state, owner=owner)
 
     # -- OLS: O(n k^2) for X'X, then one pass over the rows for the cluster sums -
@@ -320,11 +349,18 @@ def wild_cluster_bootstrap(
     factor = max(ZERO_SE_ULPS, cond2)
     if boot is None:  # one-way: the bootstrap clusters are the variance clusters
         codes, G = dims[0]
-        c = small_sample_factor(small_sample, G, n, k)
-        se, replicate = _one_way(D, yf, beta, q, A, codes, G, c)
+        if variance == "crv3":
+            c, c_ref = (G - 1) / G, 1.0
+            se, replicate, se_ref = crv3_one_way(D, yf, beta, q, A, a, codes, G, owner)
+        else:
+            c = c_ref = small_sample_factor(small_sample, G, n, k_df)
+            se, replicate = _one_way(D, yf, beta, q, A, codes, G, c)
+            se_ref = se
         n_boot = G
     else:
-        parts = multiway_parts(D, yf, beta, q, A, dims, boot, small_sample, factor)
+        parts = multiway_parts(
+            D, yf, beta, q, A, dims, boot, small_sample, factor, k_df
+        )
         c, n_boot, replicate = 1.0, parts.n_boot, parts.sums  # factors in sums
         se = math.sqrt(max(parts.variance, 0.0))  # NaN or inf: refused below
     _check_finite(se, yf, owner)
@@ -346,12 +382,15 @@ def wild_cluster_bootstrap(
         "n_clusters": min(G for _, G in dims),
         "n_bootstrap_clusters": n_boot,
         "small_sample": small_sample,
+        "variance": variance,
         "random_state": None if enumerate_all else key.reproducer(),
         "_aq": aq,
         "_c": c,
     }
     if boot is None:
-        zero_se = _zero_se(se, factor, D, yf, beta, q, codes, G, c)
+        zero_se = _zero_se(se_ref, factor, D, yf, beta, q, codes, G, c_ref)
+        if se_ref is not se:  # CRV3: the rule on the CRV1 error, in CRV3 units
+            zero_se = zero_se * se / se_ref if se_ref > 0 else math.inf
     else:
         zero_se = factor * parts.rounding
     if not se > zero_se:
@@ -500,6 +539,8 @@ def _replicate_sums(
             Su,
             Sf,
             np.ascontiguousarray(F),
+            np.ascontiguousarray(wu),
+            np.ascontiguousarray(wf),
             np.ascontiguousarray(wu),
             np.ascontiguousarray(wf),
             sums[b0 : b0 + _CHUNK],

@@ -104,6 +104,7 @@ def multiway_parts(
     boot: tuple[np.ndarray, int],
     small_sample: str,
     factor: float,
+    k_df: int,
 ) -> MultiwayParts:
     """The per-cell, per-bootstrap-cluster and per-variance-cluster sums of the
     module docstring: O(n k) once.  ``rounding`` is the standard error of
@@ -111,7 +112,7 @@ def multiway_parts(
     positive sign, each with its factor): the cheap bound when ``factor`` times
     it already lies below the standard error, else the exact level."""
     with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
-        return _parts(D, yf, beta, q, A, dims, boot, small_sample, factor)
+        return _parts(D, yf, beta, q, A, dims, boot, small_sample, factor, k_df)
 
 
 def _parts(
@@ -124,6 +125,7 @@ def _parts(
     boot: tuple[np.ndarray, int],
     small_sample: str,
     factor: float,
+    k_df: int,
 ) -> MultiwayParts:
     n, k = D.shape
     boot_codes, G = boot
@@ -149,7 +151,7 @@ def _parts(
         wu_c,
         wf_c,
     )
-    terms = variance_terms(dims, small_sample, n, k)
+    terms = variance_terms(dims, small_sample, n, k_df)
     total_h = sum(H for _, H, _ in terms)
     cell_var = np.empty((len(terms), C), dtype=np.int64)
     FH = np.zeros((total_h, k))
