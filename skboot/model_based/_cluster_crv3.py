@@ -121,7 +121,7 @@ def _check_identified(
             owner,
             'must be "crv1" when the tested coefficient is not identified without '
             "one of the clusters (the cluster jackknife needs every leave-one-"
-            "cluster-out fit). Got \"crv3\" with cluster(s) at position(s) "
+            'cluster-out fit). Got "crv3" with cluster(s) at position(s) '
             f"{bad[:5].tolist()} (in sorted label order) that it cannot leave out "
             "instead.",
         )

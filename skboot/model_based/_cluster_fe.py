@@ -16,6 +16,16 @@ k)``; the factor scales ``t`` and every ``t*`` alike, so p-values and
 intervals do not depend on the convention, and ``small_sample="cluster"``
 leaves ``k`` out altogether.
 
+The bootstrap needs the levels nested in the clusters of every clustering
+(each level inside one cluster).  A bootstrap residual of the explicit-dummy
+model is ``M_D (utilde * v)``: the level means of ``utilde * v`` are removed
+again in every replicate.  Its score ``X_h' M_D (utilde * v)`` on a variance
+cluster ``h`` equals the demeaned ``Xw_h' (utilde * v)`` the fast algebra
+uses exactly when every level lies inside one cluster of ``h``'s clustering
+(``Xw_h' D_l = 0``: the demeaned columns sum to zero over a whole level).
+Levels that span clusters (year effects with clusters by state, say) are
+refused; such dummies go into ``X``.
+
 Weighted least squares (a statsmodels WLS fit) demeans with the weights: rows
 arrive scaled by ``s_i = sqrt(w_i)``, and the dummies scaled alike are
 projected out (``z_i - s_i sum_l s z / sum_l s**2`` within level ``l``).
@@ -68,9 +78,9 @@ def absorb(
     restriction: np.ndarray,
     from_model: bool,
     owner: str,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The demeaned design and response, the restriction over the columns
-    kept, and the number of absorbed levels ``L`` (module docstring).
+    kept, and the codes of the absorbed levels (module docstring).
 
     ``restriction`` is ``(k,)`` or ``(q, k)`` over the columns of ``D``.
     """
@@ -111,4 +121,4 @@ def absorb(
         )
     R = R[:, keep]
     out = R if np.ndim(restriction) == 2 else R[0]
-    return np.ascontiguousarray(Dw[:, keep]), yw, out, L
+    return np.ascontiguousarray(Dw[:, keep]), yw, out, codes

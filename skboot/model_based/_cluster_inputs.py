@@ -392,7 +392,8 @@ def data_inputs(
         D, yf, a, levels = absorb(
             D, yf, fixed_effects, scale, a, names is not None, owner
         )
-        k_df = D.shape[1] + levels
+        _check_nested(levels, dims, owner)
+        k_df = D.shape[1] + int(levels.max()) + 1
         if n <= k_df:
             raise value_error(
                 "X",
@@ -421,3 +422,24 @@ def _parse_single(
     if isinstance(coef, str) and names is not None:
         coef = names.index(coef)
     return restriction(coef, d, k, owner)
+
+
+def _check_nested(
+    levels: np.ndarray, dims: list[tuple[np.ndarray, int]], owner: str
+) -> None:
+    """Refuse absorbed levels that are not nested in the clusters of every
+    clustering (``skboot.model_based._cluster_fe``)."""
+    L = int(levels.max()) + 1
+    for j, (codes, _) in enumerate(dims):
+        _, cells = intersection([levels, codes])
+        if cells != L:
+            raise value_error(
+                "fixed_effects",
+                owner,
+                "must have levels nested in the clusters (each level inside one "
+                "cluster of every clustering in groups; the fast bootstrap "
+                "algebra is exact only then). Got "
+                f"{L} levels spread over {cells} level-cluster pairs"
+                + (f" of clustering {j}" if len(dims) > 1 else "")
+                + " instead; put those dummies in X.",
+            )
