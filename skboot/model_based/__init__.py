@@ -3,7 +3,7 @@
 :class:`ResidualBootstrap` and :class:`SieveBootstrap` regenerate an AR series from
 resampled residuals; :class:`WildBootstrap` re-signs the residuals of a regression
 or of an AR fit; :func:`wild_cluster_bootstrap` tests OLS coefficients with few
-clusters (:class:`FewClustersWarning` when Rademacher weights have too few
+clusters (:func:`wild_cluster_wald` several restrictions at once) (:class:`FewClustersWarning` when Rademacher weights have too few
 sign vectors for the level asked).  The resamplers plug into :func:`skboot.bootstrap` and
 :class:`skboot.BootstrapStatistic` through ``resampler=``.
 """
@@ -11,6 +11,7 @@ sign vectors for the level asked).  The resamplers plug into :func:`skboot.boots
 from skboot.model_based._base import SyntheticReplicate, SyntheticResampler
 from skboot.model_based._cluster import WildClusterResult, wild_cluster_bootstrap
 from skboot.model_based._cluster_checks import FewClustersWarning
+from skboot.model_based._cluster_wald import WildClusterWaldResult, wild_cluster_wald
 from skboot.model_based._residual import ResidualBootstrap, SieveBootstrap
 from skboot.model_based._wild import WildBootstrap
 
@@ -22,5 +23,7 @@ __all__ = [
     "SyntheticResampler",
     "WildBootstrap",
     "WildClusterResult",
+    "WildClusterWaldResult",
     "wild_cluster_bootstrap",
+    "wild_cluster_wald",
 ]

@@ -57,13 +57,13 @@ from skboot.model_based._cluster_checks import (
     rounding_se,
     rounding_se_bound,
 )
+from skboot.model_based._cluster_crv3 import crv3_error, crv3_one_way
 from skboot.model_based._cluster_inputs import (
     CONSTRAINTS,
     data_inputs,
     inverse_gram,
     small_sample_factor,
 )
-from skboot.model_based._cluster_crv3 import crv3_error, crv3_one_way
 from skboot.model_based._cluster_multiway import multiway_parts
 from skboot.model_based._cluster_result import (
     TIE_RTOL,
@@ -337,7 +337,6 @@ def wild_cluster_bootstrap(
     )
     if variance == "crv3" and boot is not None:
         raise crv3_error(owner)
-    n = D.shape[0]
     key = check_random_state(random_state, owner=owner)
 
     # -- OLS: O(n k^2) for X'X, then one pass over the rows for the cluster sums -
@@ -347,23 +346,17 @@ def wild_cluster_bootstrap(
         q = A @ a
         aq = float(a @ q)
     factor = max(ZERO_SE_ULPS, cond2)
-    if boot is None:  # one-way: the bootstrap clusters are the variance clusters
-        codes, G = dims[0]
-        if variance == "crv3":
-            c, c_ref = (G - 1) / G, 1.0
-            se, replicate, se_ref = crv3_one_way(D, yf, beta, q, A, a, codes, G, owner)
-        else:
-            c = c_ref = small_sample_factor(small_sample, G, n, k_df)
-            se, replicate = _one_way(D, yf, beta, q, A, codes, G, c)
-            se_ref = se
-        n_boot = G
-    else:
-        parts = multiway_parts(
-            D, yf, beta, q, A, dims, boot, small_sample, factor, k_df
-        )
-        c, n_boot, replicate = 1.0, parts.n_boot, parts.sums  # factors in sums
-        se = math.sqrt(max(parts.variance, 0.0))  # NaN or inf: refused below
-    _check_finite(se, yf, owner)
+    se, c, n_boot, replicate, zero_se, negative = _variance_parts(
+        D,
+        yf,
+        beta,
+        (q, a, A),
+        dims,
+        boot,
+        (small_sample, variance, k_df),
+        factor,
+        owner,
+    )
     est = float(a @ beta)
     kind = "WCR" if impose_null else "WCU"
     enumerate_all = weights == "rademacher" and n_boot < 32 and 2**n_boot <= B
@@ -387,14 +380,8 @@ def wild_cluster_bootstrap(
         "_aq": aq,
         "_c": c,
     }
-    if boot is None:
-        zero_se = _zero_se(se_ref, factor, D, yf, beta, q, codes, G, c_ref)
-        if se_ref is not se:  # CRV3: the rule on the CRV1 error, in CRV3 units
-            zero_se = zero_se * se / se_ref if se_ref > 0 else math.inf
-    else:
-        zero_se = factor * parts.rounding
     if not se > zero_se:
-        return _undefined(base, se, zero_se, boot is not None and parts.variance < 0)
+        return _undefined(base, se, zero_se, negative)
     if weights == "rademacher":
         message = few_clusters_message(n_boot, 1.0 - level, alternative)
         if message is not None:
@@ -412,6 +399,48 @@ def wild_cluster_bootstrap(
         _sums=sums,
         **base,
     )
+
+
+def _variance_parts(
+    D: np.ndarray,
+    yf: np.ndarray,
+    beta: np.ndarray,
+    qaA: tuple[np.ndarray, np.ndarray, np.ndarray],
+    dims: list[tuple[np.ndarray, int]],
+    boot: tuple[np.ndarray, int] | None,
+    kinds: tuple[str, str, int],
+    factor: float,
+    owner: str,
+) -> tuple[float, float, int, Callable[..., np.ndarray], float, bool]:
+    """The standard error, the factor ``c`` applied to ``t*``, the number of
+    bootstrap clusters, the function giving the sums of the replicates, the
+    standard error that counts as zero (module
+    ``skboot.model_based._cluster_checks``) and whether a multiway variance
+    is negative."""
+    q, a, A = qaA
+    small_sample, variance, k_df = kinds
+    n = D.shape[0]
+    if boot is not None:
+        parts = multiway_parts(
+            D, yf, beta, q, A, dims, boot, small_sample, factor, k_df
+        )
+        se = math.sqrt(max(parts.variance, 0.0))  # NaN or inf: refused below
+        _check_finite(se, yf, owner)
+        negative = parts.variance < 0
+        return se, 1.0, parts.n_boot, parts.sums, factor * parts.rounding, negative
+    codes, G = dims[0]  # one-way: the bootstrap clusters are the variance clusters
+    if variance == "crv3":
+        c, c_ref = (G - 1) / G, 1.0
+        se, replicate, se_ref = crv3_one_way(D, yf, beta, q, A, a, codes, G, owner)
+    else:
+        c = c_ref = small_sample_factor(small_sample, G, n, k_df)
+        se, replicate = _one_way(D, yf, beta, q, A, codes, G, c)
+        se_ref = se
+    _check_finite(se, yf, owner)
+    zero_se = _zero_se(se_ref, factor, D, yf, beta, q, codes, G, c_ref)
+    if se_ref is not se:  # CRV3: the rule on the CRV1 error, in CRV3 units
+        zero_se = zero_se * se / se_ref if se_ref > 0 else math.inf
+    return se, c, G, replicate, zero_se, False
 
 
 def _check_finite(se: float, yf: np.ndarray, owner: str) -> None:

@@ -385,17 +385,8 @@ def wild_cluster_wald(
         small_sample=small_sample,
     )
     B = options["n_resamples"]
-    D, yf, dims, boot, R, k_df = data_inputs(
-        X,
-        y,
-        groups,
-        coef,
-        bool(fit_intercept),
-        bootstrap_groups,
-        owner,
-        fixed_effects,
-        _restrictions,
-    )
+    inputs = (X, y, groups, coef, bool(fit_intercept), bootstrap_groups, owner)
+    D, yf, dims, boot, R, k_df = data_inputs(*inputs, fixed_effects, _restrictions)
     r = _null_vector(null, R.shape[0], owner)
     key = check_random_state(random_state, owner=owner)
     intercept = bool(fit_intercept) and fixed_effects is None and not is_results(X)
@@ -405,28 +396,11 @@ def wild_cluster_wald(
         P = A @ R.T
         est = R @ beta
         delta = np.linalg.solve(R @ P, est - r) if impose_null else np.zeros(len(r))
-    parts = wald_parts(
-        D,
-        yf,
-        beta,
-        P,
-        A,
-        delta,
-        dims,
-        dims[0] if boot is None else boot,
-        small_sample,
-        k_df,
-        max(ZERO_SE_ULPS, cond2),
-    )
+    boot = dims[0] if boot is None else boot
+    factor = max(ZERO_SE_ULPS, cond2)
+    parts = wald_parts(D, yf, beta, P, A, delta, dims, boot, small_sample, k_df, factor)
     V = parts.covariance
-    if not np.isfinite(V).all():
-        raise value_error(
-            "y",
-            owner,
-            "must have values whose cluster-robust covariance is a "
-            f"finite float64 (it overflows). Got values up to "
-            f"{float(np.abs(yf).max()):.3g} instead; rescale y.",
-        )
+    _check_finite(V, yf, owner)
     enumerate_all = (
         weights == "rademacher" and parts.n_boot < 32 and 2**parts.n_boot <= B
     )
@@ -448,20 +422,35 @@ def wild_cluster_wald(
         "random_state": None if enumerate_all else key.reproducer(),
     }
     se = np.sqrt(np.maximum(np.diag(V), 0.0))
-    if not np.all(se > max(ZERO_SE_ULPS, cond2) * parts.rounding):
+    if not np.all(se > factor * parts.rounding):
         return _undefined(base, B)
     _check_rank(V, se, parts.n_boot, owner)
     diff = est - r
     W = float(diff @ np.linalg.solve(V, diff))
     wstar = parts.statistics(key, B, weights, enumerate_all)
+    return WildClusterWaldResult(
+        statistic=W, pvalue=_pvalue(W, wstar), null_distribution=wstar, **base
+    )
+
+
+def _pvalue(W: float, wstar: np.ndarray) -> float:
+    """``mean(W* > W)``: a ``W*`` within the t test's tie tolerance of ``W``
+    (on the scale of ``sqrt(W)``) is not counted, a NaN one is."""
     root = math.sqrt(max(W, 0.0))
     threshold = (root + TIE_RTOL * max(1.0, root)) ** 2
-    return WildClusterWaldResult(
-        statistic=W,
-        pvalue=float(np.mean(~(wstar <= threshold))),
-        null_distribution=wstar,
-        **base,
-    )
+    return float(np.mean(~(wstar <= threshold)))
+
+
+def _check_finite(V: np.ndarray, yf: np.ndarray, owner: str) -> None:
+    """Refuse a covariance that overflows."""
+    if not np.isfinite(V).all():
+        raise value_error(
+            "y",
+            owner,
+            "must have values whose cluster-robust covariance is a "
+            f"finite float64 (it overflows). Got values up to "
+            f"{float(np.abs(yf).max()):.3g} instead; rescale y.",
+        )
 
 
 def _check_rank(V: np.ndarray, se: np.ndarray, G: int, owner: str) -> None:
