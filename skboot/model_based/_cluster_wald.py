@@ -339,7 +339,8 @@ def wild_cluster_wald(
     -----
     UndefinedStatisticWarning
         A restriction's standard error is zero up to rounding (``y`` fitted
-        exactly): ``W`` and the p-value are NaN.
+        exactly), or a multiway covariance is not positive definite: ``W``
+        and the p-value are NaN.
 
     See Also
     --------
@@ -424,7 +425,10 @@ def wild_cluster_wald(
     se = np.sqrt(np.maximum(np.diag(V), 0.0))
     if not np.all(se > factor * parts.rounding):
         return _undefined(base, B)
-    _check_rank(V, se, parts.n_boot, owner)
+    if not _positive_definite(V, se):
+        if len(dims) > 1:
+            return _undefined(base, B, indefinite=True)
+        raise _rank_error(V, base["n_clusters"], owner)
     diff = est - r
     W = float(diff @ np.linalg.solve(V, diff))
     wstar = parts.statistics(key, B, weights, enumerate_all)
@@ -453,26 +457,39 @@ def _check_finite(V: np.ndarray, yf: np.ndarray, owner: str) -> None:
         )
 
 
-def _check_rank(V: np.ndarray, se: np.ndarray, G: int, owner: str) -> None:
-    """Refuse restrictions whose cluster-robust covariance is singular."""
-    corr = V / np.outer(se, se)
-    eig = np.linalg.eigvalsh(corr)
-    if not eig[0] > 1e-10 * eig[-1]:
-        raise value_error(
-            "coef",
-            owner,
-            f"must give restrictions whose cluster-robust covariance has full rank "
-            f"(with {G} clusters it has rank at most {G - 1}, so at most {G - 1} "
-            f"restrictions can be tested jointly). Got {V.shape[0]} restrictions "
-            "whose covariance is singular instead.",
-        )
+def _positive_definite(V: np.ndarray, se: np.ndarray) -> bool:
+    """Whether the covariance is positive definite (its correlation matrix's
+    smallest eigenvalue above 1e-10 of its largest)."""
+    eig = np.linalg.eigvalsh(V / np.outer(se, se))
+    return bool(eig[0] > 1e-10 * eig[-1])
 
 
-def _undefined(base: dict[str, Any], B: int) -> WildClusterWaldResult:
+def _rank_error(V: np.ndarray, G: int, owner: str) -> ValueError:
+    """Restrictions whose one-way cluster-robust covariance is singular."""
+    return value_error(
+        "coef",
+        owner,
+        f"must give restrictions whose cluster-robust covariance has full rank "
+        f"(with {G} clusters it has rank at most {G - 1}, so at most {G - 1} "
+        f"restrictions can be tested jointly). Got {V.shape[0]} restrictions "
+        "whose covariance is singular instead.",
+    )
+
+
+def _undefined(
+    base: dict[str, Any], B: int, indefinite: bool = False
+) -> WildClusterWaldResult:
+    why = (
+        "the multiway cluster-robust covariance of the restrictions (the sum of "
+        "the one-way covariances minus those of the intersections) is not "
+        "positive definite"
+        if indefinite
+        else "the cluster-robust standard error of a restriction is zero up to "
+        "rounding (y is fitted exactly by X)"
+    )
     warn(
-        "wild_cluster_wald: the cluster-robust standard error of a restriction is "
-        "zero up to rounding (y is fitted exactly by X), so the Wald statistic is "
-        "undefined. The statistic, p-value and null distribution are NaN.",
+        f"wild_cluster_wald: {why}, so the Wald statistic is undefined. The "
+        "statistic, p-value and null distribution are NaN.",
         UndefinedStatisticWarning,
     )
     return WildClusterWaldResult(
