@@ -59,6 +59,11 @@ WALD_CONSTRAINTS = {
 class WildClusterWaldResult(Result):
     """Outcome of :func:`wild_cluster_wald`; immutable.
 
+    It holds the tested combinations ``R bhat``, their cluster-robust
+    covariance, the Wald statistic, its bootstrap p-value and the bootstrap
+    Wald statistics in replicate order; it compares, prints, converts and
+    saves like every skboot result.
+
     Attributes
     ----------
     estimate : ndarray of shape (q,)
