@@ -152,7 +152,7 @@ def test_wald_bad_input(kwargs, match):
 
 def test_more_restrictions_than_the_clusters_allow():
     X, y, g = data(G=3, k=4)
-    with pytest.raises(ValueError, match="'coef' parameter .* at most 2 restrictions"):
+    with pytest.raises(ValueError, match=r"'coef' parameter .* at most 2 restrictions"):
         wild_cluster_wald(X, y, g, coef=[0, 1, 2])
 
 
@@ -216,19 +216,37 @@ def test_fixed_effects_with_statsmodels_column_name():
     np.testing.assert_allclose(
         res.null_distribution, ref.null_distribution, rtol=0, atol=1e-10
     )
-    with pytest.raises(ValueError, match="'coef' parameter .* absorbs"):
+    with pytest.raises(ValueError, match=r"'coef' parameter .* absorbs"):
         wild_cluster_bootstrap(fit, groups="g", coef="Intercept", fixed_effects="f")
+
+
+def test_fixed_effects_with_wls_weights():
+    import statsmodels.formula.api as smf
+
+    X, y, g, fe = data(G=8, fe_per_cluster=2, seed=8)
+    w = np.random.default_rng(8).uniform(0.5, 2.0, size=len(y))
+    df = pd.DataFrame({"y": y, "a": X[:, 0], "b": X[:, 1], "g": g, "f": fe, "w": w})
+    kw = {"weights": "webb", "n_resamples": 199, "random_state": 5, "null": 0.2}
+    fit = smf.wls("y ~ a + b", data=df, weights=df["w"]).fit()
+    res = wild_cluster_bootstrap(fit, groups="g", coef="a", fixed_effects="f", **kw)
+    ref_fit = smf.wls("y ~ a + b + C(f) - 1", data=df, weights=df["w"]).fit()
+    ref = wild_cluster_bootstrap(ref_fit, groups="g", coef="a", **kw)
+    assert np.isclose(res.estimate, ref.estimate, rtol=1e-10)
+    assert np.isclose(res.statistic, ref.statistic, rtol=1e-10)
+    np.testing.assert_allclose(
+        res.null_distribution, ref.null_distribution, rtol=0, atol=1e-10
+    )
 
 
 def test_fixed_effects_bad_input():
     X, y, g, fe = data(G=8, fe_per_cluster=2, seed=4)
     crossed = np.arange(len(y)) % 3
-    with pytest.raises(ValueError, match="'fixed_effects' parameter .* nested"):
+    with pytest.raises(ValueError, match=r"'fixed_effects' parameter .* nested"):
         wild_cluster_bootstrap(X, y, g, fixed_effects=crossed)
     Xc = np.column_stack([X, g.astype(float)])  # constant within the levels
-    with pytest.raises(ValueError, match="'X' parameter .* absorbed column"):
+    with pytest.raises(ValueError, match=r"'X' parameter .* absorbed column"):
         wild_cluster_bootstrap(Xc, y, g, fixed_effects=fe)
-    with pytest.raises(ValueError, match="'fixed_effects' parameter .* one label"):
+    with pytest.raises(ValueError, match=r"'fixed_effects' parameter .* one label"):
         wild_cluster_bootstrap(X, y, g, fixed_effects=fe[:-1])
 
 
@@ -293,10 +311,10 @@ def test_crv3_against_wildboottest():
 
 def test_crv3_bad_input():
     X, y, g = data(G=6)
-    with pytest.raises(ValueError, match="'variance' parameter .* multiway"):
+    with pytest.raises(ValueError, match=r"'variance' parameter .* multiway"):
         wild_cluster_bootstrap(X, y, np.column_stack([g, g % 2]), variance="crv3")
     with pytest.raises(ValueError, match="'variance' parameter"):
         wild_cluster_bootstrap(X, y, g, variance="crv2")
     Xd = np.column_stack([X, (g == 0).astype(float)])  # identified only by cluster 0
-    with pytest.raises(ValueError, match="'variance' parameter .* identified"):
+    with pytest.raises(ValueError, match=r"'variance' parameter .* identified"):
         wild_cluster_bootstrap(Xd, y, g, coef=3, variance="crv3")
