@@ -318,3 +318,14 @@ def test_crv3_bad_input():
     Xd = np.column_stack([X, (g == 0).astype(float)])  # identified only by cluster 0
     with pytest.raises(ValueError, match=r"'variance' parameter .* identified"):
         wild_cluster_bootstrap(Xd, y, g, coef=3, variance="crv3")
+
+
+def test_many_rademacher_bootstrap_clusters_do_not_overflow():
+    # the few-clusters check formed the float 2**(G - 1): an OverflowError
+    # from 1025 bootstrap clusters on (two-way clustering of 50 x 50 has 2500)
+    rng = np.random.default_rng(9)
+    g = np.repeat(np.arange(1100), 2)
+    x = rng.normal(size=g.size)
+    y = x + rng.normal(size=g.size)
+    res = wild_cluster_bootstrap(x, y, g, n_resamples=99, random_state=0)
+    assert res.n_bootstrap_clusters == 1100 and 0.0 <= res.pvalue <= 1.0

@@ -142,9 +142,14 @@ def few_clusters_message(G: int, alpha: float, alternative: str) -> str | None:
     """The :class:`FewClustersWarning` text when the ``2**G`` Rademacher sign
     vectors cannot give a positive p-value at or below ``alpha``, else None."""
     one_sided = alternative in ("greater", "less")
-    outcomes = 2**G if one_sided else 2 ** (G - 1)
-    if outcomes * alpha >= 1.0:
+    exponent = G if one_sided else G - 1
+    # 2**exponent overflows a float from 1024 on: compare logarithms there
+    if exponent < 1000:
+        if 2**exponent * alpha >= 1.0:
+            return None
+    elif exponent + math.log2(alpha) >= 0.0:
         return None
+    outcomes = 2**exponent
     kind = "one-sided" if one_sided else alternative
     return (
         f"wild_cluster_bootstrap: with {G} clusters, Rademacher weights have only "
