@@ -202,6 +202,37 @@ def _no_null(kw):
     return {key: value for key, value in kw.items() if key != "null"}
 
 
+@pytest.mark.parametrize("two_way", [False, True])
+def test_fixed_effects_crossing_the_clusters_equal_explicit_dummies(two_way):
+    X, y, g = data(G=9, seed=10)
+    years = np.arange(len(y)) % 5  # every year in every cluster
+    y = y + np.array([0.0, 0.5, -0.2, 0.3, 1.0])[years]
+    groups = np.column_stack([g, years]) if two_way else g
+    dummies = (years[:, None] == np.arange(5)).astype(float)
+    kw = {"weights": "webb", "n_resamples": 399, "random_state": 6, "null": 0.1}
+    absorbed = wild_cluster_bootstrap(X, y, groups, coef=0, fixed_effects=years, **kw)
+    explicit = wild_cluster_bootstrap(
+        np.column_stack([X, dummies]), y, groups, coef=0, fit_intercept=False, **kw
+    )
+    assert np.isclose(absorbed.statistic, explicit.statistic, rtol=1e-10)
+    np.testing.assert_allclose(
+        absorbed.null_distribution, explicit.null_distribution, rtol=0, atol=1e-10
+    )
+    assert absorbed.pvalue == explicit.pvalue
+    kw.pop("null")
+    wald = wild_cluster_wald(X, y, groups, coef=[0, 1], fixed_effects=years, **kw)
+    wald_x = wild_cluster_wald(
+        np.column_stack([X, dummies]),
+        y,
+        groups,
+        coef=[0, 1],
+        fit_intercept=False,
+        **kw,
+    )
+    assert np.isclose(wald.statistic, wald_x.statistic, rtol=1e-10)
+    assert wald.pvalue == wald_x.pvalue
+
+
 def test_fixed_effects_with_statsmodels_column_name():
     import statsmodels.formula.api as smf
 
@@ -241,8 +272,12 @@ def test_fixed_effects_with_wls_weights():
 def test_fixed_effects_bad_input():
     X, y, g, fe = data(G=8, fe_per_cluster=2, seed=4)
     crossed = np.arange(len(y)) % 3
-    with pytest.raises(ValueError, match=r"'fixed_effects' parameter .* nested"):
-        wild_cluster_bootstrap(X, y, g, fixed_effects=crossed)
+    from skboot.model_based import _cluster_fe
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_cluster_fe, "MAX_DUMMY_CELLS", 100)
+        with pytest.raises(ValueError, match=r"'fixed_effects' parameter .* nested"):
+            wild_cluster_bootstrap(X, y, g, fixed_effects=crossed)
     Xc = np.column_stack([X, g.astype(float)])  # constant within the levels
     with pytest.raises(ValueError, match=r"'X' parameter .* absorbed column"):
         wild_cluster_bootstrap(Xc, y, g, fixed_effects=fe)

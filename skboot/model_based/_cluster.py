@@ -207,12 +207,16 @@ def wild_cluster_bootstrap(
         written out.  The levels replace the intercept (no intercept column
         is added; a column of ``X`` constant within the levels is refused; of
         a statsmodels design, such columns, its constant among them, are
-        dropped).  ``k`` of ``small_sample`` counts every level (fixest's
-        ``fixef.K="full"``, the explicit-dummy model), also when the levels
-        are nested in the clusters, where fixest and reghdfe leave them out
-        (a larger ``(n - 1) / (n - k)``; p-values and intervals are the same
-        either way).  With a statsmodels fit, also a column name of the
-        formula's data frame.
+        dropped).  Levels that span clusters (year effects with clusters by
+        state) are written out as dummy columns instead (O(n L) memory, at
+        most 25 million values; ``result.coef`` then ends with the levels'
+        coefficients): module ``skboot.model_based._cluster_fe``.  ``k`` of
+        ``small_sample`` counts every level (fixest's ``fixef.K="full"``, the
+        explicit-dummy model), also when the levels are nested in the
+        clusters, where fixest and reghdfe leave them out (a larger ``(n -
+        1) / (n - k)``; p-values and intervals are the same either way).
+        With a statsmodels fit, also a column name of the formula's data
+        frame.
     small_sample : {"both", "cluster", "observations", "none"}, default="both"
         The factor of the cluster-robust variance: ``G / (G - 1) * (n - 1) /
         (n - k)``, ``G / (G - 1)``, ``(n - 1) / (n - k)`` or 1 (multiway: each

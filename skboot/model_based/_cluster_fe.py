@@ -24,7 +24,12 @@ cluster ``h`` equals the demeaned ``Xw_h' (utilde * v)`` the fast algebra
 uses exactly when every level lies inside one cluster of ``h``'s clustering
 (``Xw_h' D_l = 0``: the demeaned columns sum to zero over a whole level).
 Levels that span clusters (year effects with clusters by state, say) are
-refused; such dummies go into ``X``.
+therefore written out instead: the design becomes the demeaned ``X`` next to
+the (scaled) dummy columns, which spans the same space as ``X`` and the
+dummies, gives the same coefficients on ``X`` and keeps the response as it
+is, so the fast algebra runs on the explicit-dummy model itself (O(n L)
+memory and O(n (k + L)**2) once, O(G (k + L)) per replicate; refused above
+``MAX_DUMMY_CELLS`` values).
 
 Weighted least squares (a statsmodels WLS fit) demeans with the weights: rows
 arrive scaled by ``s_i = sqrt(w_i)``, and the dummies scaled alike are
@@ -44,7 +49,11 @@ import numpy as np
 
 from skboot._validation import check_array_1d_labels, value_error
 
-__all__ = ["absorb"]
+__all__ = ["MAX_DUMMY_CELLS", "absorb", "with_dummies"]
+
+#: The most values (rows times levels) of dummy columns written out for levels
+#: that are not nested in the clusters (200 MB of float64).
+MAX_DUMMY_CELLS = 25_000_000
 
 #: A demeaned column whose norm is at most this fraction of its norm before
 #: demeaning is absorbed by the fixed effects.
@@ -122,3 +131,33 @@ def absorb(
     R = R[:, keep]
     out = R if np.ndim(restriction) == 2 else R[0]
     return np.ascontiguousarray(Dw[:, keep]), yw, out, codes
+
+
+def with_dummies(
+    Dw: np.ndarray,
+    y: np.ndarray,
+    restriction: np.ndarray,
+    levels: np.ndarray,
+    scale: np.ndarray | None,
+    owner: str,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The demeaned design next to the (scaled) dummy columns of the levels,
+    the response as given, and the restriction with zero weight on the
+    dummies (module docstring)."""
+    n, k = Dw.shape
+    L = int(levels.max()) + 1
+    if n * L > MAX_DUMMY_CELLS:
+        raise value_error(
+            "fixed_effects",
+            owner,
+            f"must have levels nested in the clusters, or at most "
+            f"{MAX_DUMMY_CELLS:,} values of dummy columns (rows times levels) "
+            f"to write out for levels that span clusters. Got {n:,} rows and {L:,} "
+            "levels that span clusters instead.",
+        )
+    D = np.zeros((n, k + L))
+    D[:, :k] = Dw
+    D[np.arange(n), k + levels] = 1.0 if scale is None else scale
+    R = np.atleast_2d(restriction)
+    R = np.column_stack([R, np.zeros((R.shape[0], L))])
+    return D, y, R if np.ndim(restriction) == 2 else R[0]

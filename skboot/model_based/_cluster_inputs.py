@@ -28,7 +28,7 @@ from skboot._validation import (
     value_error,
 )
 from skboot.model_based._cluster_checks import min_resamples
-from skboot.model_based._cluster_fe import absorb
+from skboot.model_based._cluster_fe import absorb, with_dummies
 from skboot.model_based._cluster_statsmodels import (
     fitted_groups,
     is_results,
@@ -389,11 +389,13 @@ def data_inputs(
     a = (parse or _parse_single)(coef, k - 1 if fit_intercept else k, k, names, owner)
     k_df = k
     if fixed_effects is not None:
+        y_raw = yf
         D, yf, a, levels = absorb(
             D, yf, fixed_effects, scale, a, names is not None, owner
         )
-        _check_nested(levels, dims, owner)
         k_df = D.shape[1] + int(levels.max()) + 1
+        if not _nested(levels, dims):
+            D, yf, a = with_dummies(D, y_raw, a, levels, scale, owner)
         if n <= k_df:
             raise value_error(
                 "X",
@@ -424,22 +426,8 @@ def _parse_single(
     return restriction(coef, d, k, owner)
 
 
-def _check_nested(
-    levels: np.ndarray, dims: list[tuple[np.ndarray, int]], owner: str
-) -> None:
-    """Refuse absorbed levels that are not nested in the clusters of every
+def _nested(levels: np.ndarray, dims: list[tuple[np.ndarray, int]]) -> bool:
+    """Whether every absorbed level lies inside one cluster of every
     clustering (``skboot.model_based._cluster_fe``)."""
     L = int(levels.max()) + 1
-    for j, (codes, _) in enumerate(dims):
-        _, cells = intersection([levels, codes])
-        if cells != L:
-            raise value_error(
-                "fixed_effects",
-                owner,
-                "must have levels nested in the clusters (each level inside one "
-                "cluster of every clustering in groups; the fast bootstrap "
-                "algebra is exact only then). Got "
-                f"{L} levels spread over {cells} level-cluster pairs"
-                + (f" of clustering {j}" if len(dims) > 1 else "")
-                + " instead; put those dummies in X.",
-            )
+    return all(intersection([levels, codes])[1] == L for codes, _ in dims)
