@@ -297,11 +297,15 @@ def cluster_sums(X, w, codes, out):
 
 
 @njit(cache=True, nogil=True)
-def cluster_scores(X, y, beta, q, codes, su, f):
+def cluster_scores(X, y, beta, q, codes, su, f, norms):
     """One pass over the rows: ``su[g] = X_g' (y_g - X_g beta)`` and
-    ``f[g] = X_g' X_g q`` (row order; both overwritten)."""
+    ``f[g] = X_g' X_g q``, and the squared norms the rounding bound of
+    ``skboot.model_based._cluster_checks`` needs: ``norms[0] = ||X q||**2``,
+    ``norms[1] = ||y||**2``, ``norms[2 + j] = ||X[:, j]||**2`` (row order; all
+    overwritten)."""
     su[:, :] = 0.0
     f[:, :] = 0.0
+    norms[:] = 0.0
     k = X.shape[1]
     for i in range(X.shape[0]):
         g = codes[i]
@@ -310,9 +314,12 @@ def cluster_scores(X, y, beta, q, codes, su, f):
         for j in range(k):
             u -= X[i, j] * beta[j]
             xq += X[i, j] * q[j]
+        norms[0] += xq * xq
+        norms[1] += y[i] * y[i]
         for j in range(k):
             su[g, j] += X[i, j] * u
             f[g, j] += X[i, j] * xq
+            norms[2 + j] += X[i, j] * X[i, j]
 
 
 @njit(cache=True, nogil=True)

@@ -54,8 +54,8 @@ from skboot.model_based._cluster_checks import (
     ZERO_SE_ULPS,
     FewClustersWarning,
     few_clusters_message,
+    rounding_bound_from_norms,
     rounding_se,
-    rounding_se_bound,
 )
 from skboot.model_based._cluster_crv3 import crv3_error, crv3_one_way
 from skboot.model_based._cluster_inputs import (
@@ -435,13 +435,15 @@ def _variance_parts(
     codes, G = dims[0]  # one-way: the bootstrap clusters are the variance clusters
     if variance == "crv3":
         c, c_ref = (G - 1) / G, 1.0
-        se, replicate, se_ref = crv3_one_way(D, yf, beta, q, A, a, codes, G, owner)
+        se, replicate, se_ref, norms = crv3_one_way(
+            D, yf, beta, q, A, a, codes, G, owner
+        )
     else:
         c = c_ref = small_sample_factor(small_sample, G, n, k_df)
-        se, replicate = _one_way(D, yf, beta, q, A, codes, G, c)
+        se, replicate, norms = _one_way(D, yf, beta, q, A, codes, G, c)
         se_ref = se
     _check_finite(se, yf, owner)
-    zero_se = _zero_se(se_ref, factor, D, yf, beta, q, codes, G, c_ref)
+    zero_se = _zero_se(se_ref, factor, D, yf, beta, q, codes, G, c_ref, norms)
     if se_ref is not se:  # CRV3: the rule on the CRV1 error, in CRV3 units
         zero_se = zero_se * se / se_ref if se_ref > 0 else math.inf
     return se, c, G, replicate, zero_se, False
@@ -469,11 +471,13 @@ def _zero_se(
     codes: np.ndarray,
     G: int,
     c: float,
+    norms: np.ndarray,
 ) -> float:
     """The one-way standard error that counts as zero (module
-    ``skboot.model_based._cluster_checks``): the cheap bound first, the exact
-    rounding level only when the bound does not decide."""
-    zero_se = factor * rounding_se_bound(D, yf, beta, q, c)
+    ``skboot.model_based._cluster_checks``): the cheap bound first (from the
+    norms of the pass over the rows), the exact rounding level only when the
+    bound does not decide."""
+    zero_se = factor * rounding_bound_from_norms(norms, D, yf, beta, q, c)
     if not se > zero_se:
         zero_se = factor * rounding_se(D, yf, beta, q, codes, G, c)
     return zero_se
@@ -488,16 +492,18 @@ def _one_way(
     codes: np.ndarray,
     G: int,
     c: float,
-) -> tuple[float, Callable[..., np.ndarray]]:
-    """The CRV1 standard error, and the function of ``(key, B, weights,
+) -> tuple[float, Callable[..., np.ndarray], np.ndarray]:
+    """The CRV1 standard error, the function of ``(key, B, weights,
     enumerate_all)`` giving the sums of the replicates from the per-cluster
     arrays (``su A``, ``F A``, ``F``, ``wu``, ``wf``), when the bootstrap clusters
-    are the variance clusters: one pass over the rows."""
+    are the variance clusters, and the squared norms of the rounding bound:
+    one pass over the rows."""
     k = D.shape[1]
     with np.errstate(over="ignore", invalid="ignore"):  # overflow: refused later
         su = np.empty((G, k))
         F = np.empty((G, k))
-        cluster_scores(D, yf, beta, q, codes, su, F)
+        norms = np.empty(k + 2)
+        cluster_scores(D, yf, beta, q, codes, su, F, norms)
         wu = su @ q
         wf = F @ q
         se = math.sqrt(c * float(wu @ wu))
@@ -506,7 +512,7 @@ def _one_way(
     def replicate(key: Any, B: int, weights: str, enumerate_all: bool) -> np.ndarray:
         return _replicate_sums(key, B, weights, enumerate_all, Su, Sf, F, wu, wf)
 
-    return se, replicate
+    return se, replicate, norms
 
 
 def _undefined(

@@ -45,6 +45,7 @@ __all__ = [
     "FewClustersWarning",
     "few_clusters_message",
     "min_resamples",
+    "rounding_bound_from_norms",
     "rounding_se",
     "rounding_se_bound",
 ]
@@ -129,6 +130,28 @@ def rounding_se_bound(
     col = np.sqrt(np.einsum("ij,ij->j", D, D))
     s = float(np.linalg.norm(y)) + float(np.abs(beta) @ col)
     return _EPS * math.sqrt(c) * w * s
+
+
+def rounding_bound_from_norms(
+    norms: np.ndarray,
+    D: np.ndarray,
+    y: np.ndarray,
+    beta: np.ndarray,
+    q: np.ndarray,
+    c: float,
+) -> float:
+    """:func:`rounding_se_bound` from the squared norms ``||X q||**2``,
+    ``||y||**2`` and ``||X[:, j]||**2`` that ``cluster_scores`` accumulates in
+    its pass over the rows (no second pass); the two passes of
+    :func:`rounding_se_bound` (scaled norms) when a square overflowed."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        root = np.sqrt(norms)
+        bound = (
+            _EPS * math.sqrt(c) * root[0] * (root[1] + float(np.abs(beta) @ root[2:]))
+        )
+    if math.isfinite(bound):
+        return bound
+    return rounding_se_bound(D, y, beta, q, c)
 
 
 def min_resamples(alpha: float, alternative: str) -> int:

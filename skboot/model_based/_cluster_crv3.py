@@ -66,16 +66,18 @@ def crv3_one_way(
     codes: np.ndarray,
     G: int,
     owner: str,
-) -> tuple[float, Callable[..., np.ndarray], float]:
+) -> tuple[float, Callable[..., np.ndarray], float, np.ndarray]:
     """The CRV3 standard error of ``a' bhat``, the function of ``(key, B,
     weights, enumerate_all)`` giving the five sums of every replicate, and the
-    CRV1 standard error without factor (for the zero-standard-error rule):
-    O(n k**2 + G k**3) once."""
+    CRV1 standard error without factor and the squared norms of
+    ``cluster_scores`` (for the zero-standard-error rule): O(n k**2 + G k**3)
+    once."""
     k = D.shape[1]
     with np.errstate(over="ignore", invalid="ignore"):  # overflow: refused later
         su = np.empty((G, k))
         F = np.empty((G, k))
-        cluster_scores(D, yf, beta, q, codes, su, F)
+        norms = np.empty(k + 2)
+        cluster_scores(D, yf, beta, q, codes, su, F, norms)
         grams = np.empty((G, k, k))
         cluster_grams(D, codes, grams)
         rest = (D.T @ D)[None, :, :] - grams
@@ -104,7 +106,7 @@ def crv3_one_way(
             )
         return sums
 
-    return se, replicate, se1
+    return se, replicate, se1, norms
 
 
 def _check_identified(

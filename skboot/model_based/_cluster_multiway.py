@@ -36,7 +36,10 @@ from skboot._kernels.model_based import (
     wcb_multi_chunk,
 )
 from skboot._random import PURPOSE
-from skboot.model_based._cluster_checks import rounding_se, rounding_se_bound
+from skboot.model_based._cluster_checks import (
+    rounding_bound_from_norms,
+    rounding_se,
+)
 from skboot.model_based._cluster_inputs import intersection, small_sample_factor
 
 __all__ = ["MultiwayParts", "multiway_parts", "variance_terms"]
@@ -134,7 +137,8 @@ def _parts(
     np.minimum.at(rep, cells, np.arange(n, dtype=np.int64))
     su = np.empty((C, k))
     F = np.empty((C, k))
-    cluster_scores(D, yf, beta, q, cells, su, F)
+    norms = np.empty(k + 2)
+    cluster_scores(D, yf, beta, q, cells, su, F, norms)
     wu_c = su @ q
     wf_c = F @ q
     cell_boot = boot_codes[rep]
@@ -167,7 +171,8 @@ def _parts(
         score = np.bincount(hc, weights=wu_c, minlength=H)
         variance += w * float(score @ score)
         offset += H
-    rounding = rounding_se_bound(D, yf, beta, q, float(weight[weight > 0].sum()))
+    c_pos = float(weight[weight > 0].sum())
+    rounding = rounding_bound_from_norms(norms, D, yf, beta, q, c_pos)
     se = math.sqrt(max(variance, 0.0)) if math.isfinite(variance) else math.inf
     if math.isfinite(se) and not se > factor * rounding:
         rounding = math.hypot(
