@@ -364,3 +364,16 @@ def test_many_rademacher_bootstrap_clusters_do_not_overflow():
     y = x + rng.normal(size=g.size)
     res = wild_cluster_bootstrap(x, y, g, n_resamples=99, random_state=0)
     assert res.n_bootstrap_clusters == 1100 and 0.0 <= res.pvalue <= 1.0
+
+
+def test_size_study_module_runs_and_reports():
+    """benchmarks.wcb_size (the size table of docs/coverage.md) on 2 data sets
+    per row: every column reports a rate, CRV3 is n/a for two-way."""
+    from benchmarks import wcb_size
+
+    rows = wcb_size.size_rows((6,), 2, 49, seed=1)
+    assert [r["design"] for r in rows] == ["one-way", "two-way"]
+    assert rows[1]["rejections"]["WCR CRV3"] is None
+    assert all(0 <= v <= 2 for v in rows[0]["rejections"].values())
+    text = wcb_size.report(rows, 49)
+    assert "| one-way | 6 | 120 |" in text and "| n/a |" in text
