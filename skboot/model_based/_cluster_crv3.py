@@ -88,7 +88,9 @@ def crv3_one_way(
         wfv = np.einsum("gk,gk->g", h, F)
         se = math.sqrt((G - 1) / G * float(wuv @ wuv))
         se1 = math.sqrt(float(wu @ wu))
-    arrays = tuple(np.ascontiguousarray(x) for x in (su, F, h - q, wu, wf, wuv, wfv))
+    su, F, hq, wu, wf, wuv, wfv = (
+        np.ascontiguousarray(x) for x in (su, F, h - q, wu, wf, wuv, wfv)
+    )
 
     def replicate(key: Any, B: int, weights: str, enumerate_all: bool) -> np.ndarray:
         seed, gamma = key.stream(PURPOSE["wild"])
@@ -101,7 +103,13 @@ def crv3_one_way(
                 np.int64(WEIGHT_CODES[weights]),
                 WEBB,
                 np.bool_(enumerate_all),
-                *arrays,
+                su,
+                F,
+                hq,
+                wu,
+                wf,
+                wuv,
+                wfv,
                 sums[b0 : b0 + _CHUNK],
             )
         return sums

@@ -19,6 +19,7 @@ from skboot._typing import ArrayLike, RandomStateLike, SeedRecord
 from skboot._validation import (
     BOOL,
     N_RESAMPLES,
+    Constraint,
     Options,
     is_int,
     param_error,
@@ -46,7 +47,7 @@ __all__ = ["WildClusterWaldResult", "wild_cluster_wald"]
 
 #: The options of :func:`wild_cluster_wald`, checked in this order before any
 #: work.
-WALD_CONSTRAINTS = {
+WALD_CONSTRAINTS: dict[str, list[Constraint]] = {
     "impose_null": [BOOL],
     "fit_intercept": [BOOL],
     "weights": [Options(tuple(WEIGHT_CODES))],
