@@ -355,6 +355,58 @@ def group_parametric(cfg: Any) -> Group:
     return Group(name="parametric", impls=impls, rows=rows, params={"n": n, "B": B})
 
 
+def two_way_1m_data(n: int, G: int, k: int, seed: int = 2):
+    """``n`` rows, ``k - 1`` regressors, two crossed clusterings of ``G``
+    clusters each (firms, years) with components in the regressors and errors."""
+    rng = np.random.default_rng(seed)
+    g1 = rng.integers(0, G, size=n)
+    g2 = rng.integers(0, G, size=n)
+    X = rng.standard_normal((n, k - 1))
+    X += rng.standard_normal((G, k - 1))[g1]
+    y = X @ np.linspace(0.0, 1.0, k - 1) + rng.standard_normal(n)
+    y += rng.standard_normal(G)[g1] + rng.standard_normal(G)[g2]
+    return X, y, np.column_stack([g1, g2])
+
+
+def group_wild_cluster_2way_1m(cfg: Any) -> Group:
+    import skboot
+
+    n, G, k, B = 1_000_000, 50, 10, 9_999
+    X, y, groups = two_way_1m_data(n, G, k)
+    impls = {
+        "skboot": lambda: skboot.wild_cluster_bootstrap(
+            X, y, groups, n_resamples=B, random_state=0
+        ),
+        "one_way": lambda: skboot.wild_cluster_bootstrap(
+            X, y, groups[:, 0], n_resamples=B, random_state=0
+        ),
+    }
+    na = NA("n/a: not run (the straightforward version takes minutes)")
+    return Group(
+        name="wild_cluster_2way_1m",
+        impls=impls,
+        rows=[
+            Row(
+                name="wild_cluster_2way_1m",
+                label=(
+                    f"wild cluster bootstrap p-value, two-way clustering "
+                    f"({G} x {G}), n={n:,}, k={k}, B={B:,}"
+                ),
+                skboot="skboot",
+                peers={
+                    "arch": na,
+                    "scipy": na,
+                    "tsbootstrap": na,
+                    "loop": na,
+                    "ref": "one_way",
+                },
+                notes={"ref": "the same call clustered one way (firms only)"},
+            )
+        ],
+        params={"n": n, "G": G, "k": k, "B": B},
+    )
+
+
 GROUPS: dict[str, Callable[[Any], Group]] = {
     "model_residual": group_model_residual,
     "model_sieve": group_model_sieve,
@@ -362,4 +414,5 @@ GROUPS: dict[str, Callable[[Any], Group]] = {
     "wild_cluster": group_wild_cluster,
     "wild_cluster_1m": group_wild_cluster_1m,
     "parametric": group_parametric,
+    "wild_cluster_2way_1m": group_wild_cluster_2way_1m,
 }

@@ -37,7 +37,9 @@ from skboot.model_based import (
     VARResidualBootstrap,
     WildBootstrap,
     WildClusterResult,
+    WildClusterWaldResult,
     wild_cluster_bootstrap,
+    wild_cluster_wald,
 )
 from skboot.multiple_comparison import (
     MCS,
@@ -124,6 +126,7 @@ __all__ = [
     "VARResidualBootstrap",
     "WildBootstrap",
     "WildClusterResult",
+    "WildClusterWaldResult",
     "abc_interval",
     "bootstrap",
     "bootstrap_score",
@@ -138,4 +141,5 @@ __all__ = [
     "precision_recall_band",
     "roc_curve_band",
     "wild_cluster_bootstrap",
+    "wild_cluster_wald",
 ]

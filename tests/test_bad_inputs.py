@@ -726,7 +726,7 @@ def test_catalogue_size_and_coverage():
         "Permutation", "permutation_test", "monte_carlo_test",
         "metric_permutation_test", "roc_curve_band", "precision_recall_band",
         "RocCurveBandDisplay", "PrecisionRecallBandDisplay", "abc_interval",
-        "ParametricBootstrap", "VARResidualBootstrap",
+        "ParametricBootstrap", "VARResidualBootstrap", "wild_cluster_wald",
     }  # fmt: skip
     outputs = {
         "ConfidenceInterval", "BootstrapScore", "MetricCI", "MetricComparison",
@@ -734,7 +734,7 @@ def test_catalogue_size_and_coverage():
         "UndefinedStatisticWarning", "FewClustersWarning", "STREAM_VERSION", "cache_dir", "cuda_info",
         "WildClusterResult", "PermutationTestResult", "MonteCarloTestResult",
         "MetricPermutationTestResult", "SPAResult", "StepMResult", "MCSResult", "CurveBand",
-        "ABCInterval",
+        "ABCInterval", "WildClusterWaldResult",
     }  # fmt: skip
     assert set(skboot.__all__) == entry_points | outputs
 

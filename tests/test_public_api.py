@@ -218,6 +218,15 @@ def _build(name):
         return skboot.wild_cluster_bootstrap(
             X, yy, np.repeat(np.arange(10), 8), coef=1, **kw
         )
+    if name == "WildClusterWaldResult":
+        from skboot.model_based import wild_cluster_wald
+
+        rng = np.random.default_rng(3)
+        X = rng.normal(size=(80, 2))
+        yy = X @ [1.0, 0.5] + rng.normal(size=80)
+        return wild_cluster_wald(
+            X, yy, np.repeat(np.arange(10), 8), coef=[0, 1], weights="webb", **kw
+        )
     if name == "OptimalBlockLength":
         return skboot.optimal_block_length(np.cumsum(x) * 0.1 + x)
     if name == "SPAResult":

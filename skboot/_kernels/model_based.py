@@ -297,11 +297,15 @@ def cluster_sums(X, w, codes, out):
 
 
 @njit(cache=True, nogil=True)
-def cluster_scores(X, y, beta, q, codes, su, f):
+def cluster_scores(X, y, beta, q, codes, su, f, norms):
     """One pass over the rows: ``su[g] = X_g' (y_g - X_g beta)`` and
-    ``f[g] = X_g' X_g q`` (row order; both overwritten)."""
+    ``f[g] = X_g' X_g q``, and the squared norms the rounding bound of
+    ``skboot.model_based._cluster_checks`` needs: ``norms[0] = ||X q||**2``,
+    ``norms[1] = ||y||**2``, ``norms[2 + j] = ||X[:, j]||**2`` (row order; all
+    overwritten)."""
     su[:, :] = 0.0
     f[:, :] = 0.0
+    norms[:] = 0.0
     k = X.shape[1]
     for i in range(X.shape[0]):
         g = codes[i]
@@ -310,9 +314,12 @@ def cluster_scores(X, y, beta, q, codes, su, f):
         for j in range(k):
             u -= X[i, j] * beta[j]
             xq += X[i, j] * q[j]
+        norms[0] += xq * xq
+        norms[1] += y[i] * y[i]
         for j in range(k):
             su[g, j] += X[i, j] * u
             f[g, j] += X[i, j] * xq
+            norms[2 + j] += X[i, j] * X[i, j]
 
 
 @njit(cache=True, nogil=True)
@@ -334,16 +341,20 @@ def dense_codes(labels, lo, size):
 
 
 @njit(cache=True, nogil=True)
-def wcb_chunk(seed, gamma, b0, kind, table, enumerate_all, Su, Sf, F, wu, wf, out):
+def wcb_chunk(
+    seed, gamma, b0, kind, table, enumerate_all, Su, Sf, F, wu, wf, wuv, wfv, out
+):
     """Per-replicate sums of the wild cluster bootstrap, O(G k) per replicate.
 
     For replicate ``b`` with cluster multipliers ``v`` (drawn, or the sign vector
     ``v_g = 1 - 2 * bit_g(b)`` when ``enumerate_all``), writes
     ``out[k] = (N0, N1, Q0, Q1, Q2)`` with ``N0 = sum_g v_g wu_g``,
     ``N1 = sum_g v_g wf_g``, ``d0 = sum_g v_g Su[g]``, ``d1 = sum_g v_g Sf[g]``,
-    ``z0_g = v_g wu_g - F[g] . d0``, ``z1_g = v_g wf_g - F[g] . d1`` and
+    ``z0_g = v_g wuv_g - F[g] . d0``, ``z1_g = v_g wfv_g - F[g] . d1`` and
     ``Q0 = sum z0**2``, ``Q1 = sum z0 z1``, ``Q2 = sum z1**2`` (see
-    ``skboot.model_based._cluster`` for what they are).
+    ``skboot.model_based._cluster`` for what they are; CRV1 has ``wuv = wu``
+    and ``wfv = wf``, the jackknife variance CRV3 others:
+    ``skboot.model_based._cluster_crv3``).
     """
     G = Su.shape[0]
     kk = Su.shape[1]
@@ -378,8 +389,8 @@ def wcb_chunk(seed, gamma, b0, kind, table, enumerate_all, Su, Sf, F, wu, wf, ou
             for j in range(kk):
                 f0 += F[g, j] * d0[j]
                 f1 += F[g, j] * d1[j]
-            z0 = v[g] * wu[g] - f0
-            z1 = v[g] * wf[g] - f1
+            z0 = v[g] * wuv[g] - f0
+            z1 = v[g] * wfv[g] - f1
             q0 += z0 * z0
             q1 += z0 * z1
             q2 += z1 * z1

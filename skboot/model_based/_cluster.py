@@ -54,9 +54,10 @@ from skboot.model_based._cluster_checks import (
     ZERO_SE_ULPS,
     FewClustersWarning,
     few_clusters_message,
+    rounding_bound_from_norms,
     rounding_se,
-    rounding_se_bound,
 )
+from skboot.model_based._cluster_crv3 import crv3_error, crv3_one_way
 from skboot.model_based._cluster_inputs import (
     CONSTRAINTS,
     data_inputs,
@@ -91,7 +92,9 @@ def wild_cluster_bootstrap(
     impose_null: bool = True,
     weights: str = "rademacher",
     bootstrap_groups: ArrayLike | str | Sequence[str] | None = None,
+    fixed_effects: ArrayLike | str | None = None,
     small_sample: str = "both",
+    variance: str = "crv1",
     n_resamples: int = 9999,
     alternative: str = "two-sided",
     level: float = 0.95,
@@ -196,12 +199,39 @@ def wild_cluster_bootstrap(
         (n, m) for the intersection of the columns (with a statsmodels fit,
         also column names of the formula's data frame).  Enumeration and the few-clusters check use
         their number.
+    fixed_effects : array-like of shape (n,) or str, optional
+        Levels of one categorical variable whose dummies are in the model but
+        absorbed: ``y`` and ``X`` are demeaned within the levels
+        (Frisch-Waugh-Lovell), which gives the coefficients, standard error,
+        ``t`` and bootstrap distribution of the model with the dummies
+        written out.  The levels replace the intercept (no intercept column
+        is added; a column of ``X`` constant within the levels is refused; of
+        a statsmodels design, such columns, its constant among them, are
+        dropped).  Levels that span clusters (year effects with clusters by
+        state) are written out as dummy columns instead (O(n L) memory, at
+        most 25 million values; ``result.coef`` then ends with the levels'
+        coefficients): module ``skboot.model_based._cluster_fe``.  ``k`` of
+        ``small_sample`` counts every level (fixest's ``fixef.K="full"``, the
+        explicit-dummy model), also when the levels are nested in the
+        clusters, where fixest and reghdfe leave them out (a larger ``(n -
+        1) / (n - k)``; p-values and intervals are the same either way).
+        With a statsmodels fit, also a column name of the formula's data
+        frame.
     small_sample : {"both", "cluster", "observations", "none"}, default="both"
         The factor of the cluster-robust variance: ``G / (G - 1) * (n - 1) /
         (n - k)``, ``G / (G - 1)``, ``(n - 1) / (n - k)`` or 1 (multiway: each
         term with its own ``G``).  It scales ``t`` and every ``t*`` alike, so
         it changes the standard error and ``t``, never the p-value or the
-        interval.
+        interval.  Not used by ``variance="crv3"``.
+    variance : {"crv1", "crv3"}, default="crv1"
+        The cluster-robust variance of the standard error and of every
+        bootstrap ``t``: CRV1, or the cluster jackknife CRV3 of MacKinnon,
+        Nielsen & Webb (2023), ``(G - 1) / G sum_g (bhat_(g) - bhat)**2``
+        over the leave-one-cluster-out estimates, more reliable with few or
+        unbalanced clusters (their WCR/WCU with the CV3 statistic;
+        wildboottest's ``bootstrap_type="13"``).  CRV3 is one-way only and
+        costs ``G`` solves of size ``k`` once (module
+        ``skboot.model_based._cluster_crv3``); replicates stay O(G k).
     n_resamples : int, default=9999
         Replicates; with Rademacher weights and ``2**G <= n_resamples`` the ``2**G``
         sign vectors are enumerated instead (``result.n_resamples = 2**G``).  The
@@ -302,13 +332,15 @@ def wild_cluster_bootstrap(
         level=level,
         null=null,
         small_sample=small_sample,
+        variance=variance,
     )
     B, level, null = options["n_resamples"], options["level"], float(null)
-    intercept = bool(fit_intercept) and not is_results(X)
-    D, yf, dims, boot, a = data_inputs(
-        X, y, groups, coef, bool(fit_intercept), bootstrap_groups, owner
+    intercept = bool(fit_intercept) and fixed_effects is None and not is_results(X)
+    D, yf, dims, boot, a, k_df = data_inputs(
+        X, y, groups, coef, bool(fit_intercept), bootstrap_groups, owner, fixed_effects
     )
-    n, k = D.shape
+    if variance == "crv3" and boot is not None:
+        raise crv3_error(owner)
     key = check_random_state(random_state, owner=owner)
 
     # -- OLS: O(n k^2) for X'X, then one pass over the rows for the cluster sums -
@@ -318,16 +350,17 @@ def wild_cluster_bootstrap(
         q = A @ a
         aq = float(a @ q)
     factor = max(ZERO_SE_ULPS, cond2)
-    if boot is None:  # one-way: the bootstrap clusters are the variance clusters
-        codes, G = dims[0]
-        c = small_sample_factor(small_sample, G, n, k)
-        se, replicate = _one_way(D, yf, beta, q, A, codes, G, c)
-        n_boot = G
-    else:
-        parts = multiway_parts(D, yf, beta, q, A, dims, boot, small_sample, factor)
-        c, n_boot, replicate = 1.0, parts.n_boot, parts.sums  # factors in sums
-        se = math.sqrt(max(parts.variance, 0.0))  # NaN or inf: refused below
-    _check_finite(se, yf, owner)
+    se, c, n_boot, replicate, zero_se, negative = _variance_parts(
+        D,
+        yf,
+        beta,
+        (q, a, A),
+        dims,
+        boot,
+        (small_sample, variance, k_df),
+        factor,
+        owner,
+    )
     est = float(a @ beta)
     kind = "WCR" if impose_null else "WCU"
     enumerate_all = weights == "rademacher" and n_boot < 32 and 2**n_boot <= B
@@ -346,16 +379,13 @@ def wild_cluster_bootstrap(
         "n_clusters": min(G for _, G in dims),
         "n_bootstrap_clusters": n_boot,
         "small_sample": small_sample,
+        "variance": variance,
         "random_state": None if enumerate_all else key.reproducer(),
         "_aq": aq,
         "_c": c,
     }
-    if boot is None:
-        zero_se = _zero_se(se, factor, D, yf, beta, q, codes, G, c)
-    else:
-        zero_se = factor * parts.rounding
     if not se > zero_se:
-        return _undefined(base, se, zero_se, boot is not None and parts.variance < 0)
+        return _undefined(base, se, zero_se, negative)
     if weights == "rademacher":
         message = few_clusters_message(n_boot, 1.0 - level, alternative)
         if message is not None:
@@ -373,6 +403,50 @@ def wild_cluster_bootstrap(
         _sums=sums,
         **base,
     )
+
+
+def _variance_parts(
+    D: np.ndarray,
+    yf: np.ndarray,
+    beta: np.ndarray,
+    qaA: tuple[np.ndarray, np.ndarray, np.ndarray],
+    dims: list[tuple[np.ndarray, int]],
+    boot: tuple[np.ndarray, int] | None,
+    kinds: tuple[str, str, int],
+    factor: float,
+    owner: str,
+) -> tuple[float, float, int, Callable[..., np.ndarray], float, bool]:
+    """The standard error, the factor ``c`` applied to ``t*``, the number of
+    bootstrap clusters, the function giving the sums of the replicates, the
+    standard error that counts as zero (module
+    ``skboot.model_based._cluster_checks``) and whether a multiway variance
+    is negative."""
+    q, a, A = qaA
+    small_sample, variance, k_df = kinds
+    n = D.shape[0]
+    if boot is not None:
+        parts = multiway_parts(
+            D, yf, beta, q, A, dims, boot, small_sample, factor, k_df
+        )
+        se = math.sqrt(max(parts.variance, 0.0))  # NaN or inf: refused below
+        _check_finite(se, yf, owner)
+        negative = parts.variance < 0
+        return se, 1.0, parts.n_boot, parts.sums, factor * parts.rounding, negative
+    codes, G = dims[0]  # one-way: the bootstrap clusters are the variance clusters
+    if variance == "crv3":
+        c, c_ref = (G - 1) / G, 1.0
+        se, replicate, se_ref, norms = crv3_one_way(
+            D, yf, beta, q, A, a, codes, G, owner
+        )
+    else:
+        c = c_ref = small_sample_factor(small_sample, G, n, k_df)
+        se, replicate, norms = _one_way(D, yf, beta, q, A, codes, G, c)
+        se_ref = se
+    _check_finite(se, yf, owner)
+    zero_se = _zero_se(se_ref, factor, D, yf, beta, q, codes, G, c_ref, norms)
+    if se_ref is not se:  # CRV3: the rule on the CRV1 error, in CRV3 units
+        zero_se = zero_se * se / se_ref if se_ref > 0 else math.inf
+    return se, c, G, replicate, zero_se, False
 
 
 def _check_finite(se: float, yf: np.ndarray, owner: str) -> None:
@@ -397,11 +471,13 @@ def _zero_se(
     codes: np.ndarray,
     G: int,
     c: float,
+    norms: np.ndarray,
 ) -> float:
     """The one-way standard error that counts as zero (module
-    ``skboot.model_based._cluster_checks``): the cheap bound first, the exact
-    rounding level only when the bound does not decide."""
-    zero_se = factor * rounding_se_bound(D, yf, beta, q, c)
+    ``skboot.model_based._cluster_checks``): the cheap bound first (from the
+    norms of the pass over the rows), the exact rounding level only when the
+    bound does not decide."""
+    zero_se = factor * rounding_bound_from_norms(norms, D, yf, beta, q, c)
     if not se > zero_se:
         zero_se = factor * rounding_se(D, yf, beta, q, codes, G, c)
     return zero_se
@@ -416,16 +492,18 @@ def _one_way(
     codes: np.ndarray,
     G: int,
     c: float,
-) -> tuple[float, Callable[..., np.ndarray]]:
-    """The CRV1 standard error, and the function of ``(key, B, weights,
+) -> tuple[float, Callable[..., np.ndarray], np.ndarray]:
+    """The CRV1 standard error, the function of ``(key, B, weights,
     enumerate_all)`` giving the sums of the replicates from the per-cluster
     arrays (``su A``, ``F A``, ``F``, ``wu``, ``wf``), when the bootstrap clusters
-    are the variance clusters: one pass over the rows."""
+    are the variance clusters, and the squared norms of the rounding bound:
+    one pass over the rows."""
     k = D.shape[1]
     with np.errstate(over="ignore", invalid="ignore"):  # overflow: refused later
         su = np.empty((G, k))
         F = np.empty((G, k))
-        cluster_scores(D, yf, beta, q, codes, su, F)
+        norms = np.empty(k + 2)
+        cluster_scores(D, yf, beta, q, codes, su, F, norms)
         wu = su @ q
         wf = F @ q
         se = math.sqrt(c * float(wu @ wu))
@@ -434,7 +512,7 @@ def _one_way(
     def replicate(key: Any, B: int, weights: str, enumerate_all: bool) -> np.ndarray:
         return _replicate_sums(key, B, weights, enumerate_all, Su, Sf, F, wu, wf)
 
-    return se, replicate
+    return se, replicate, norms
 
 
 def _undefined(
@@ -500,6 +578,8 @@ def _replicate_sums(
             Su,
             Sf,
             np.ascontiguousarray(F),
+            np.ascontiguousarray(wu),
+            np.ascontiguousarray(wf),
             np.ascontiguousarray(wu),
             np.ascontiguousarray(wf),
             sums[b0 : b0 + _CHUNK],

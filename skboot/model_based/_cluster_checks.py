@@ -45,6 +45,7 @@ __all__ = [
     "FewClustersWarning",
     "few_clusters_message",
     "min_resamples",
+    "rounding_bound_from_norms",
     "rounding_se",
     "rounding_se_bound",
 ]
@@ -131,6 +132,28 @@ def rounding_se_bound(
     return _EPS * math.sqrt(c) * w * s
 
 
+def rounding_bound_from_norms(
+    norms: np.ndarray,
+    D: np.ndarray,
+    y: np.ndarray,
+    beta: np.ndarray,
+    q: np.ndarray,
+    c: float,
+) -> float:
+    """:func:`rounding_se_bound` from the squared norms ``||X q||**2``,
+    ``||y||**2`` and ``||X[:, j]||**2`` that ``cluster_scores`` accumulates in
+    its pass over the rows (no second pass); the two passes of
+    :func:`rounding_se_bound` (scaled norms) when a square overflowed."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        root = np.sqrt(norms)
+        bound = (
+            _EPS * math.sqrt(c) * root[0] * (root[1] + float(np.abs(beta) @ root[2:]))
+        )
+    if math.isfinite(bound):
+        return bound
+    return rounding_se_bound(D, y, beta, q, c)
+
+
 def min_resamples(alpha: float, alternative: str) -> int:
     """Fewest drawn replicates whose p-values reach ``alpha`` with a positive
     value: ``ceil(1 / alpha) - 1``, or ``ceil(2 / alpha) - 1`` equal-tailed."""
@@ -142,9 +165,14 @@ def few_clusters_message(G: int, alpha: float, alternative: str) -> str | None:
     """The :class:`FewClustersWarning` text when the ``2**G`` Rademacher sign
     vectors cannot give a positive p-value at or below ``alpha``, else None."""
     one_sided = alternative in ("greater", "less")
-    outcomes = 2**G if one_sided else 2 ** (G - 1)
-    if outcomes * alpha >= 1.0:
+    exponent = G if one_sided else G - 1
+    # 2**exponent overflows a float from 1024 on: compare logarithms there
+    if exponent < 1000:
+        if 2**exponent * alpha >= 1.0:
+            return None
+    elif exponent + math.log2(alpha) >= 0.0:
         return None
+    outcomes = 2**exponent
     kind = "one-sided" if one_sided else alternative
     return (
         f"wild_cluster_bootstrap: with {G} clusters, Rademacher weights have only "

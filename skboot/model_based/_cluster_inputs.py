@@ -28,6 +28,7 @@ from skboot._validation import (
     value_error,
 )
 from skboot.model_based._cluster_checks import min_resamples
+from skboot.model_based._cluster_fe import absorb, with_dummies
 from skboot.model_based._cluster_statsmodels import (
     fitted_groups,
     is_results,
@@ -40,6 +41,7 @@ __all__ = [
     "CONSTRAINTS",
     "FINITE_FLOAT",
     "SMALL_SAMPLE",
+    "VARIANCES",
     "WCB_ALTERNATIVES",
     "bootstrap_codes",
     "cluster_codes",
@@ -61,6 +63,9 @@ WCB_ALTERNATIVES = (*ALTERNATIVES, "equal-tailed")
 FINITE_FLOAT = Predicate(lambda v: is_real(v) and math.isfinite(v), "a finite float")
 #: The small-sample factors of the cluster-robust variance (``small_sample``).
 SMALL_SAMPLE = ("both", "cluster", "observations", "none")
+#: The cluster-robust variances (``variance``): CRV1, or the cluster jackknife
+#: CRV3 of MacKinnon, Nielsen & Webb (2023).
+VARIANCES = ("crv1", "crv3")
 #: The named choices of ``bootstrap_groups`` (besides labels).
 BOOTSTRAP_GROUPS = ("min", "max")
 #: The options of :func:`wild_cluster_bootstrap`, checked in this order before
@@ -74,6 +79,7 @@ CONSTRAINTS: dict[str, list[Constraint]] = {
     "level": [LEVEL],
     "null": [FINITE_FLOAT],
     "small_sample": [Options(SMALL_SAMPLE)],
+    "variance": [Options(VARIANCES)],
 }
 
 #: Columns below this magnitude underflow when squared.
@@ -329,18 +335,29 @@ def data_inputs(
     fit_intercept: bool,
     bootstrap_groups: Any,
     owner: str,
-) -> tuple[np.ndarray, np.ndarray, list[tuple[np.ndarray, int]], Any, np.ndarray]:
-    """The design (intercept last, or a statsmodels model's own), the response,
-    the clusterings, the bootstrap clusters (None: the one-way variance
-    clusters) and the restriction ``a``, each checked before any work."""
-    names = None
+    fixed_effects: Any = None,
+    parse: Any = None,
+) -> tuple[np.ndarray, np.ndarray, list[tuple[np.ndarray, int]], Any, np.ndarray, int]:
+    """The design (intercept last, or a statsmodels model's own; demeaned
+    within the levels of ``fixed_effects``), the response, the clusterings,
+    the bootstrap clusters (None: the one-way variance clusters), the
+    restriction (``parse(coef, d, k, names, owner)``, by default
+    :func:`restriction`) and the column count ``k`` of the small-sample factor
+    (absorbed levels included), each checked before any work."""
+    names, scale = None, None
+    if fixed_effects is not None:
+        fit_intercept = False  # the levels absorb the intercept
     if is_results(X):
         results = X
-        D, yf, names = results_inputs(results, y, owner)
+        D, yf, names, scale = results_inputs(results, y, owner)
         if groups is None:
             groups = fitted_groups(results)
         if groups is not None:
             groups = resolve_labels(groups, results, "groups", owner)
+        if fixed_effects is not None:
+            fixed_effects = resolve_labels(
+                fixed_effects, results, "fixed_effects", owner
+            )
         if bootstrap_groups is not None and not (
             isinstance(bootstrap_groups, str) and bootstrap_groups in BOOTSTRAP_GROUPS
         ):
@@ -369,6 +386,31 @@ def data_inputs(
             f"({k} with the intercept). Got {n} rows instead.",
         )
     boot = bootstrap_codes(bootstrap_groups, dims, n, owner)
+    a = (parse or _parse_single)(coef, k - 1 if fit_intercept else k, k, names, owner)
+    k_df = k
+    if fixed_effects is not None:
+        y_raw = yf
+        D, yf, a, levels = absorb(
+            D, yf, fixed_effects, scale, a, names is not None, owner
+        )
+        k_df = D.shape[1] + int(levels.max()) + 1
+        if not _nested(levels, dims):
+            D, yf, a = with_dummies(D, y_raw, a, levels, scale, owner)
+        if n <= k_df:
+            raise value_error(
+                "X",
+                owner,
+                f"must have more rows than regressors and absorbed levels "
+                f"({k_df}). Got {n} rows instead.",
+            )
+    return D, yf, dims, boot, a, k_df
+
+
+def _parse_single(
+    coef: Any, d: int, k: int, names: list[str] | None, owner: str
+) -> np.ndarray:
+    """The weights ``a`` of one restriction: an index, a parameter name of a
+    statsmodels fit, or weights."""
     if isinstance(coef, str) and (names is None or coef not in names):
         raise param_error(
             "coef",
@@ -381,5 +423,11 @@ def data_inputs(
         )
     if isinstance(coef, str) and names is not None:
         coef = names.index(coef)
-    a = restriction(coef, k - 1 if fit_intercept else k, k, owner)
-    return D, yf, dims, boot, a
+    return restriction(coef, d, k, owner)
+
+
+def _nested(levels: np.ndarray, dims: list[tuple[np.ndarray, int]]) -> bool:
+    """Whether every absorbed level lies inside one cluster of every
+    clustering (``skboot.model_based._cluster_fe``)."""
+    L = int(levels.max()) + 1
+    return all(intersection([levels, codes])[1] == L for codes, _ in dims)

@@ -36,7 +36,10 @@ from skboot._kernels.model_based import (
     wcb_multi_chunk,
 )
 from skboot._random import PURPOSE
-from skboot.model_based._cluster_checks import rounding_se, rounding_se_bound
+from skboot.model_based._cluster_checks import (
+    rounding_bound_from_norms,
+    rounding_se,
+)
 from skboot.model_based._cluster_inputs import intersection, small_sample_factor
 
 __all__ = ["MultiwayParts", "multiway_parts", "variance_terms"]
@@ -104,6 +107,7 @@ def multiway_parts(
     boot: tuple[np.ndarray, int],
     small_sample: str,
     factor: float,
+    k_df: int,
 ) -> MultiwayParts:
     """The per-cell, per-bootstrap-cluster and per-variance-cluster sums of the
     module docstring: O(n k) once.  ``rounding`` is the standard error of
@@ -111,7 +115,7 @@ def multiway_parts(
     positive sign, each with its factor): the cheap bound when ``factor`` times
     it already lies below the standard error, else the exact level."""
     with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
-        return _parts(D, yf, beta, q, A, dims, boot, small_sample, factor)
+        return _parts(D, yf, beta, q, A, dims, boot, small_sample, factor, k_df)
 
 
 def _parts(
@@ -124,6 +128,7 @@ def _parts(
     boot: tuple[np.ndarray, int],
     small_sample: str,
     factor: float,
+    k_df: int,
 ) -> MultiwayParts:
     n, k = D.shape
     boot_codes, G = boot
@@ -132,7 +137,8 @@ def _parts(
     np.minimum.at(rep, cells, np.arange(n, dtype=np.int64))
     su = np.empty((C, k))
     F = np.empty((C, k))
-    cluster_scores(D, yf, beta, q, cells, su, F)
+    norms = np.empty(k + 2)
+    cluster_scores(D, yf, beta, q, cells, su, F, norms)
     wu_c = su @ q
     wf_c = F @ q
     cell_boot = boot_codes[rep]
@@ -149,7 +155,7 @@ def _parts(
         wu_c,
         wf_c,
     )
-    terms = variance_terms(dims, small_sample, n, k)
+    terms = variance_terms(dims, small_sample, n, k_df)
     total_h = sum(H for _, H, _ in terms)
     cell_var = np.empty((len(terms), C), dtype=np.int64)
     FH = np.zeros((total_h, k))
@@ -165,7 +171,8 @@ def _parts(
         score = np.bincount(hc, weights=wu_c, minlength=H)
         variance += w * float(score @ score)
         offset += H
-    rounding = rounding_se_bound(D, yf, beta, q, float(weight[weight > 0].sum()))
+    c_pos = float(weight[weight > 0].sum())
+    rounding = rounding_bound_from_norms(norms, D, yf, beta, q, c_pos)
     se = math.sqrt(max(variance, 0.0)) if math.isfinite(variance) else math.inf
     if math.isfinite(se) and not se > factor * rounding:
         rounding = math.hypot(

@@ -79,6 +79,9 @@ class WildClusterResult(Result):
         unless ``bootstrap_groups`` or multiway clustering set others.
     small_sample : str
         The small-sample factor of the cluster-robust variance.
+    variance : {"crv1", "crv3"}
+        The cluster-robust variance of the standard error and of every
+        bootstrap ``t``.
     random_state : int, SeedSequence or None
         Reproduces the draws (None when enumerated: nothing is random).
     stream_version : int
@@ -124,6 +127,7 @@ class WildClusterResult(Result):
     n_clusters: int = 0
     n_bootstrap_clusters: int = field(default=0, repr=False)
     small_sample: str = field(default="both", repr=False)
+    variance: str = field(default="crv1", repr=False)
     random_state: SeedRecord = field(default=None, repr=False)
     stream_version: int = field(default=STREAM_VERSION, repr=False)
     _sums: np.ndarray = field(default_factory=lambda: np.empty((0, 5)))
@@ -134,13 +138,16 @@ class WildClusterResult(Result):
     def _from_file_fields(cls, fields: dict[str, Any], where: Any) -> Any:
         """A record written before ``bootstrap_groups`` and ``small_sample``
         existed holds neither field: its run had the default factor and one
-        multiplier per variance cluster."""
+        multiplier per variance cluster; one written before ``variance``
+        existed used CRV1."""
         if "small_sample" not in fields and "n_bootstrap_clusters" not in fields:
             fields = {
                 **fields,
                 "small_sample": "both",
                 "n_bootstrap_clusters": fields.get("n_clusters", 0),
             }
+        if "variance" not in fields:
+            fields = {**fields, "variance": "crv1"}
         return super()._from_file_fields(fields, where)
 
     def pvalue_at(self, null: float) -> float:
@@ -261,6 +268,7 @@ class WildClusterResult(Result):
                 "n_clusters": self.n_clusters,
                 "n_bootstrap_clusters": self.n_bootstrap_clusters,
                 "small_sample": self.small_sample,
+                "variance": self.variance,
             }
         ]
 
@@ -273,7 +281,7 @@ class WildClusterResult(Result):
             Columns ``estimate, standard_error, statistic, pvalue, low, high``
             (the interval at ``level``), then ``null, level, alternative,
             bootstrap, weights, n_resamples, enumerated, n_clusters,
-            n_bootstrap_clusters, small_sample``.
+            n_bootstrap_clusters, small_sample, variance``.
         """
         return super().to_frame()
 

@@ -88,10 +88,11 @@ def _model_kind(model: Any) -> str | None:
 
 def results_inputs(
     results: Any, y: Any, owner: str
-) -> tuple[np.ndarray, np.ndarray, list[str]]:
+) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray | None]:
     """The (weighted) design, response and parameter names of an OLS or WLS
-    model (fitted or not: only its data are used); anything else is refused
-    naming what is supported."""
+    model (fitted or not: only its data are used), and the row scale
+    ``sqrt(w)`` of a WLS fit (None for OLS); anything else is refused naming
+    what is supported."""
     model = _model(results)
     if _model_kind(model) is None:
         raise param_error(
@@ -114,6 +115,7 @@ def results_inputs(
     D = as_float_array(np.asarray(model.exog), "X", owner, ndim=(2,), min_rows=0)
     yf = as_float_array(np.asarray(model.endog), "y", owner, ndim=(1,), min_rows=0)
     w = getattr(model, "weights", None)
+    s = None
     if w is not None and not np.isscalar(w):
         w = as_float_array(np.asarray(w), "X", owner, ndim=(1,), min_rows=0)
         if np.any(w < 0):
@@ -127,7 +129,7 @@ def results_inputs(
         D = D * s[:, None]
         yf = yf * s
     names = list(getattr(model, "exog_names", None) or [])
-    return np.ascontiguousarray(D), yf, names
+    return np.ascontiguousarray(D), yf, names, s
 
 
 def fitted_groups(results: Any) -> Any:
