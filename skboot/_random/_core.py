@@ -101,6 +101,9 @@ PURPOSE = {
     "wild": 10,
     # other model-based draws (skboot.model_based), e.g. burn-in start values
     "model": 11,
+    # inner replicates of the calibrated intervals' double bootstrap: inner
+    # replicate c of outer replicate b is replicate b * n_inner + c
+    "calibration": 12,
     # sample j of independent samples reads slot 16 + j
     "independent": 16,
 }

@@ -18,6 +18,7 @@ from skboot.resamplers._iid import (
     BayesianBootstrap,
     Bootstrap,
     GroupBootstrap,
+    IIDPlan,
     PoissonBootstrap,
     StratifiedBootstrap,
 )
@@ -32,6 +33,7 @@ __all__ = [
     "CircularBlockBootstrap",
     "DeleteGroupPlan",
     "GroupBootstrap",
+    "IIDPlan",
     "IndependentPlan",
     "LeaveOneOutPlan",
     "MovingBlockBootstrap",
