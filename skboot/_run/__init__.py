@@ -21,11 +21,7 @@ the engine.  Everything a public entry point does once per call lives here, once
   work.
 """
 
-from skboot._run._calibration import (
-    CALIBRATION_N_INNER,
-    calibration_inputs,
-    check_calibration,
-)
+from skboot._run._calibration import calibration_inputs, check_calibration
 from skboot._run._context import (
     DEFAULT_N_RESAMPLES,
     DEVICES,
@@ -61,7 +57,6 @@ from skboot._run._undefined import UNDEFINED_POLICIES, Undefined, apply_undefine
 
 __all__ = [
     "AUTO_JACKKNIFE_GROUPS",
-    "CALIBRATION_N_INNER",
     "DEFAULT_N_RESAMPLES",
     "DEVICES",
     "NAN_POLICIES",

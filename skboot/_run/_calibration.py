@@ -41,9 +41,7 @@ __all__ = ["CALIBRATION_N_INNER", "calibration_inputs", "check_calibration"]
 CALIBRATION_N_INNER = 200
 
 
-def check_calibration(
-    ctx: RunContext, method: str, n_inner: Any, owner: str
-) -> int:
+def check_calibration(ctx: RunContext, method: str, n_inner: Any, owner: str) -> int:
     """``n_inner`` (None: :data:`CALIBRATION_N_INNER`) checked, and the run's
     resampler checked to be the iid bootstrap of ``n`` rows, before any work."""
     n_inner = CALIBRATION_N_INNER if n_inner is None else n_inner
@@ -75,9 +73,7 @@ def check_calibration(
     return n_inner
 
 
-def calibration_inputs(
-    ctx: RunContext, n_inner: int
-) -> tuple[np.ndarray, np.ndarray]:
+def calibration_inputs(ctx: RunContext, n_inner: int) -> tuple[np.ndarray, np.ndarray]:
     """``(u, v)``, each (n_resamples, k): the proportions of the module notes.
 
     Bit-identical for any ``n_jobs`` or backend: each row is a pure function of
@@ -123,7 +119,7 @@ def _moment_counts(
     cv = np.empty_like(cu)
     calibration_counts(
         X,
-        np.asarray(getattr(stat, "shift"), dtype=np.float64),
+        np.asarray(getattr(stat, "shift", np.zeros(X.shape[1])), dtype=np.float64),
         kind,
         float(getattr(stat, "ddof", 0)),
         scheme.seed,

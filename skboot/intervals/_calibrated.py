@@ -29,13 +29,25 @@ import numpy as np
 
 from skboot._validation import value_error
 from skboot.intervals._checks import check_distribution, check_estimate, numeric_array
-from skboot.intervals._common import finish, sorted_quantile, tail_alpha, warn_zero_spread
+from skboot.intervals._common import (
+    finish,
+    sorted_quantile,
+    tail_alpha,
+    warn_zero_spread,
+)
 from skboot.intervals._result import FloatArray, IntervalEndpoints
 
-__all__ = ["CALIBRATED_METHODS", "calibrated_basic", "calibrated_percentile"]
+__all__ = [
+    "CALIBRATED_METHODS",
+    "CALIBRATION_N_INNER",
+    "calibrated_basic",
+    "calibrated_percentile",
+]
 
 #: The methods of this module, as spelled in ``method=``.
 CALIBRATED_METHODS = ("calibrated", "calibrated_basic")
+#: Inner replicates per replicate when ``n_inner`` is not given.
+CALIBRATION_N_INNER = 200
 
 
 def check_proportions(value: Any, shape: tuple[int, int], owner: str) -> FloatArray:

@@ -28,6 +28,7 @@ from skboot._run import (
 from skboot._typing import ArrayLike, PValues, StandardErrorFunc
 from skboot._validation import ALTERNATIVE, LEVEL, Constraint, lower, validate_params
 from skboot.intervals import (
+    CALIBRATED_METHODS,
     ConfidenceInterval,
     check_method,
     method_endpoints,
@@ -40,8 +41,6 @@ if TYPE_CHECKING:
 __all__ = ["result_interval", "result_pvalue"]
 
 _OPTIONS: dict[str, list[Constraint]] = {"alternative": [ALTERNATIVE], "level": [LEVEL]}
-#: The methods that run a double bootstrap on the result's data.
-CALIBRATED = ("calibrated", "calibrated_basic")
 
 
 def _check_data(result: BootstrapResult, what: str) -> None:
@@ -77,7 +76,7 @@ def _options(
         method = "percentile"
     values["alternative"] = lower(values["alternative"])
     checked = validate_params(owner, _OPTIONS, **values)
-    if method in CALIBRATED:
+    if method in CALIBRATED_METHODS:
         _check_data(result, "The calibrated interval")
         assert ctx is not None
         checked["n_inner"] = check_calibration(ctx, method, n_inner, owner)
