@@ -72,7 +72,9 @@ def _intervals(x: np.ndarray, seed: list[int], b1: int, b2: int, check: bool):
     from skboot._run import calibration_inputs
     from skboot.intervals import method_endpoints
 
-    res = bootstrap(x, "mean", n_resamples=b1, random_state=seed)
+    res = bootstrap(
+        x, "mean", n_resamples=b1, random_state=np.random.SeedSequence(seed)
+    )
     est, dist = res._arrays()
     u, v = calibration_inputs(res._context, b2)
     props = (u[:, 0], v[:, 0])
@@ -85,8 +87,8 @@ def _intervals(x: np.ndarray, seed: list[int], b1: int, b2: int, check: bool):
         for method in ("calibrated", "calibrated_basic"):
             ends = method_endpoints(
                 method,
-                dist[:, 0],
-                est[0],
+                dist,
+                est,
                 level=level,
                 alternative="two-sided",
                 calibration=lambda: props,
@@ -122,7 +124,10 @@ def run(trials: int, b1: int, b2: int, seed: int) -> dict[str, Any]:
                 row["only_calibrated"], row["only_percentile"] = b, c
                 row["mcnemar_z"] = (b - c) / math.sqrt(b + c) if b + c else 0.0
                 cells.append(row)
-            print(f"{name} n={n} done, {time.perf_counter() - start:.0f} s", file=sys.stderr)
+            print(
+                f"{name} n={n} done, {time.perf_counter() - start:.0f} s",
+                file=sys.stderr,
+            )
     return {
         "trials": trials,
         "n_resamples": b1,
