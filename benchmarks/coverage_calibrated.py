@@ -102,8 +102,11 @@ def _intervals(x: np.ndarray, seed: list[int], b1: int, b2: int, check: bool):
     return out
 
 
-def run(trials: int, b1: int, b2: int, seed: int) -> dict[str, Any]:
-    """Every cell of the study (see the module docstring)."""
+def run(
+    trials: int, b1: int, b2: int, seed: int, partial: str | None = None
+) -> dict[str, Any]:
+    """Every cell of the study (see the module docstring); the cells done so far
+    are written to ``partial`` (JSON) after every configuration."""
     cells: list[dict[str, Any]] = []
     start = time.perf_counter()
     for d_id, (name, (draw, truth)) in enumerate(DISTRIBUTIONS.items()):
@@ -124,17 +127,18 @@ def run(trials: int, b1: int, b2: int, seed: int) -> dict[str, Any]:
                 row["only_calibrated"], row["only_percentile"] = b, c
                 row["mcnemar_z"] = (b - c) / math.sqrt(b + c) if b + c else 0.0
                 cells.append(row)
-            print(
-                f"{name} n={n} done, {time.perf_counter() - start:.0f} s",
-                file=sys.stderr,
-            )
+            elapsed = time.perf_counter() - start
+            print(f"{name} n={n} done, {elapsed:.0f} s", file=sys.stderr)
+            if partial:
+                with open(partial, "w") as fh:
+                    json.dump({"cells": cells, "wall_s": elapsed}, fh, indent=1)
     return {
         "trials": trials,
         "n_resamples": b1,
         "n_inner": b2,
         "seed": seed,
         "wall_s": time.perf_counter() - start,
-        "load_average": os.getloadavg(),
+        "load_average_end": os.getloadavg(),
         "cells": cells,
     }
 
@@ -172,7 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.trials, args.n_resamples, args.n_inner = 100, 299, 100
-    out = run(args.trials, args.n_resamples, args.n_inner, args.seed)
+    load = os.getloadavg()
+    out = run(args.trials, args.n_resamples, args.n_inner, args.seed, args.json)
+    out["load_average_start"] = load
     print(report(out))
     if args.json:
         with open(args.json, "w") as fh:

@@ -19,7 +19,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from skboot._random import fill_indices_kernel
+from skboot._random import (
+    FAST_BLOCK,
+    fill_row_buffered,
+    lemire_threshold,
+)
 
 __all__ = ["MOMENT_KINDS", "calibration_counts", "moment_value"]
 
@@ -69,13 +73,16 @@ def calibration_counts(
     for j in range(d):
         s1, s2 = _column_sums(X, all_rows, j)
         est[j] = moment_value(kind, s1, s2, m, shift[j], ddof)
+    un = np.uint64(n)
+    thresh = lemire_threshold(un)
+    buf = np.empty(FAST_BLOCK, dtype=np.uint64)
     outer = np.empty(n, dtype=np.int64)
     inner = np.empty(n, dtype=np.int64)
     rows = np.empty((n, d))
     star = np.empty(d)
     for r in range(cu.shape[0]):
         b = b0 + r
-        fill_indices_kernel(seed, gamma, np.uint64(b), np.uint64(n), outer)
+        fill_row_buffered(seed, gamma, np.uint64(b), un, thresh, buf, outer)
         for i in range(n):
             for j in range(d):
                 rows[i, j] = X[outer[i], j]
@@ -86,7 +93,7 @@ def calibration_counts(
             cv[r, j] = 0
         for c in range(n_inner):
             t = np.uint64(b) * np.uint64(n_inner) + np.uint64(c)
-            fill_indices_kernel(seed_in, gamma_in, t, np.uint64(n), inner)
+            fill_row_buffered(seed_in, gamma_in, t, un, thresh, buf, inner)
             for j in range(d):
                 s1, s2 = _column_sums(rows, inner, j)
                 value = moment_value(kind, s1, s2, m, shift[j], ddof)
