@@ -321,3 +321,92 @@ def test_normal_mean_level_moves_toward_student_t():
     assert np.mean(ratio_pct) > 1.15, np.mean(ratio_pct)
     assert abs(np.mean(ratio_t) - 1.0) < 0.2, np.mean(ratio_t)
     assert abs(np.mean(ratio_t) - 1.0) < abs(np.mean(pct_t) - 1.0)
+
+
+# -- coverage (slow) -----------------------------------------------------------
+#: The slow test's configuration: data sets per (distribution, n), B1, B2.
+COVERAGE_TRIALS = 300
+COVERAGE_B1 = 499
+COVERAGE_B2 = 100
+COVERAGE_DISTRIBUTIONS = {
+    "normal": (lambda rng, n: rng.normal(size=n), 0.0),
+    "exponential": (lambda rng, n: rng.exponential(size=n), 1.0),
+    "lognormal": (lambda rng, n: rng.lognormal(size=n), math.exp(0.5)),
+}
+#: Pooled over the six configurations (1800 paired data sets), the data sets only
+#: the calibrated interval covers minus those only the percentile one covers must
+#: reach this at each level.
+COVERAGE_MIN_GAIN = 50
+#: Per paired data set, P(only calibrated covers) and P(only percentile covers),
+#: pooled over the six configurations, measured with this configuration on 600
+#: other data sets per configuration (seed 99; pooled coverage percentile 0.818
+#: and 0.868, calibrated 0.885 and 0.931).
+COVERAGE_MEASURED = {0.90: (0.0731, 0.0058), 0.95: (0.0656, 0.0025)}
+
+
+def _coverage_hits(seed: int, trials: int) -> dict[float, np.ndarray]:
+    """Per level, (trials * 6, 2) booleans: percentile, calibrated covered."""
+    hits: dict[float, list[tuple[bool, bool]]] = {0.90: [], 0.95: []}
+    for d_id, (draw, truth) in enumerate(COVERAGE_DISTRIBUTIONS.values()):
+        for n in (10, 20):
+            for t in range(trials):
+                key = np.random.SeedSequence([seed, d_id, n, t])
+                x = draw(np.random.default_rng(key), n)
+                res = bootstrap(x, "mean", n_resamples=COVERAGE_B1, random_state=key)
+                u, v = calibration_inputs(res._context, COVERAGE_B2)
+                props = (u[:, 0], v[:, 0])
+                for level in (0.90, 0.95):
+                    pct = res.confidence_interval(level, "percentile")
+                    cal = method_endpoints(
+                        "calibrated",
+                        res.distribution,
+                        res.estimate,
+                        level=level,
+                        alternative="two-sided",
+                        calibration=lambda props=props: props,
+                    )
+                    hits[level].append(
+                        (pct.low <= truth <= pct.high, cal.low <= truth <= cal.high)
+                    )
+    return {level: np.array(h) for level, h in hits.items()}
+
+
+def _coverage_false_failure(p_only_cal: float, p_only_pct: float) -> float:
+    """P(gain < COVERAGE_MIN_GAIN) at these rates (normal approximation of the
+    sum of 1800 independent paired outcomes)."""
+    m = 6 * COVERAGE_TRIALS
+    mean = m * (p_only_cal - p_only_pct)
+    var = m * (p_only_cal + p_only_pct - (p_only_cal - p_only_pct) ** 2)
+    return float(stats.norm.cdf((COVERAGE_MIN_GAIN - 0.5 - mean) / math.sqrt(var)))
+
+
+def test_coverage_false_failure_probability_is_small():
+    """The documented false-failure rate of the slow test: below 1e-6 at each
+    level at the measured rates (mean gain about 120, sd 12), below 1e-3 if
+    the gain per data set is a quarter smaller, and a calibration that does
+    nothing (no gain) fails it with certainty."""
+    for p_cal, p_pct in COVERAGE_MEASURED.values():
+        assert _coverage_false_failure(p_cal, p_pct) < 1e-6
+        assert _coverage_false_failure(p_pct + (p_cal - p_pct) * 3 / 4, p_pct) < 1e-3
+    assert _coverage_false_failure(0.01, 0.01) > 0.999
+
+
+@pytest.mark.slow
+def test_calibrated_coverage_is_closer_to_nominal_than_percentile():
+    """Mean of normal, exponential and lognormal data, n = 10 and 20, B1 = 499,
+    B2 = 100, 300 data sets each, levels 0.90 and 0.95.  Pooled over the six
+    configurations the calibrated interval covers at least 50 more data sets than
+    the percentile one (the measured gain is about 0.065 per data set, 120 of
+    1800), its pooled coverage is closer to the level, and it does not overshoot
+    the level by more than 0.02 (the Monte Carlo se is 0.006; measured 0.885 at
+    0.90 and 0.931 at 0.95, percentile 0.818 and 0.868).  False-failure
+    probability at the measured rates: below 1e-6 per level
+    (``COVERAGE_MEASURED``, normal approximation); a fixed seed makes any given
+    run deterministic.  About 4 minutes on a loaded two-core machine."""
+    hits = _coverage_hits(20261201, COVERAGE_TRIALS)
+    for level, h in hits.items():
+        pct, cal = h[:, 0], h[:, 1]
+        gain = int((cal & ~pct).sum()) - int((pct & ~cal).sum())
+        assert gain >= COVERAGE_MIN_GAIN, (level, gain)
+        assert abs(cal.mean() - level) < abs(pct.mean() - level), level
+        assert cal.mean() <= level + 0.02, (level, cal.mean())
