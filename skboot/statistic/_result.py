@@ -367,9 +367,8 @@ class BootstrapResult(Result):
             For "studentized" without a standard-error function: the size of the
             nested bootstrap that estimates each replicate's standard error.
             For "calibrated" and "calibrated_basic": the inner replicates drawn
-            from each replicate (default :data:`skboot.intervals.
-            CALIBRATION_N_INNER`, 200); ``n_resamples * n_inner`` must be below
-            ``2**32``.
+            from each replicate (default 200); ``n_resamples * n_inner`` must be
+            below ``2**32``.
         jackknife_groups : "auto", "full" or int, default="auto"
             For "bca", the jackknife that gives the acceleration.  An int ``G``:
             a delete-a-group jackknife over ``G`` seeded random groups of rows
