@@ -126,6 +126,18 @@ def _res_poisson_median():
 
 
 @functools.cache
+def _res_poisson_mean():
+    return bootstrap(X1, "mean", resampler=PoissonBootstrap(20, random_state=0))
+
+
+@functools.cache
+def _res_unpickled():
+    import pickle
+
+    return pickle.loads(pickle.dumps(_res()))
+
+
+@functools.cache
 def _res_2d():
     return bootstrap(X2, "mean", n_resamples=20, random_state=0)
 
@@ -185,6 +197,8 @@ _WARM: tuple[Callable[[], Any], ...] = (
     _res,
     _res_median,
     _res_poisson_median,
+    _res_poisson_mean,
+    _res_unpickled,
     _res_2d,
     _res_dup_columns,
     _res_undefined,
@@ -443,7 +457,15 @@ for _level in (0, 1, 1.5, -0.1, 95, float("nan"), float("inf"), "x", "0.95", Tru
     case(R, f"level-{_level!r}", lambda lv=_level: _res().confidence_interval(lv), V, r"'level' parameter of confidence_interval must be a float in \(0, 1\). Got " + re.escape(repr(_level)))
 case(R, "level-bca-before-jackknife", lambda: _res_median().confidence_interval(1.5, method="bca"), V, r"'level' parameter of confidence_interval must be a float in \(0, 1\). Got 1.5")
 case(R, "level-studentized-before-nested", lambda: _res_median().confidence_interval(0, method="studentized", n_inner=5), V, r"'level' parameter.*Got 0")
-case(R, "method-B_Ca", lambda: _res().confidence_interval(method="B_Ca"), V, r"'method' parameter of confidence_interval must be one of \{'percentile', 'basic', 'normal', 'bc', 'bca', 'studentized'\}. Got 'B_Ca'")
+case(R, "method-B_Ca", lambda: _res().confidence_interval(method="B_Ca"), V, r"'method' parameter of confidence_interval must be one of \{'percentile', 'basic', 'normal', 'bc', 'bca', 'studentized', 'calibrated', 'calibrated_basic'\}. Got 'B_Ca'")
+case(R, "calibrated-n_inner-1", lambda: _res().confidence_interval(method="calibrated", n_inner=1), V, r"^The 'n_inner' parameter of confidence_interval must be an int >= 2. Got 1 instead\.$")
+case(R, "calibrated-n_inner-float", lambda: _res().confidence_interval(method="calibrated_basic", n_inner=50.5), V, r"'n_inner' parameter of confidence_interval must be an int >= 2. Got 50.5")
+case(R, "calibrated-n_inner-huge", lambda: _res().confidence_interval(method="calibrated", n_inner=2**31), V, r"'n_inner' parameter of confidence_interval must be an int with n_resamples \* n_inner < 2\*\*32. Got 2147483648")
+case(R, "calibrated-level-first", lambda: _res().confidence_interval(1.5, method="calibrated", n_inner=1), V, r"'level' parameter of confidence_interval must be a float in \(0, 1\). Got 1.5")
+case(R, "calibrated-poisson", lambda: _res_poisson_mean().confidence_interval(method="calibrated"), V, r"'method' parameter of confidence_interval 'calibrated' \(a double bootstrap\) needs a run with the iid bootstrap .*Got resampler PoissonBootstrap")
+case(R, "calibrated-unpickled", lambda: _res_unpickled().confidence_interval(method="calibrated"), V, r"The calibrated interval needs the data and the statistic")
+case(R, "calibrated-pvalue-n_inner", lambda: _res().pvalue(0.0, method="calibrated", n_inner=0), V, r"'n_inner' parameter of pvalue must be an int >= 2. Got 0")
+case(R, "calibrated-pvalue-poisson", lambda: _res_poisson_mean().pvalue(0.0, method="calibrated_basic"), V, r"'method' parameter of pvalue 'calibrated_basic' \(a double bootstrap\) needs")
 case(R, "method-norm-alias", lambda: _res().confidence_interval(method="norm"), V, r"'method' parameter of confidence_interval.*Got 'norm'")
 case(R, "method-number", lambda: _res().confidence_interval(method=1), V, r"'method' parameter of confidence_interval.*Got 1")
 case(R, "alternative-underscore", lambda: _res().confidence_interval(alternative="two_sided"), V, r"'alternative' parameter of confidence_interval must be one of \{'two-sided', 'less', 'greater'\}. Got 'two_sided'")
@@ -748,6 +770,7 @@ WORK = [
     ("skboot.statistic._inference", "jackknife"),
     ("skboot._run._run", "EstimatorStatistic"),
     ("skboot._run._studentized", "_nested_studentized"),
+    ("skboot.statistic._inference", "calibration_inputs"),
     ("skboot.multiple_comparison._replicates", "run_bootstrap"),
 ]
 
@@ -766,6 +789,7 @@ def test_forbid_work_catches_work(monkeypatch):
         lambda: bootstrap(X1, np.median, n_resamples=5),
         lambda: _res_median().confidence_interval(method="bca"),
         lambda: _res_median().confidence_interval(method="studentized", n_inner=3),
+        lambda: _res().confidence_interval(method="calibrated", n_inner=3),
         lambda: _res_median().confidence_interval(
             method="studentized", standard_error=np.std
         ),

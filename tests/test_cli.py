@@ -269,6 +269,23 @@ def test_studentized_works_for_every_statistic(
     assert out["low"] < out["estimate"] < out["high"]
 
 
+@pytest.mark.parametrize("method", ["calibrated", "calibrated_basic"])
+def test_calibrated_methods(table, capsys, method):
+    path, frame = table
+    argv = ["ci", str(path), "--column", "x", "--method", method]
+    argv += ["--n-resamples", "99", "--seed", "4"]
+    res = bootstrap(
+        frame["x"].to_numpy(dtype=float), "mean", n_resamples=99, random_state=4
+    )
+    for extra, n_inner in (([], 200), (["--n-inner", "30"], 30)):
+        out = _json([*argv, *extra], capsys)
+        ci = res.confidence_interval(method=method, n_inner=n_inner)
+        assert out["method"] == method and out["n_inner"] == n_inner
+        assert (out["low"], out["high"]) == (ci.low, ci.high)
+    assert main(argv) == 0
+    assert "double bootstrap, n_inner=200" in capsys.readouterr().out
+
+
 def test_studentized_median_nested_by_default(table, capsys):
     path, _ = table
     argv = ["ci", str(path), "--column", "x", "--statistic", "median"]
@@ -341,6 +358,10 @@ def test_studentized_proportion_is_the_mean_of_0_1_data(table, capsys):
         (
             "ci {csv} --column x --method studentized --statistic median --resampler moving",
             "needs --resampler iid",
+        ),
+        (
+            "ci {csv} --column x --method calibrated --resampler moving",
+            "--method calibrated runs a double bootstrap, which needs --resampler iid",
         ),
         (
             "ci {csv} --column x --statistic median --resampler bayesian",

@@ -980,7 +980,8 @@ def test_method_names_are_case_insensitive(spelling):
     with pytest.raises(
         ValueError,
         match=r"^The 'method' parameter of interval_by_method must be one of "
-        r"\{'percentile', 'basic', 'normal', 'bc', 'bca', 'studentized'\}. Got "
+        r"\{'percentile', 'basic', 'normal', 'bc', 'bca', 'studentized', "
+        r"'calibrated', 'calibrated_basic'\}. Got "
         r"'B C a' instead\.$",
     ):
         interval_by_method("B C a", res.distribution, res.estimate)

@@ -27,6 +27,7 @@ from skboot._random._blocks import (
     fill_indices_kernel,
     fill_poisson_counts,
     fill_pool_indices,
+    fill_row_buffered,
     index_dtype,
 )
 from skboot._random._core import (
@@ -107,6 +108,7 @@ __all__ = [
     "fill_indices_kernel",
     "fill_poisson_counts",
     "fill_pool_indices",
+    "fill_row_buffered",
     "index_dtype",
     "lemire_threshold",
     "mix64",

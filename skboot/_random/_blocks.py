@@ -158,7 +158,16 @@ draw_block = njit(cache=True)(_draw_block)
 @njit(cache=True, nogil=True)
 def _fill_row(seed, gamma, b, un, thresh, out):
     """All draws of replicate ``b`` into the 1-D ``out``, block by block."""
-    buf = np.empty(FAST_BLOCK, dtype=np.uint64)
+    fill_row_buffered(
+        seed, gamma, b, un, thresh, np.empty(FAST_BLOCK, dtype=np.uint64), out
+    )
+
+
+@njit(cache=True, nogil=True)
+def fill_row_buffered(seed, gamma, b, un, thresh, buf, out):
+    """:func:`fill_indices_kernel` for a caller that fills many short rows: the
+    Lemire threshold ``thresh`` of ``un`` and the scratch block ``buf``
+    (FAST_BLOCK uint64) are the caller's, made once."""
     ctr = replicate_counter(b)
     have = NO_HAVE
     lo = _U0

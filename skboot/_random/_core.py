@@ -104,6 +104,9 @@ PURPOSE = {
     # parametric bootstrap (skboot.model_based): the Philox key of replicate b's
     # numpy Generator, read at position b
     "parametric": 12,
+    # inner replicates of the calibrated intervals' double bootstrap: inner
+    # replicate c of outer replicate b is replicate b * n_inner + c
+    "calibration": 13,
     # sample j of independent samples reads slot 16 + j
     "independent": 16,
 }

@@ -11,6 +11,8 @@ the engine.  Everything a public entry point does once per call lives here, once
 * :mod:`~skboot._run._jackknife`: the jackknife for BCa (closed forms, the engine,
   groups, strata, independent samples);
 * :mod:`~skboot._run._studentized`: the standard errors of the studentized interval.
+* :mod:`~skboot._run._calibration`: the double bootstrap of the calibrated
+  intervals (per-replicate proportions, fused for the moment built-ins).
 * :mod:`~skboot._run._delta_method`: the delta-method standard errors of the smooth
   built-ins, from fused sums of power columns.
 * :mod:`~skboot._run._dask` and :mod:`~skboot._run._dask_checks`: the
@@ -19,6 +21,7 @@ the engine.  Everything a public entry point does once per call lives here, once
   work.
 """
 
+from skboot._run._calibration import calibration_inputs, check_calibration
 from skboot._run._context import (
     DEFAULT_N_RESAMPLES,
     DEVICES,
@@ -68,7 +71,9 @@ __all__ = [
     "apply_undefined_policy",
     "auto_jackknife_groups",
     "available_memory",
+    "calibration_inputs",
     "check_bootstrap_plan",
+    "check_calibration",
     "check_distribution_memory",
     "check_jackknife_groups",
     "check_run_params",

@@ -14,6 +14,7 @@ import numpy as np
 from skboot.cli._io import PlotFile, read_columns
 from skboot.cli._options import (
     BLOCK_RESAMPLERS,
+    CALIBRATED_METHODS,
     DEFAULT_N_INNER,
     NESTED_STATISTICS,
     RESAMPLERS,
@@ -34,6 +35,8 @@ def _resampler(args: argparse.Namespace) -> Any:
 
 def studentized_options(args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
     """Keywords of confidence_interval for --method, and how se is obtained."""
+    if args.method in CALIBRATED_METHODS:
+        return ({} if args.n_inner is None else {"n_inner": args.n_inner}), None
     if args.method != "studentized":
         return {}, None
     if args.n_inner is not None or args.statistic in NESTED_STATISTICS:
@@ -79,8 +82,17 @@ def check_ci_args(args: argparse.Namespace) -> None:
             "--block-length applies to the block resamplers (stationary, moving, "
             f"circular) only, not --resampler {args.resampler}"
         )
-    if args.n_inner is not None and args.method != "studentized":
-        error(f"--n-inner applies to --method studentized only, not {args.method}")
+    nested = ("studentized", *CALIBRATED_METHODS)
+    if args.n_inner is not None and args.method not in nested:
+        error(
+            "--n-inner applies to --method studentized, calibrated and "
+            f"calibrated_basic only, not {args.method}"
+        )
+    if args.method in CALIBRATED_METHODS and args.resampler != "iid":
+        error(
+            f"--method {args.method} runs a double bootstrap, which needs "
+            f"--resampler iid; got --resampler {args.resampler}"
+        )
     if args.resampler == "bayesian" and args.statistic in NESTED_STATISTICS:
         error(
             f"--statistic {args.statistic} is not defined for --resampler bayesian "
@@ -152,7 +164,7 @@ def _record(
         "low": float(ci.low),
         "high": float(ci.high),
         "studentized_se": se_how,
-        "n_inner": kw.get("n_inner"),
+        "n_inner": kw.get("n_inner") if ci.n_inner is None else ci.n_inner,
         "n_resamples": res.n_resamples,
         "seed": args.seed,
         "random_state": res.random_state,
@@ -186,6 +198,8 @@ def _print_text(args: argparse.Namespace, out: dict[str, Any]) -> None:
             f"se* by {out['studentized_se']}"
             + (f", n_inner={out['n_inner']}" if out["n_inner"] is not None else "")
         )
+    if args.method in CALIBRATED_METHODS:
+        details.append(f"double bootstrap, n_inner={out['n_inner']}")
     if args.seed is not None:
         details.append(f"seed={args.seed}")
     print(

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from skboot.intervals import METHODS
+from skboot.intervals import CALIBRATED_METHODS, CALIBRATION_N_INNER, METHODS
 
 __all__ = [
     "BLOCK_RESAMPLERS",
+    "CALIBRATED_METHODS",
+    "CALIBRATION_N_INNER",
     "DEFAULT_N_INNER",
     "METHODS",
     "NESTED_STATISTICS",

@@ -10,6 +10,7 @@ import numpy as np
 from skboot.cli._ci import run_ci
 from skboot.cli._demo import demo
 from skboot.cli._options import (
+    CALIBRATION_N_INNER,
     DEFAULT_N_INNER,
     METHODS,
     RESAMPLERS,
@@ -179,7 +180,9 @@ def _add_ci_interval(ci: argparse.ArgumentParser) -> None:
         metavar="N",
         help="replicates of the nested bootstrap of --method studentized (default "
         f"{DEFAULT_N_INNER} for median and quantile; other statistics have a "
-        "closed-form or delta-method standard error unless this is given)",
+        "closed-form or delta-method standard error unless this is given), and "
+        "inner replicates per replicate of --method calibrated and "
+        f"calibrated_basic (default {CALIBRATION_N_INNER})",
     )
     ci.add_argument(
         "--level", type=_level, default=0.95, help="confidence level (default 0.95)"

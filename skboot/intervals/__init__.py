@@ -117,6 +117,7 @@ from skboot.intervals._bc import (
     bias_correction,
     jackknife_acceleration,
 )
+from skboot.intervals._calibrated import CALIBRATED_METHODS, CALIBRATION_N_INNER
 from skboot.intervals._checks import (
     ALTERNATIVES,
     METHODS,
@@ -143,6 +144,8 @@ from skboot.intervals._studentized import studentized_interval
 
 __all__ = [
     "ALTERNATIVES",
+    "CALIBRATED_METHODS",
+    "CALIBRATION_N_INNER",
     "METHODS",
     "ABCInterval",
     "ConfidenceInterval",

@@ -46,8 +46,18 @@ __all__ = [
     "per_column",
 ]
 
-#: The interval methods, in their one (lowercase) spelling.
-METHODS = ("percentile", "basic", "normal", "bc", "bca", "studentized")
+#: The interval methods, in their one (lowercase) spelling.  The last two
+#: (the double bootstrap) need the run's data and resampler.
+METHODS = (
+    "percentile",
+    "basic",
+    "normal",
+    "bc",
+    "bca",
+    "studentized",
+    "calibrated",
+    "calibrated_basic",
+)
 
 OPTIONAL_CALLABLE: list[Constraint] = [CALLABLE, NONE]
 #: The constraints every interval method shares.

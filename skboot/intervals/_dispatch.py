@@ -10,6 +10,7 @@ from numpy.typing import ArrayLike
 
 from skboot._validation import Constraint, Options, validate_params, value_error
 from skboot.intervals._bc import _bc_family
+from skboot.intervals._calibrated import calibrated_basic, calibrated_percentile
 from skboot.intervals._checks import (
     ALTERNATIVE,
     LEVEL,
@@ -28,6 +29,7 @@ _CONSTRAINTS: dict[str, list[Constraint]] = {
     "alternative": [ALTERNATIVE],
     "jackknife": OPTIONAL_CALLABLE,
     "studentized": OPTIONAL_CALLABLE,
+    "calibration": OPTIONAL_CALLABLE,
 }
 
 
@@ -40,13 +42,15 @@ def interval_by_method(
     alternative: str = "two-sided",
     jackknife: Callable[[], ArrayLike] | None = None,
     studentized: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
+    calibration: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
 ) -> IntervalEndpoints:
     """Dispatch to the method's function; the inputs only some methods need are
     given as zero-argument callables, so they are computed only when used.
 
     Parameters
     ----------
-    method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}
+    method : {"percentile", "basic", "normal", "bc", "bca", "studentized", \
+"calibrated", "calibrated_basic"}
         Any letter case ("BCa", as scipy spells it, is "bca").
     distribution, estimate : array-like
         As in the method functions.
@@ -57,6 +61,11 @@ def interval_by_method(
     studentized : callable, optional
         Returns ``(standard_error, replicate_standard_errors)`` (for
         "studentized", which needs it).
+    calibration : callable, optional
+        Returns ``(u, v)``, the double bootstrap's per-replicate proportions,
+        each of the distribution's shape (for "calibrated", which reads ``u``,
+        and "calibrated_basic", which reads ``v``; see
+        :meth:`skboot.BootstrapResult.confidence_interval`).
 
     Returns
     -------
@@ -80,6 +89,7 @@ def interval_by_method(
         alternative=alternative,
         jackknife=jackknife,
         studentized=studentized,
+        calibration=calibration,
     )
     return method_endpoints(
         checked["method"],
@@ -89,6 +99,7 @@ def interval_by_method(
         alternative=checked["alternative"],
         jackknife=jackknife,
         studentized=studentized,
+        calibration=calibration,
     )
 
 
@@ -101,6 +112,7 @@ def method_endpoints(
     alternative: str,
     jackknife: Callable[[], ArrayLike] | None = None,
     studentized: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
+    calibration: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
 ) -> IntervalEndpoints:
     """:func:`interval_by_method` for a caller that checked ``method`` (in
     lowercase), ``level`` and ``alternative`` once at its own entry point
@@ -128,6 +140,18 @@ def method_endpoints(
         return _bc_family(
             "bca_interval", distribution, estimate, jackknife(), level, alternative
         )
+    if method in ("calibrated", "calibrated_basic"):
+        if calibration is None:
+            raise value_error(
+                "calibration",
+                owner,
+                "must be a callable returning the double bootstrap's proportions "
+                f"(u, v), which method '{method}' needs. Got None instead.",
+            )
+        u, v = calibration()
+        if method == "calibrated":
+            return calibrated_percentile(distribution, u, level, alternative)
+        return calibrated_basic(distribution, estimate, v, level, alternative)
     # "studentized", the one method left
     if studentized is None:
         raise value_error(

@@ -33,6 +33,12 @@ above it):
   z0) / (1 + a (w - z0))`` solves the BCa level equation ``Phi(z0 + s / (1 - a
   s)) = G(null)``; ``hi`` the same with ``w = Phi^-1(L(null))`` and
   ``1 - Phi(s - z0)`` (``a = 0`` for BC);
+* calibrated: ``lo = G_u(G(null))``, ``hi = 1 - L_u(L(null))``, with ``G_u``
+  and ``L_u`` the level functions of the double bootstrap's proportions ``u_b``
+  (the calibrated levels are their quantiles); this is the double-bootstrap
+  adjusted p-value (Davison & Hinkley 1997, section 4.5);
+* calibrated_basic: with ``w = 2 theta_hat - null``, ``lo = 1 - L_v(L(w))``,
+  ``hi = G_v(G(w))``;
 * studentized: with ``tau = (theta_hat - null) / se`` and the quantiles of the
   bootstrap-t values ``t*_b = (theta*_b - theta_hat) / se*_b``: ``lo = 1 -
   L_t(tau)``, ``hi = G_t(tau)``.
@@ -81,6 +87,7 @@ _CONSTRAINTS: dict[str, list[Constraint]] = {
     "alternative": [ALTERNATIVE],
     "jackknife": OPTIONAL_CALLABLE,
     "studentized": OPTIONAL_CALLABLE,
+    "calibration": OPTIONAL_CALLABLE,
 }
 
 
@@ -140,6 +147,14 @@ def _tails(
     if method == "basic":
         g, lv = quantile_levels(ordered, 2.0 * est - null)
         return 1.0 - lv, g
+    if method == "calibrated":
+        g, lv = quantile_levels(ordered, null)
+        u = extra["props"]
+        return quantile_levels(u, g)[0], 1.0 - quantile_levels(u, lv)[1]
+    if method == "calibrated_basic":
+        g, lv = quantile_levels(ordered, 2.0 * est - null)
+        v = extra["props"]
+        return 1.0 - quantile_levels(v, lv)[1], quantile_levels(v, g)[0]
     if method == "normal":
         se = extra["se"]
         if se == 0.0:
@@ -171,6 +186,7 @@ def pvalue_by_method(
     jackknife: Callable[[], ArrayLike] | None = None,
     studentized: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
     owner: str = "pvalue_by_method",
+    calibration: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
 ) -> np.ndarray:
     """P-values of ``H0: theta = null`` by inverting the interval of ``method``,
     one per column: the smallest ``alpha`` whose ``1 - alpha`` interval (same
@@ -178,7 +194,8 @@ def pvalue_by_method(
 
     Parameters
     ----------
-    method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}
+    method : {"percentile", "basic", "normal", "bc", "bca", "studentized", \
+"calibrated", "calibrated_basic"}
         Any letter case.
     distribution : array-like of shape (B,) or (B, k)
     estimate : float or array-like of shape (k,)
@@ -192,6 +209,9 @@ def pvalue_by_method(
         Returns ``(se_hat, se_star)`` (for "studentized").
     owner : str, default="pvalue_by_method"
         The name error messages give (the public entry point).
+    calibration : callable, optional
+        Returns the double bootstrap's proportions ``(u, v)`` (for
+        "calibrated" and "calibrated_basic"), as in :func:`interval_by_method`.
 
     Returns
     -------
@@ -216,6 +236,7 @@ def pvalue_by_method(
         alternative=alternative,
         jackknife=jackknife,
         studentized=studentized,
+        calibration=calibration,
     )
     return method_pvalues(
         opts["method"],
@@ -226,6 +247,7 @@ def pvalue_by_method(
         jackknife=jackknife,
         studentized=studentized,
         owner=owner,
+        calibration=calibration,
     )
 
 
@@ -239,6 +261,7 @@ def method_pvalues(
     jackknife: Callable[[], ArrayLike] | None = None,
     studentized: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
     owner: str = "pvalue_by_method",
+    calibration: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
 ) -> np.ndarray:
     """:func:`pvalue_by_method` for a caller that checked ``method`` (in
     lowercase) and ``alternative`` once at its own entry point
@@ -256,7 +279,7 @@ def method_pvalues(
             "is 0 for any other null value.",
             DegenerateDistributionWarning,
         )
-    extra = _method_inputs(method, dist2, est, jackknife, studentized)
+    extra = _method_inputs(method, dist2, est, jackknife, studentized, calibration)
     out = np.empty(k)
     for c in range(k):
         column = {
@@ -297,9 +320,17 @@ def _method_inputs(
     est: np.ndarray,
     jackknife: Callable[[], ArrayLike] | None,
     studentized: Callable[[], tuple[ArrayLike, ArrayLike]] | None,
+    calibration: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
 ) -> dict[str, Any]:
     """Per-column constants of the method, computed as the interval does."""
     k = dist.shape[1]
+    if method in ("calibrated", "calibrated_basic"):
+        if calibration is None:
+            raise ValueError(f"The '{method}' p-value needs the calibration.")
+        pair = calibration()
+        props = pair[0] if method == "calibrated" else pair[1]
+        props2 = np.asarray(props, dtype=np.float64).reshape(dist.shape[0], -1)
+        return {"props": [np.sort(props2[:, c]) for c in range(k)]}
     if method == "normal":
         return {"se": list(np.std(dist, axis=0, ddof=1))}
     if method in ("bc", "bca"):

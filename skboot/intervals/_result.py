@@ -65,6 +65,9 @@ class ConfidenceInterval(Result):
         None when the acceleration came from the leave-one-out jackknife (or the
         resampler's own delete-one-group / delete-one-block jackknife), or the
         method needs no jackknife.
+    n_inner : int or None
+        For "calibrated" and "calibrated_basic": the inner replicates drawn from
+        each replicate by the double bootstrap; None for the other methods.
     name : str or None
         Row label of a scalar interval in :meth:`to_frame` (the Series name or
         the statistic's name).
@@ -103,6 +106,7 @@ class ConfidenceInterval(Result):
     level: float | None = None
     alternative: str | None = field(default=None, repr=False)
     jackknife_groups: int | None = field(default=None, repr=False)
+    n_inner: int | None = field(default=None, repr=False)
     name: Hashable | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -151,6 +155,8 @@ class ConfidenceInterval(Result):
     @classmethod
     def _from_file_fields(cls, fields: dict[str, Any], where: Any) -> Any:
         fields = dict(fields)
+        # files written before intervals recorded the double bootstrap's size
+        fields.setdefault("n_inner", None)
         labels = fields.pop("labels", None)
         if not isinstance(labels, dict) or not set(labels) <= set(_LABELLED):
             raise where.must(

@@ -18,6 +18,7 @@ from skboot.resamplers._iid import (
     BayesianBootstrap,
     Bootstrap,
     GroupBootstrap,
+    IIDPlan,
     PoissonBootstrap,
     StratifiedBootstrap,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "CircularBlockBootstrap",
     "DeleteGroupPlan",
     "GroupBootstrap",
+    "IIDPlan",
     "IndependentPlan",
     "LeaveOneOutPlan",
     "MovingBlockBootstrap",

@@ -156,7 +156,7 @@ def bootstrap(
     See Also
     --------
     BootstrapStatistic : The same run as a scikit-learn meta-estimator.
-    BootstrapResult.confidence_interval : Intervals by six methods.
+    BootstrapResult.confidence_interval : Intervals by eight methods.
     BootstrapResult.pvalue : P-values by inverting the intervals.
     Bootstrap : The default resampler; the others are in :mod:`skboot.resamplers`.
 

@@ -220,9 +220,10 @@ class BootstrapStatistic(BaseEstimator):
         ----------
         level : float, default=0.95
             Confidence level in (0, 1).
-        method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, optional
-            The interval method (any letter case); None: the result's default
-            (see :meth:`BootstrapResult.confidence_interval`).
+        method : str, optional
+            The interval method, one of
+            :meth:`BootstrapResult.confidence_interval`'s eight (any letter
+            case); None: the result's default.
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
             Two-sided or one-sided interval.
         **kwargs : dict

@@ -17,6 +17,8 @@ import numpy as np
 
 from skboot._run import (
     auto_jackknife_groups,
+    calibration_inputs,
+    check_calibration,
     check_jackknife_groups,
     jackknife,
     labelled,
@@ -26,6 +28,7 @@ from skboot._run import (
 from skboot._typing import ArrayLike, PValues, StandardErrorFunc
 from skboot._validation import ALTERNATIVE, LEVEL, Constraint, lower, validate_params
 from skboot.intervals import (
+    CALIBRATED_METHODS,
     ConfidenceInterval,
     check_method,
     method_endpoints,
@@ -40,16 +43,30 @@ __all__ = ["result_interval", "result_pvalue"]
 _OPTIONS: dict[str, list[Constraint]] = {"alternative": [ALTERNATIVE], "level": [LEVEL]}
 
 
+def _check_data(result: BootstrapResult, what: str) -> None:
+    """Refuse a result without its data (loaded, unpickled, or kept in dask)."""
+    from skboot.statistic._result import _NO_DATA
+
+    ctx = result._context
+    if ctx is None:
+        raise ValueError(_NO_DATA.format(what=what))
+    if ctx.stat.data_unavailable:
+        raise ValueError(ctx.stat.data_unavailable)
+
+
 def _options(
     result: BootstrapResult,
     owner: str,
     method: Any,
     jackknife_groups: Any,
+    n_inner: Any = None,
     **values: Any,
 ) -> tuple[str, dict[str, Any], int | None]:
     """``method`` (None: "bca" where a jackknife exists, else "percentile"),
     the ``alternative`` (any letter case) and ``level`` checked, and the
-    delete-a-group count of ``jackknife_groups`` (None: the full jackknife)."""
+    delete-a-group count of ``jackknife_groups`` (None: the full jackknife).
+    For the calibrated methods, ``n_inner`` and the resampler are checked too
+    (``checked["n_inner"]``: the inner replicates per replicate)."""
     ctx = result._context
     if method is not None:
         method = check_method(method, owner)
@@ -59,6 +76,10 @@ def _options(
         method = "percentile"
     values["alternative"] = lower(values["alternative"])
     checked = validate_params(owner, _OPTIONS, **values)
+    if method in CALIBRATED_METHODS:
+        _check_data(result, "The calibrated interval")
+        assert ctx is not None
+        checked["n_inner"] = check_calibration(ctx, method, n_inner, owner)
     groups = check_jackknife_groups(ctx, jackknife_groups, owner, words=True)
     if groups == "auto":
         groups = auto_jackknife_groups(ctx)
@@ -73,9 +94,14 @@ def _inputs(
     standard_error: Any,
     n_inner: Any,
     ndim: int,
-) -> tuple[Callable[[], np.ndarray], Callable[[], tuple[np.ndarray, np.ndarray]]]:
-    """The lazily computed inputs of BCa (jackknife values, strata rescaled)
-    and of the studentized method (standard errors)."""
+) -> tuple[
+    Callable[[], np.ndarray],
+    Callable[[], tuple[np.ndarray, np.ndarray]],
+    Callable[[], tuple[np.ndarray, np.ndarray]],
+]:
+    """The lazily computed inputs of BCa (jackknife values, strata rescaled),
+    of the studentized method (standard errors) and of the calibrated methods
+    (the double bootstrap's proportions; ``n_inner`` checked already)."""
     from skboot.statistic._result import _NO_DATA
 
     ctx = result._context
@@ -98,7 +124,12 @@ def _inputs(
             raise ValueError(ctx.stat.data_unavailable)
         return studentized_inputs(ctx, standard_error, n_inner)
 
-    return jackknife_values, studentized
+    def calibration() -> tuple[np.ndarray, np.ndarray]:
+        assert ctx is not None  # checked with the options
+        u, v = calibration_inputs(ctx, int(n_inner))
+        return (u, v) if ndim else (u[:, 0], v[:, 0])
+
+    return jackknife_values, studentized, calibration
 
 
 def result_interval(
@@ -115,13 +146,28 @@ def result_interval(
     jackknife or the nested bootstrap run."""
     owner = "confidence_interval"
     method, opts, groups = _options(
-        result, owner, method, jackknife_groups, alternative=alternative, level=level
+        result,
+        owner,
+        method,
+        jackknife_groups,
+        n_inner,
+        alternative=alternative,
+        level=level,
     )
+    inner = opts.pop("n_inner", None)
     est, dist = result._arrays()
     result._check_defined("interval")
-    jk, studentized = _inputs(result, groups, standard_error, n_inner, est.ndim)
+    jk, studentized, calibration = _inputs(
+        result, groups, standard_error, inner if inner else n_inner, est.ndim
+    )
     res = method_endpoints(
-        method, dist, est, **opts, jackknife=jk, studentized=studentized
+        method,
+        dist,
+        est,
+        **opts,
+        jackknife=jk,
+        studentized=studentized,
+        calibration=calibration,
     )
     ctx = result._context
     name = getattr(result.distribution, "name", None)
@@ -135,6 +181,7 @@ def result_interval(
         level=opts["level"],
         alternative=opts["alternative"],
         jackknife_groups=groups if method == "bca" else None,
+        n_inner=inner,
         name=result.statistic_name if name is None else name,
     )
 
@@ -152,11 +199,14 @@ def result_pvalue(
     """:meth:`BootstrapResult.pvalue`: the interval of ``method`` inverted."""
     owner = "pvalue"
     method, opts, groups = _options(
-        result, owner, method, jackknife_groups, alternative=alternative
+        result, owner, method, jackknife_groups, n_inner, alternative=alternative
     )
+    inner = opts.pop("n_inner", None)
     est, dist = result._arrays()
     result._check_defined("p-value")
-    jk, studentized = _inputs(result, groups, standard_error, n_inner, est.ndim)
+    jk, studentized, calibration = _inputs(
+        result, groups, standard_error, inner if inner else n_inner, est.ndim
+    )
     out = method_pvalues(
         method,
         dist,
@@ -166,6 +216,7 @@ def result_pvalue(
         jackknife=jk,
         studentized=studentized,
         owner=owner,
+        calibration=calibration,
     )
     if np.ndim(result.estimate) == 0:
         return float(out[0])

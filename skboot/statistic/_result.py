@@ -338,15 +338,19 @@ class BootstrapResult(Result):
         n_inner: int | None = None,
         jackknife_groups: int | str = "auto",
     ) -> ConfidenceInterval:
-        """Confidence interval by one of six methods.
+        """Confidence interval by one of eight methods.
 
         Parameters
         ----------
         level : float, default=0.95
             Confidence level in (0, 1).
-        method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, optional
-            See :mod:`skboot.intervals` for the equations.  Any letter case
-            ("BCa", as scipy spells it, is "bca").  None, the default: the best
+        method : str, optional
+            "percentile", "basic", "normal", "bc", "bca", "studentized",
+            "calibrated" or "calibrated_basic".  See :mod:`skboot.intervals` for
+            the equations.  Any letter case ("BCa", as scipy spells it, is
+            "bca").  "calibrated" and "calibrated_basic" are the percentile
+            and basic intervals with their levels calibrated by a double
+            bootstrap (see Notes).  None, the default: the best
             method valid for this run, "bca" where a jackknife estimates its
             acceleration (the result holds its data and its replicates resample
             units that can be deleted), "percentile" otherwise (model-based
@@ -362,6 +366,9 @@ class BootstrapResult(Result):
         n_inner : int, optional
             For "studentized" without a standard-error function: the size of the
             nested bootstrap that estimates each replicate's standard error.
+            For "calibrated" and "calibrated_basic": the inner replicates drawn
+            from each replicate (default 200); ``n_resamples * n_inner`` must be
+            below ``2**32``.
         jackknife_groups : "auto", "full" or int, default="auto"
             For "bca", the jackknife that gives the acceleration.  An int ``G``:
             a delete-a-group jackknife over ``G`` seeded random groups of rows
@@ -385,7 +392,44 @@ class BootstrapResult(Result):
             ``(low, high)``: floats for a scalar statistic, arrays otherwise
             (Series labelled by the columns of a DataFrame), with the estimate,
             standard error, method, level and ``jackknife_groups`` attached
-            (:meth:`ConfidenceInterval.to_frame` tabulates them).
+            (:meth:`ConfidenceInterval.to_frame` tabulates them), and
+            ``n_inner`` for the calibrated methods.
+
+        Notes
+        -----
+        The calibrated intervals (Hall 1986; Beran 1987; Efron & Tibshirani
+        1993, section 18.3; Davison & Hinkley 1997, section 5.6):
+
+        1. for each replicate ``b``, draw ``n_inner`` inner replicates from its
+           rows (the stream's purpose slot "calibration", replicate number
+           ``b * n_inner + c``) and evaluate the statistic ``t**_bc`` on each;
+        2. keep ``u_b``, the fraction of ``t**_bc <= t_hat`` ("calibrated"), or
+           ``v_b``, the fraction of ``t**_bc - t*_b <= t*_b - t_hat``
+           ("calibrated_basic");
+        3. read the percentile (basic) interval at the levels ``q(alpha)`` and
+           ``q(1 - alpha)``, type-7 quantiles of the ``u_b`` (``v_b``), instead
+           of ``alpha`` and ``1 - alpha``.
+
+        Work: ``n_resamples * n_inner`` evaluations of the statistic (one fused
+        numba kernel for "sum", "mean", "proportion", "var" and "std"; the
+        engine's chunks, one replicate at a time, for the other statistics).
+        Memory: ``O(n_resamples * k)`` plus one replicate's rows.  Needs the
+        run's data and the iid :class:`Bootstrap` with its default sample
+        size; any other resampler, or a result without its data, raises a
+        ValueError before any work.  The endpoints stay within the replicates,
+        so at small ``n``, where the calibrated levels approach 0 or 1, use a
+        larger ``n_resamples``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skboot import bootstrap
+        >>> x = np.random.default_rng(0).exponential(size=12)
+        >>> res = bootstrap(x, "mean", n_resamples=1999, random_state=0)
+        >>> ci = res.confidence_interval(0.9, method="calibrated", n_inner=100)
+        >>> pct = res.confidence_interval(0.9, method="percentile")
+        >>> bool(ci.high - ci.low > pct.high - pct.low), ci.n_inner
+        (True, 100)
         """
         return result_interval(
             self,
@@ -434,8 +478,11 @@ class BootstrapResult(Result):
             vector statistic, or one for all).
         alternative : {"two-sided", "less", "greater"}, default="two-sided"
             "greater": ``H1: theta > null`` (the interval ``(low, inf)``).
-        method : {"percentile", "basic", "normal", "bc", "bca", "studentized"}, optional
-            Any letter case; None: :meth:`confidence_interval`'s default.
+        method : str, optional
+            One of :meth:`confidence_interval`'s methods, any letter case; None:
+            :meth:`confidence_interval`'s default.  For "calibrated" this is the
+            double-bootstrap adjusted p-value (Davison & Hinkley 1997, section
+            4.5).
         standard_error : callable, optional
             As in :meth:`confidence_interval`.
         n_inner : int, optional
