@@ -410,3 +410,31 @@ def test_calibrated_coverage_is_closer_to_nominal_than_percentile():
         assert gain >= COVERAGE_MIN_GAIN, (level, gain)
         assert abs(cal.mean() - level) < abs(pct.mean() - level), level
         assert cal.mean() <= level + 0.02, (level, cal.mean())
+
+
+@pytest.mark.parametrize("method", ["calibrated", "calibrated_basic"])
+def test_a_null_beyond_every_replicate_has_a_zero_tail(method):
+    # a tenth of the proportions at 0 and at 1: the calibrated levels of a 90%
+    # interval are 0 and 1, its endpoints the extreme replicates, and a null
+    # beyond them is outside at every level (the tail was the tied fraction)
+    theta = np.linspace(-1.0, 1.0, 50)
+    props = np.r_[np.zeros(5), np.linspace(0.1, 0.9, 40), np.ones(5)]
+    for null, side in ((3.0, "less"), (-3.0, "greater")):
+        p = pvalue_by_method(
+            method,
+            theta,
+            0.0,
+            null,
+            alternative="two-sided",
+            calibration=lambda: (props, props),
+        )
+        assert p[0] == 0.0, (null, p)
+        ci = method_endpoints(
+            method,
+            theta,
+            0.0,
+            level=0.9,
+            alternative="two-sided",
+            calibration=lambda: (props, props),
+        )
+        assert not ci.low <= null <= ci.high

@@ -133,6 +133,21 @@ def _bca_tail(level: float, z0: float, a: float, upper: bool) -> float:
     return float(1.0 - ndtr(z)) if upper else float(ndtr(z))
 
 
+def _calibrated_tails(
+    method: str, ordered: np.ndarray, est: float, null: float, props: np.ndarray
+) -> tuple[float, float]:
+    """``(lo, hi)`` of the calibrated methods.  A value beyond every replicate
+    is outside the interval at every level, even when some proportions are 0
+    or 1 (the calibrated level is then 0 or 1 and the endpoint the extreme
+    replicate), so its tail is 0."""
+    basic = method == "calibrated_basic"
+    v = 2.0 * est - null if basic else null
+    g, lv = quantile_levels(ordered, v)
+    below = 0.0 if v < ordered[0] else quantile_levels(props, g)[0]
+    above = 0.0 if v > ordered[-1] else 1.0 - quantile_levels(props, lv)[1]
+    return (above, below) if basic else (below, above)
+
+
 def _tails(
     method: str,
     ordered: np.ndarray,
@@ -147,14 +162,8 @@ def _tails(
     if method == "basic":
         g, lv = quantile_levels(ordered, 2.0 * est - null)
         return 1.0 - lv, g
-    if method == "calibrated":
-        g, lv = quantile_levels(ordered, null)
-        u = extra["props"]
-        return quantile_levels(u, g)[0], 1.0 - quantile_levels(u, lv)[1]
-    if method == "calibrated_basic":
-        g, lv = quantile_levels(ordered, 2.0 * est - null)
-        v = extra["props"]
-        return 1.0 - quantile_levels(v, lv)[1], quantile_levels(v, g)[0]
+    if method in ("calibrated", "calibrated_basic"):
+        return _calibrated_tails(method, ordered, est, null, extra["props"])
     if method == "normal":
         se = extra["se"]
         if se == 0.0:
