@@ -17,7 +17,7 @@ from skboot._kernels.iid import (
     iid_moments_tiled,
     iid_order_stats,
     iid_sum_kernel,
-    iid_sumsq_1d,
+    iid_sumsq_kernel,
 )
 from skboot._kernels.weighted import (
     weighted_corr,
@@ -480,7 +480,9 @@ class BuiltinStatistic(Statistic):
             seed, gamma, m = iid.seed, iid.gamma, iid.m
             sw[:] = float(m)
             if self.d == 1 and want2:
-                iid_sumsq_1d(X[:, 0], seed, gamma, b0, m, s1[:, 0], s2[:, 0])
+                iid_sumsq_kernel(X.shape[0])(
+                    X[:, 0], seed, gamma, b0, m, s1[:, 0], s2[:, 0]
+                )
             elif self.d == 1:
                 iid_sum_kernel(X.shape[0])(X[:, 0], seed, gamma, b0, m, s1[:, 0])
             elif self.d % 8 == 0 and X.nbytes <= 4 * cache_budget():

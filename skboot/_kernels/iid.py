@@ -32,7 +32,10 @@ from skboot._kernels.cascade import (
     cascade_push_eight,
     cascade_total,
 )
-from skboot._kernels.iid_pipelined import iid_sum_1d_pipelined
+from skboot._kernels.iid_pipelined import (
+    iid_sum_1d_pipelined,
+    iid_sumsq_1d_pipelined,
+)
 from skboot._kernels.simd import add_rows8, add_rows8_sq
 from skboot._random import (
     FAST_BLOCK,
@@ -57,6 +60,7 @@ __all__ = [
     "iid_sum_1d",
     "iid_sum_kernel",
     "iid_sumsq_1d",
+    "iid_sumsq_kernel",
     "lerp",
     "order_stats_from_counts",
     "take_rows",
@@ -76,6 +80,15 @@ def iid_sum_kernel(n: int):
     if n <= 0xFFFFFFFF and target_lanes() == 4:
         return iid_sum_1d_pipelined
     return iid_sum_1d
+
+
+def iid_sumsq_kernel(n: int):
+    """As :func:`iid_sum_kernel` for :func:`iid_sumsq_1d`: the pipelined
+    :func:`skboot._kernels.iid_pipelined.iid_sumsq_1d_pipelined` on 4-lane
+    targets for ``n < 2**32``, else the plain loop (same bits)."""
+    if n <= 0xFFFFFFFF and target_lanes() == 4:
+        return iid_sumsq_1d_pipelined
+    return iid_sumsq_1d
 
 
 @njit(cache=True, nogil=True)

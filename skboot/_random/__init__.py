@@ -69,6 +69,8 @@ from skboot._random._reference import (
 from skboot._random._vector import (
     draw_sum_pairs,
     draw_sum_pairs_prefetch,
+    draw_sumsq_pairs,
+    draw_sumsq_pairs_prefetch,
     target_lanes,
 )
 from skboot._version import STREAM_VERSION
@@ -97,6 +99,8 @@ __all__ = [
     "draw_block",
     "draw_sum_pairs",
     "draw_sum_pairs_prefetch",
+    "draw_sumsq_pairs",
+    "draw_sumsq_pairs_prefetch",
     "exp1_of_complement",
     "exp1_of_output",
     "fast_pairs",

@@ -32,6 +32,8 @@ from numba.extending import intrinsic
 __all__ = [
     "draw_sum_pairs",
     "draw_sum_pairs_prefetch",
+    "draw_sumsq_pairs",
+    "draw_sumsq_pairs_prefetch",
     "pairs_interleaved",
     "pairs_split",
     "target_lanes",
@@ -205,7 +207,7 @@ def _prefetch(builder, ptr):
     builder.call(fn, [builder.bitcast(ptr, i8p), _I32(0), _I32(3), _I32(1)])
 
 
-def _make_pipe(prefetch: bool):
+def _make_pipe(prefetch: bool, squares: bool):
     def impl(typingctx, acc, x, cur, nxt, seed, gamma, ctr, u, h):
         sig = types.uint64(acc, x, cur, nxt, seed, gamma, ctr, u, h)
 
@@ -229,6 +231,10 @@ def _make_pipe(prefetch: bool):
                 slot = cgutils.alloca_once(builder, ir.DoubleType())
                 builder.store(builder.load(builder.gep(acc_p, [_I64(k)])), slot)
                 slots.append(slot)
+
+            def add(j, v):
+                builder.store(builder.fadd(builder.load(slots[j]), v), slots[j])
+
             draw = _Draw(V, seed_v, gamma_v, ctr_v, u_v)
             nvec = builder.udiv(h_v, _I64(lanes))
             with cgutils.for_range(builder, nvec) as loop:
@@ -246,20 +252,26 @@ def _make_pipe(prefetch: bool):
                 # ... while this block's draws of the same outputs are summed
                 for k in range(lanes):
                     for half in (0, 1):
-                        j = 2 * (k % 4) + half
                         pos = builder.add(t, _I64(k))
                         if half:
                             pos = builder.add(pos, h_v)
                         row = builder.load(builder.gep(cur_p, [pos]))
                         v = builder.load(builder.gep(x_p, [row]))
-                        builder.store(builder.fadd(builder.load(slots[j]), v), slots[j])
+                        if squares:
+                            j = 2 * (k % 2) + half
+                            add(j, v)
+                            add(4 + j, builder.fmul(v, v))
+                        else:
+                            add(2 * (k % 4) + half, v)
             for k in range(nacc):
                 builder.store(builder.load(slots[k]), builder.gep(acc_p, [_I64(k)]))
             return draw.low_min()
 
         return sig, codegen
 
-    impl.__name__ = "draw_sum_pairs_prefetch" if prefetch else "draw_sum_pairs"
+    impl.__name__ = ("draw_sumsq_pairs" if squares else "draw_sum_pairs") + (
+        "_prefetch" if prefetch else ""
+    )
     return intrinsic(impl)
 
 
@@ -270,8 +282,14 @@ def _make_pipe(prefetch: bool):
 #: ``acc``: draw ``j`` of the block to ``acc[j % 8]``, in draw order.  The vector
 #: arithmetic of the next block and the loads of the current one overlap.  Returns
 #: the next block's Lemire low-word minimum (see :data:`pairs_interleaved`).
-draw_sum_pairs = _make_pipe(False)
+draw_sum_pairs = _make_pipe(False, False)
 #: As :data:`draw_sum_pairs`, and a prefetch of every row of the next block as
 #: soon as it is drawn: for data beyond the L2 cache, the next block's loads are
 #: then in flight a whole block before they are summed.
-draw_sum_pairs_prefetch = _make_pipe(True)
+draw_sum_pairs_prefetch = _make_pipe(True, False)
+#: As :data:`draw_sum_pairs` for a sum and a sum of squares: draw ``j`` of the
+#: current block is added to ``acc[j % 4]`` and its square to ``acc[4 + j % 4]``,
+#: in draw order.
+draw_sumsq_pairs = _make_pipe(False, True)
+#: :data:`draw_sumsq_pairs` with the prefetch of :data:`draw_sum_pairs_prefetch`.
+draw_sumsq_pairs_prefetch = _make_pipe(True, True)
