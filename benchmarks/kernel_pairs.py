@@ -8,8 +8,11 @@ times (``time.thread_time``) and their ratio.  Pairs:
 
 * ``sumsq``: ``iid_sumsq_1d`` vs ``iid_sumsq_1d_pipelined`` (variance, 1-D) at
   n = 10,000 (B = 2,000), 100,000 (B = 200) and 10**6 (B = 40), m = n;
-* ``pool``: stratified draws (``pool_counts_chunk``, five strata) with the
-  threshold recomputed per row vs taken from the per-stratum table;
+* ``pool``: stratified counts (``pool_counts_chunk``) drawn one bounded draw a
+  row with the threshold recomputed per row (the former kernel, copied here) vs
+  the block draw of ``pool_positions`` with the per-stratum thresholds;
+* ``metric``: ``metric_ci(y, score, "roc_auc")`` stratified vs iid, n = 5,000,
+  B = 1,000 (whole calls; the cost of the stratified draw over the iid one);
 * ``perm``: the mean-difference permutation kernel, n = 1,000 + 1,000,
   B = 9,999, restoring the touched positions vs copying the pool back.
 
@@ -26,6 +29,9 @@ from functools import partial
 from typing import Any
 
 import numpy as np
+from numba import njit
+
+from skboot._random import NO_HAVE, bounded, lemire_threshold, replicate_counter
 
 ROUNDS = 9
 
@@ -72,7 +78,73 @@ def pair_sumsq() -> None:
         _show(f"var n={n:,} B={B:,}", med)
 
 
-PAIRS = {"sumsq": pair_sumsq}
+@njit(cache=False, nogil=True)
+def _pool_counts_per_row(seed, gamma, b0, codes, pools, offsets, sizes, out):
+    """The stratified counts as drawn before: one :func:`bounded` call per row,
+    its stratum's rejection threshold recomputed every row."""  # pragma: no cover
+    for k in range(out.shape[0]):
+        ctr = replicate_counter(b0 + k)
+        have = NO_HAVE
+        lo = np.uint64(0)
+        row = out[k]
+        row[:] = 0.0
+        for i in range(codes.shape[0]):
+            s = codes[i]
+            un = np.uint64(sizes[s])
+            v, ctr, have, lo = bounded(
+                seed, gamma, ctr, have, lo, un, lemire_threshold(un)
+            )
+            row[pools[offsets[s] + np.int64(v)]] += 1.0
+
+
+def pair_pool() -> None:
+    from skboot._kernels.resample import pool_counts_chunk
+    from skboot._random import check_random_state
+
+    seed, gamma = check_random_state(0).stream(0)
+    for n, S, B in [(5_000, 2, 1_000), (10_000, 5, 500), (100_000, 5, 50)]:
+        labels = np.random.default_rng(2).integers(0, S, size=n)
+        codes = labels.astype(np.int64)
+        sizes = np.bincount(codes, minlength=S).astype(np.int64)
+        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        pools = np.argsort(codes, kind="stable").astype(np.int64)
+        args = (seed, gamma, 0, codes, pools, offsets, sizes)
+        outs = {k: np.empty((B, n)) for k in ("per-row", "table")}
+        fns = {
+            "per-row": partial(_pool_counts_per_row, *args, outs["per-row"]),
+            "table": partial(pool_counts_chunk, *args, outs["table"]),
+        }
+        med = _interleaved(fns)
+        assert np.array_equal(outs["per-row"], outs["table"])
+        _show(f"counts n={n:,} S={S} B={B:,}", med)
+
+
+def pair_metric() -> None:
+    """Stratified vs iid ``metric_ci`` (roc_auc), whole calls: the ratio the
+    stratified draw costs over the iid one."""
+    import skboot
+
+    n, B = 5_000, 1_000
+    rng = np.random.default_rng(12345)
+    y = (rng.random(n) < 0.3).astype(np.int64)
+    score = 0.8 * y + rng.normal(size=n)
+    fns = {
+        name: partial(
+            skboot.metric_ci,
+            y,
+            score,
+            "roc_auc",
+            n_resamples=B,
+            random_state=0,
+            stratify=name == "stratified",
+            method="percentile",
+        )
+        for name in ("stratified", "iid")
+    }
+    _show(f"metric_ci roc_auc n={n:,} B={B:,}", _interleaved(fns, 7))
+
+
+PAIRS = {"sumsq": pair_sumsq, "pool": pair_pool, "metric": pair_metric}
 
 
 def main(argv: list[str]) -> None:

@@ -28,6 +28,7 @@ from skboot._random._blocks import (
     fill_poisson_counts,
     fill_pool_indices,
     index_dtype,
+    pool_thresholds,
 )
 from skboot._random._core import (
     GOLDEN_GAMMA,
@@ -115,6 +116,7 @@ __all__ = [
     "lemire_threshold",
     "mix64",
     "neg_log",
+    "pool_thresholds",
     "reference_dirichlet",
     "reference_exponentials",
     "reference_indices",
