@@ -72,6 +72,8 @@ from skboot._random._vector import (
     draw_sum_pairs_prefetch,
     draw_sumsq_pairs,
     draw_sumsq_pairs_prefetch,
+    fy_pairs,
+    fy_swap_sum_pairs,
     target_lanes,
 )
 from skboot._version import STREAM_VERSION
@@ -112,6 +114,8 @@ __all__ = [
     "fill_indices_kernel",
     "fill_poisson_counts",
     "fill_pool_indices",
+    "fy_pairs",
+    "fy_swap_sum_pairs",
     "index_dtype",
     "lemire_threshold",
     "mix64",
