@@ -8,13 +8,16 @@ times (``time.thread_time``) and their ratio.  Pairs:
 
 * ``sumsq``: ``iid_sumsq_1d`` vs ``iid_sumsq_1d_pipelined`` (variance, 1-D) at
   n = 10,000 (B = 2,000), 100,000 (B = 200) and 10**6 (B = 40), m = n;
+* ``rows8``: ``iid_moments_tiled`` vs ``iid_moments8_pipelined`` (column means
+  and variances of eight columns) at n = 10,000 (B = 500) and 100,000 (B = 50);
 * ``pool``: stratified counts (``pool_counts_chunk``) drawn one bounded draw a
   row with the threshold recomputed per row (the former kernel, copied here) vs
   the block draw of ``pool_positions`` with the per-stratum thresholds;
 * ``metric``: ``metric_ci(y, score, "roc_auc")`` stratified vs iid, n = 5,000,
   B = 1,000 (whole calls; the cost of the stratified draw over the iid one);
-* ``perm``: the mean-difference permutation kernel, n = 1,000 + 1,000,
-  B = 9,999, restoring the touched positions vs copying the pool back.
+* ``perm``: the mean-difference permutation kernel (``indep_sum_chunk``) vs its
+  software-pipelined variant, n = 1,000 + 1,000 (B = 9,999) and 10,000 + 10,000
+  (B = 999).
 
 Each pair also checks that the two outputs are equal, bit for bit.
 """
@@ -144,7 +147,64 @@ def pair_metric() -> None:
     _show(f"metric_ci roc_auc n={n:,} B={B:,}", _interleaved(fns, 7))
 
 
-PAIRS = {"sumsq": pair_sumsq, "pool": pair_pool, "metric": pair_metric}
+def pair_perm() -> None:
+    from skboot._kernels.permutation_pipelined import indep_sum_chunk_pipelined
+    from skboot._kernels.significance import indep_sum_chunk
+    from skboot._random import PURPOSE, check_random_state
+
+    seed, gamma = check_random_state(0).stream(PURPOSE["permutation"])
+    rng = np.random.default_rng(16)
+    for n_each, B in [(1_000, 9_999), (10_000, 999)]:
+        pool = np.concatenate([rng.normal(size=n_each), rng.normal(size=n_each)])
+        outs = {k: np.empty((B, 1)) for k in ("plain", "piped")}
+        fns = {
+            "plain": partial(
+                indep_sum_chunk, seed, gamma, 0, pool, n_each, outs["plain"]
+            ),
+            "piped": partial(
+                indep_sum_chunk_pipelined, seed, gamma, 0, pool, n_each, outs["piped"]
+            ),
+        }
+        med = _interleaved(fns)
+        assert np.array_equal(outs["plain"], outs["piped"])
+        _show(f"mean_diff {n_each:,}+{n_each:,} B={B:,}", med)
+
+
+def pair_rows8() -> None:
+    from skboot._kernels.iid import iid_moments_tiled
+    from skboot._kernels.iid_pipelined import iid_moments8_pipelined
+    from skboot._random import check_random_state
+
+    seed, gamma = check_random_state(0).stream(0)
+    for n, B, want2 in [
+        (10_000, 500, False),
+        (10_000, 500, True),
+        (100_000, 50, False),
+    ]:
+        X = np.random.default_rng(1).normal(size=(n, 8))
+        outs = {k: (np.empty((B, 8)), np.empty((B, 8))) for k in ("tiled", "piped")}
+        fns = {
+            "tiled": partial(
+                iid_moments_tiled, X, seed, gamma, 0, n, want2, *outs["tiled"]
+            ),
+            "piped": partial(
+                iid_moments8_pipelined, X, seed, gamma, 0, n, want2, *outs["piped"]
+            ),
+        }
+        med = _interleaved(fns)
+        for p, q in zip(outs["tiled"], outs["piped"], strict=True):
+            assert np.array_equal(p, q)
+        what = "var" if want2 else "mean"
+        _show(f"{what} n={n:,} x 8 B={B:,}", med)
+
+
+PAIRS = {
+    "sumsq": pair_sumsq,
+    "rows8": pair_rows8,
+    "pool": pair_pool,
+    "metric": pair_metric,
+    "perm": pair_perm,
+}
 
 
 def main(argv: list[str]) -> None:

@@ -8,8 +8,17 @@ import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
 
-from skboot._kernels.iid import iid_sumsq_1d, iid_sumsq_kernel
-from skboot._kernels.iid_pipelined import PREFETCH_ROWS, iid_sumsq_1d_pipelined
+from skboot._kernels.iid import (
+    iid_moments_tiled,
+    iid_rows_kernel,
+    iid_sumsq_1d,
+    iid_sumsq_kernel,
+)
+from skboot._kernels.iid_pipelined import (
+    PREFETCH_ROWS,
+    iid_moments8_pipelined,
+    iid_sumsq_1d_pipelined,
+)
 from skboot._random import FAST_BLOCK, check_random_state
 
 M_VALUES = [
@@ -58,3 +67,39 @@ def test_sumsq_kernel_choice_follows_the_target(monkeypatch):
     assert iid_sumsq_kernel(2**32) is iid_sumsq_1d
     monkeypatch.setattr("skboot._kernels.iid.target_lanes", lambda: 8)
     assert iid_sumsq_kernel(10) is iid_sumsq_1d
+
+
+@pytest.mark.parametrize("n", [1, 1000, PREFETCH_ROWS + 1])
+@pytest.mark.parametrize("m", M_VALUES)
+@pytest.mark.parametrize("want2", [False, True])
+def test_rows8_pipelined_same_bits(n, m, want2):
+    X = np.random.default_rng(n).normal(size=(n, 8)) * 2.0 + 0.5
+    key = check_random_state(78)
+    seed, gamma = key.stream(0)
+    B = 12
+    p1, p2, q1, q2 = (np.empty((B, 8)) for _ in range(4))
+    iid_moments_tiled(X, seed, gamma, 4, m, want2, p1, p2)
+    iid_moments8_pipelined(X, seed, gamma, 4, m, want2, q1, q2)
+    assert_array_equal(q1, p1)
+    if want2:
+        assert_array_equal(q2, p2)
+
+
+def test_rows8_pipelined_same_bits_across_rejections():
+    n, m, B = 10**6, 40 * FAST_BLOCK + 13, 200
+    X = np.random.default_rng(6).normal(size=(n, 8))
+    key = check_random_state(2025)
+    seed, gamma = key.stream(0)
+    p1, p2, q1, q2 = (np.empty((B, 8)) for _ in range(4))
+    iid_moments_tiled(X, seed, gamma, 0, m, True, p1, p2)
+    iid_moments8_pipelined(X, seed, gamma, 0, m, True, q1, q2)
+    assert_array_equal(q1, p1)
+    assert_array_equal(q2, p2)
+
+
+def test_rows_kernel_choice_follows_the_target(monkeypatch):
+    monkeypatch.setattr("skboot._kernels.iid.target_lanes", lambda: 4)
+    assert iid_rows_kernel(10, 8) is iid_moments8_pipelined
+    assert iid_rows_kernel(10, 16) is iid_moments_tiled
+    monkeypatch.setattr("skboot._kernels.iid.target_lanes", lambda: 8)
+    assert iid_rows_kernel(10, 8) is iid_moments_tiled

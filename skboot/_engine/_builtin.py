@@ -14,8 +14,8 @@ from skboot._engine._statistic import Statistic
 from skboot._kernels.iid import (
     iid_corr,
     iid_moments,
-    iid_moments_tiled,
     iid_order_stats,
+    iid_rows_kernel,
     iid_sum_kernel,
     iid_sumsq_kernel,
 )
@@ -488,7 +488,8 @@ class BuiltinStatistic(Statistic):
             elif self.d % 8 == 0 and X.nbytes <= 4 * cache_budget():
                 # whole rows of 8 lanes: faster while the rows are (mostly) in
                 # cache (10,000 x 8..24 measured; docs/scaling.md)
-                iid_moments_tiled(X, seed, gamma, b0, m, want2, s1, s2)
+                kernel = iid_rows_kernel(X.shape[0], self.d)
+                kernel(X, seed, gamma, b0, m, want2, s1, s2)
             elif X.shape[0] < 1 << 32:
                 # columns blocked so the random reads of a block stay in L2
                 # (bit for bit iid_moments); the copy is made once per task

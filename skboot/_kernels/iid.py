@@ -33,6 +33,7 @@ from skboot._kernels.cascade import (
     cascade_total,
 )
 from skboot._kernels.iid_pipelined import (
+    iid_moments8_pipelined,
     iid_sum_1d_pipelined,
     iid_sumsq_1d_pipelined,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "iid_moments",
     "iid_moments_tiled",
     "iid_order_stats",
+    "iid_rows_kernel",
     "iid_sum_1d",
     "iid_sum_kernel",
     "iid_sumsq_1d",
@@ -89,6 +91,16 @@ def iid_sumsq_kernel(n: int):
     if n <= 0xFFFFFFFF and target_lanes() == 4:
         return iid_sumsq_1d_pipelined
     return iid_sumsq_1d
+
+
+def iid_rows_kernel(n: int, d: int):
+    """As :func:`iid_sum_kernel` for :func:`iid_moments_tiled` (``d`` a multiple
+    of 8): for ``d == 8`` on 4-lane targets and ``n < 2**32`` the pipelined
+    :func:`skboot._kernels.iid_pipelined.iid_moments8_pipelined`, else the
+    tiled loop (same bits)."""
+    if d == 8 and n <= 0xFFFFFFFF and target_lanes() == 4:
+        return iid_moments8_pipelined
+    return iid_moments_tiled
 
 
 @njit(cache=True, nogil=True)

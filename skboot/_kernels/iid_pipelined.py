@@ -18,12 +18,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from skboot._kernels.cascade import CASCADE_LEVELS, cascade_push, cascade_total
+from skboot._kernels.cascade import (
+    CASCADE_LEVELS,
+    EIGHT_TILE_BLOCKS,
+    cascade_push,
+    cascade_push_eight,
+    cascade_total,
+)
+from skboot._kernels.simd import add_rows8, add_rows8_sq
 from skboot._random import (
     FAST_BLOCK,
     HALF_BLOCK,
     NO_HAVE,
     draw_block,
+    draw_rows8_pairs,
+    draw_rows8_sq_pairs,
     draw_sum_pairs,
     draw_sum_pairs_prefetch,
     draw_sumsq_pairs,
@@ -262,3 +271,124 @@ def iid_sumsq_1d_pipelined(x, seed, gamma, b0, m, out1, out2):
         cascade_total(stack, count, part)
         out1[k] = part[0]
         out2[k] = part[1]
+
+
+@njit(cache=True, nogil=True)
+def _rows8_pipelined(
+    Xf, seed, gamma, ctr, un, thresh, nfull, want2, acc, acc2, cur, nxt, state
+):
+    """:func:`_sum_pipelined` for rows of eight columns: the next ``nfull`` full
+    blocks, each added while the next one is drawn
+    (:data:`skboot._random.draw_rows8_pairs`; the last one's draw is discarded),
+    each tile of EIGHT_TILE_BLOCKS blocks pushed on the cascade.  Stops before
+    the first block with a rejected word.  ``state`` holds the cascade
+    (``stack``, ``part``) and ``(count, tile)``.  Returns ``(ctr, blocks added)``.
+    """
+    stack, part, ct = state
+    if nfull == 0 or not fast_pairs_split(
+        seed, gamma, ctr, un, thresh, cur, HALF_BLOCK
+    ):
+        return ctr, 0
+    ctr = ctr + np.uint64(HALF_BLOCK)
+    w = np.int64(8)
+    blk = 0
+    while True:
+        if want2:
+            low = draw_rows8_sq_pairs(
+                acc, acc2, Xf, cur, nxt, seed, gamma, ctr, un, HALF_BLOCK, w
+            )
+        else:
+            low = draw_rows8_pairs(
+                acc, acc2, Xf, cur, nxt, seed, gamma, ctr, un, HALF_BLOCK, w
+            )
+        blk += 1
+        ct[1] += 1
+        if ct[1] == EIGHT_TILE_BLOCKS:
+            ct[0] = cascade_push_eight(acc, acc2, 8, part, stack, ct[0])
+            ct[1] = 0
+        if blk == nfull or low < thresh:
+            return ctr, blk
+        ctr = ctr + np.uint64(HALF_BLOCK)
+        cur, nxt = nxt, cur
+
+
+@njit(cache=True, nogil=True)
+def iid_moments8_pipelined(X, seed, gamma, b0, m, want2, out1, out2):
+    """:func:`skboot._kernels.iid.iid_moments_tiled` (same rule, same bits) for
+    ``d == 8`` and ``n < 2**32`` on 4-lane targets: runs of full blocks go
+    through :func:`_rows8_pipelined`; a block with a rejected word and the
+    replicate's last block through the block-draw loop and
+    :func:`skboot._kernels.simd.add_rows8`.
+    """
+    n = X.shape[0]
+    un = np.uint64(n)
+    thresh = lemire_threshold(un)
+    buf = np.empty(FAST_BLOCK, dtype=np.uint64)
+    nxt = np.empty(FAST_BLOCK, dtype=np.uint64)
+    acc = np.zeros(64)
+    acc2 = np.zeros(64)
+    part = np.empty(16)
+    stack = np.zeros((CASCADE_LEVELS, 16))
+    Xf = X.reshape(n * 8)
+    w = np.int64(8)
+    ct = np.zeros(2, dtype=np.int64)  # (cascade count, blocks in the tile)
+    state = (stack, part, ct)
+    for k in range(out1.shape[0]):
+        ct[:] = 0
+        ctr = replicate_counter(b0 + k)
+        have = NO_HAVE
+        lo = np.uint64(0)
+        done = 0
+        while done < m:
+            # full blocks short of the replicate's last block (which may be partial)
+            nfull = (m - done - 1) // FAST_BLOCK
+            if not have and nfull >= 2:
+                ctr, blocks = _rows8_pipelined(
+                    Xf,
+                    seed,
+                    gamma,
+                    ctr,
+                    un,
+                    thresh,
+                    nfull,
+                    want2,
+                    acc,
+                    acc2,
+                    buf,
+                    nxt,
+                    state,
+                )
+                done += blocks * FAST_BLOCK
+            c = min(FAST_BLOCK, m - done)
+            if (
+                not have
+                and not (c & 1)
+                and fast_pairs(seed, gamma, ctr, un, thresh, buf, c >> 1)
+            ):
+                ctr = ctr + np.uint64(c >> 1)
+            else:
+                ctr, have, lo = draw_block(
+                    seed, gamma, ctr, have, lo, un, thresh, buf, c
+                )
+            groups = np.int64(c >> 3)
+            if want2:
+                add_rows8_sq(acc, acc2, Xf, buf, groups, w, np.int64(0))
+            else:
+                add_rows8(acc, acc2, Xf, buf, groups, w, np.int64(0))
+            for t in range(8 * groups, c):
+                row = X[buf[t]]
+                p = (t & 7) * 8
+                for j in range(8):
+                    v = row[j]
+                    acc[p + j] += v
+                    if want2:
+                        acc2[p + j] += v * v
+            ct[1] += 1
+            if ct[1] == EIGHT_TILE_BLOCKS or done + c >= m:
+                ct[0] = cascade_push_eight(acc, acc2, 8, part, stack, ct[0])
+                ct[1] = 0
+            done += c
+        cascade_total(stack, ct[0], part)
+        for j in range(8):
+            out1[k, j] = part[j]
+            out2[k, j] = part[8 + j]

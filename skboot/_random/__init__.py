@@ -68,6 +68,8 @@ from skboot._random._reference import (
     reference_words,
 )
 from skboot._random._vector import (
+    draw_rows8_pairs,
+    draw_rows8_sq_pairs,
     draw_sum_pairs,
     draw_sum_pairs_prefetch,
     draw_sumsq_pairs,
@@ -100,6 +102,8 @@ __all__ = [
     "count_row",
     "double_bits",
     "draw_block",
+    "draw_rows8_pairs",
+    "draw_rows8_sq_pairs",
     "draw_sum_pairs",
     "draw_sum_pairs_prefetch",
     "draw_sumsq_pairs",

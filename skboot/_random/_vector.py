@@ -30,6 +30,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 __all__ = [
+    "draw_rows8_pairs",
+    "draw_rows8_sq_pairs",
     "draw_sum_pairs",
     "draw_sum_pairs_prefetch",
     "draw_sumsq_pairs",
@@ -461,3 +463,91 @@ def _fy_swap_sum_impl(
 #: ``L``; ``pos`` and ``acc`` as the caller's rule needs (``u % 8`` is the
 #: accumulator of step ``u``).
 fy_swap_sum_pairs = intrinsic(_fy_swap_sum_impl)
+
+
+def _make_rows_pipe(squares: bool):
+    def impl(typingctx, acc, acc2, X, cur, nxt, seed, gamma, ctr, u, h, width):
+        sig = types.uint64(acc, acc2, X, cur, nxt, seed, gamma, ctr, u, h, width)
+
+        def codegen(context, builder, signature, args):
+            (
+                acc_v,
+                acc2_v,
+                X_v,
+                cur_v,
+                nxt_v,
+                seed_v,
+                gamma_v,
+                ctr_v,
+                u_v,
+                h_v,
+                w_v,
+            ) = args
+            b = builder
+            lanes = _lanes(context)
+            V = _Vec(b, lanes)
+            row_ty = ir.VectorType(ir.DoubleType(), 8)
+
+            def data(i, v):
+                return context.make_array(signature.args[i])(context, b, v).data
+
+            acc_p, acc2_p, x_p, cur_p, nxt_p = (
+                data(k, v) for k, v in enumerate((acc_v, acc2_v, X_v, cur_v, nxt_v))
+            )
+
+            def row_ptr(base, off):
+                return b.bitcast(b.gep(base, [off]), row_ty.as_pointer())
+
+            # accumulator row p (columns 0..7) in a local slot, and its squares
+            slots = []
+            for p in range(8):
+                pair = []
+                for arr in (acc_p, acc2_p) if squares else (acc_p,):
+                    ptr = row_ptr(arr, b.mul(_I64(p), w_v))
+                    slot = cgutils.alloca_once(b, row_ty)
+                    b.store(b.load(ptr, align=8), slot)
+                    pair.append((slot, ptr))
+                slots.append(pair)
+            draw = _Draw(V, seed_v, gamma_v, ctr_v, u_v)
+            nvec = b.udiv(h_v, _I64(lanes))
+            with cgutils.for_range(b, nvec) as loop:
+                t = b.mul(loop.index, _I64(lanes))
+                # the next block's outputs t .. t + L - 1 ...
+                d0, d1 = draw.next()
+                V.store(d0, nxt_p, t)
+                V.store(d1, nxt_p, b.add(t, h_v))
+                # ... while this block's rows of the same outputs are added
+                for k in range(lanes):
+                    for half in (0, 1):
+                        pos = b.add(t, _I64(k))
+                        if half:
+                            pos = b.add(pos, h_v)
+                        row = b.load(b.gep(cur_p, [pos]))
+                        v = b.load(row_ptr(x_p, b.mul(row, w_v)), align=8)
+                        pair = slots[2 * (k % 4) + half]
+                        slot = pair[0][0]
+                        b.store(b.fadd(b.load(slot), v), slot)
+                        if squares:
+                            slot2 = pair[1][0]
+                            b.store(b.fadd(b.load(slot2), b.fmul(v, v)), slot2)
+            for pair in slots:
+                for slot, ptr in pair:
+                    b.store(b.load(slot), ptr, align=8)
+            return draw.low_min()
+
+        return sig, codegen
+
+    impl.__name__ = "draw_rows8_sq_pairs" if squares else "draw_rows8_pairs"
+    return intrinsic(impl)
+
+
+#: ``draw_rows8_pairs(acc, acc2, X, cur, nxt, seed, gamma, ctr, u, h, width)``:
+#: :data:`draw_sum_pairs` for rows of eight columns.  Draws the next block into
+#: ``nxt`` (split layout) while it adds the rows of the current block (``cur``,
+#: split layout) lane-wise: draw ``j``'s row ``X[cur_j * width + 0..7]`` into
+#: ``acc[(j % 8) * width + 0..7]``, in draw order (``X``, ``acc`` flat float64;
+#: ``acc2`` unused).  Returns the next block's Lemire low-word minimum.
+draw_rows8_pairs = _make_rows_pipe(False)
+#: As :data:`draw_rows8_pairs`, and the squares into ``acc2`` (multiply, then
+#: add, as the scalar kernels).
+draw_rows8_sq_pairs = _make_rows_pipe(True)
