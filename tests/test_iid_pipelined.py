@@ -99,7 +99,8 @@ def test_rows8_pipelined_same_bits_across_rejections():
 
 def test_rows_kernel_choice_follows_the_target(monkeypatch):
     monkeypatch.setattr("skboot._kernels.iid.target_lanes", lambda: 4)
-    assert iid_rows_kernel(10, 8) is iid_moments8_pipelined
-    assert iid_rows_kernel(10, 16) is iid_moments_tiled
+    assert iid_rows_kernel(10, 8, True) is iid_moments8_pipelined
+    assert iid_rows_kernel(10, 8, False) is iid_moments_tiled  # means: tiled
+    assert iid_rows_kernel(10, 16, True) is iid_moments_tiled
     monkeypatch.setattr("skboot._kernels.iid.target_lanes", lambda: 8)
-    assert iid_rows_kernel(10, 8) is iid_moments_tiled
+    assert iid_rows_kernel(10, 8, True) is iid_moments_tiled

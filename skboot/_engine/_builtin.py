@@ -488,7 +488,7 @@ class BuiltinStatistic(Statistic):
             elif self.d % 8 == 0 and X.nbytes <= 4 * cache_budget():
                 # whole rows of 8 lanes: faster while the rows are (mostly) in
                 # cache (10,000 x 8..24 measured; docs/scaling.md)
-                kernel = iid_rows_kernel(X.shape[0], self.d)
+                kernel = iid_rows_kernel(X.shape[0], self.d, want2)
                 kernel(X, seed, gamma, b0, m, want2, s1, s2)
             elif X.shape[0] < 1 << 32:
                 # columns blocked so the random reads of a block stay in L2

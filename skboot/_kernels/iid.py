@@ -93,12 +93,16 @@ def iid_sumsq_kernel(n: int):
     return iid_sumsq_1d
 
 
-def iid_rows_kernel(n: int, d: int):
+def iid_rows_kernel(n: int, d: int, want2: bool):
     """As :func:`iid_sum_kernel` for :func:`iid_moments_tiled` (``d`` a multiple
-    of 8): for ``d == 8`` on 4-lane targets and ``n < 2**32`` the pipelined
-    :func:`skboot._kernels.iid_pipelined.iid_moments8_pipelined`, else the
-    tiled loop (same bits)."""
-    if d == 8 and n <= 0xFFFFFFFF and target_lanes() == 4:
+    of 8): for variances (``want2``) of ``d == 8`` columns on 4-lane targets and
+    ``n < 2**32`` the pipelined
+    :func:`skboot._kernels.iid_pipelined.iid_moments8_pipelined`, else the tiled
+    loop (same bits).  Means keep the tiled loop: its eight accumulators of eight
+    columns already fill the sixteen AVX2 registers, and the pipelined variant
+    measured no faster (0.9-1.3x, run to run) where variances gained 1.1-1.2x.
+    """
+    if want2 and d == 8 and n <= 0xFFFFFFFF and target_lanes() == 4:
         return iid_moments8_pipelined
     return iid_moments_tiled
 
