@@ -7,7 +7,8 @@ medians over rounds:
 * the bounded draws alone: the ``n_1`` Fisher-Yates draws per replicate that define
   the permutation stream (``skboot._kernels.permutation.fy_block``, the kernel's
   own draw routine), summed into one word so nothing is optimized away;
-* skboot's fused kernel (``indep_sum_chunk``: draws, swaps, sums, restore), alone
+* skboot's fused kernel (the one ``indep_sum_kernel`` picks: draws, swaps, sums,
+  restore), alone
   and through ``permutation_test(data, "mean_diff")``;
 * the Python loop of the row: ``Generator.permutation`` and two numpy means per
   replicate.
@@ -23,12 +24,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from skboot._kernels.permutation import BLOCK, fy_block
 from skboot._kernels.significance import indep_sum_chunk
+
+try:  # the 4-lane pipelined variant and its chooser (absent from older checkouts)
+    from skboot._kernels.permutation_pipelined import indep_sum_kernel
+except ImportError:  # pragma: no cover - older checkout
+
+    def indep_sum_kernel(N: int, n1: int) -> Any:
+        return indep_sum_chunk
+
+
 from skboot._random import NO_HAVE, PURPOSE, check_random_state, replicate_counter
 
 _U0 = np.uint64(0)
@@ -73,7 +84,9 @@ def main() -> None:
 
     impls: dict[str, Callable[[], object]] = {
         "draws": lambda: _draws_only(seed, gamma, 0, N, n_each, B),
-        "kernel": lambda: indep_sum_chunk(seed, gamma, 0, pool, n_each, out),
+        "kernel": lambda: indep_sum_kernel(N, n_each)(
+            seed, gamma, 0, pool, n_each, out
+        ),
         "permutation_test": lambda: permutation_test(
             (x, y), "mean_diff", n_resamples=B, random_state=0
         ),

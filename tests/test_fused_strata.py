@@ -15,7 +15,7 @@ from skboot._kernels.fused_strata import (
     pool_positions,
     slot_meta,
 )
-from skboot._kernels.resample import pool_counts_chunk
+from skboot._kernels.resample import pool_counts_chunk, pool_indices_chunk
 from skboot._kernels.weighted import weighted_moments
 from skboot._random import (
     NO_HAVE,
@@ -73,6 +73,25 @@ def test_pool_positions_equal_fill_pool_indices(layout):
         np.testing.assert_array_equal(pools[pos], ref)
         # every slot draws a row of its own stratum
         np.testing.assert_array_equal(codes[pools[pos]], codes)
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_pool_chunks_equal_fill_pool_indices(layout):
+    # the chunk fills (stratified indices and counts: metric_ci, callables)
+    # draw through pool_positions; each row is still the stream's replicate
+    key = check_random_state(5)
+    seed, gamma = key.stream(0)
+    codes, pools, offsets, sizes = _strata(LAYOUTS[layout](np.random.default_rng(1)))
+    n, b0, nb = codes.shape[0], 3, 9
+    idx = np.empty((nb, n), np.int64)
+    counts = np.empty((nb, n))
+    pool_indices_chunk(seed, gamma, b0, codes, pools, offsets, sizes, idx)
+    pool_counts_chunk(seed, gamma, b0, codes, pools, offsets, sizes, counts)
+    ref = np.empty(n, np.int64)
+    for k in range(nb):
+        fill_pool_indices(seed, gamma, b0 + k, codes, pools, offsets, sizes, ref)
+        np.testing.assert_array_equal(idx[k], ref)
+        np.testing.assert_array_equal(counts[k], np.bincount(ref, minlength=n))
 
 
 @njit(cache=True)

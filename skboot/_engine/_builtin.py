@@ -14,10 +14,10 @@ from skboot._engine._statistic import Statistic
 from skboot._kernels.iid import (
     iid_corr,
     iid_moments,
-    iid_moments_tiled,
     iid_order_stats,
+    iid_rows_kernel,
     iid_sum_kernel,
-    iid_sumsq_1d,
+    iid_sumsq_kernel,
 )
 from skboot._kernels.weighted import (
     weighted_corr,
@@ -480,13 +480,16 @@ class BuiltinStatistic(Statistic):
             seed, gamma, m = iid.seed, iid.gamma, iid.m
             sw[:] = float(m)
             if self.d == 1 and want2:
-                iid_sumsq_1d(X[:, 0], seed, gamma, b0, m, s1[:, 0], s2[:, 0])
+                iid_sumsq_kernel(X.shape[0])(
+                    X[:, 0], seed, gamma, b0, m, s1[:, 0], s2[:, 0]
+                )
             elif self.d == 1:
                 iid_sum_kernel(X.shape[0])(X[:, 0], seed, gamma, b0, m, s1[:, 0])
             elif self.d % 8 == 0 and X.nbytes <= 4 * cache_budget():
                 # whole rows of 8 lanes: faster while the rows are (mostly) in
                 # cache (10,000 x 8..24 measured; docs/scaling.md)
-                iid_moments_tiled(X, seed, gamma, b0, m, want2, s1, s2)
+                kernel = iid_rows_kernel(X.shape[0], self.d, want2)
+                kernel(X, seed, gamma, b0, m, want2, s1, s2)
             elif X.shape[0] < 1 << 32:
                 # columns blocked so the random reads of a block stay in L2
                 # (bit for bit iid_moments); the copy is made once per task

@@ -32,7 +32,11 @@ from skboot._kernels.cascade import (
     cascade_push_eight,
     cascade_total,
 )
-from skboot._kernels.iid_pipelined import iid_sum_1d_pipelined
+from skboot._kernels.iid_pipelined import (
+    iid_moments8_pipelined,
+    iid_sum_1d_pipelined,
+    iid_sumsq_1d_pipelined,
+)
 from skboot._kernels.simd import add_rows8, add_rows8_sq
 from skboot._random import (
     FAST_BLOCK,
@@ -54,9 +58,11 @@ __all__ = [
     "iid_moments",
     "iid_moments_tiled",
     "iid_order_stats",
+    "iid_rows_kernel",
     "iid_sum_1d",
     "iid_sum_kernel",
     "iid_sumsq_1d",
+    "iid_sumsq_kernel",
     "lerp",
     "order_stats_from_counts",
     "take_rows",
@@ -76,6 +82,29 @@ def iid_sum_kernel(n: int):
     if n <= 0xFFFFFFFF and target_lanes() == 4:
         return iid_sum_1d_pipelined
     return iid_sum_1d
+
+
+def iid_sumsq_kernel(n: int):
+    """As :func:`iid_sum_kernel` for :func:`iid_sumsq_1d`: the pipelined
+    :func:`skboot._kernels.iid_pipelined.iid_sumsq_1d_pipelined` on 4-lane
+    targets for ``n < 2**32``, else the plain loop (same bits)."""
+    if n <= 0xFFFFFFFF and target_lanes() == 4:
+        return iid_sumsq_1d_pipelined
+    return iid_sumsq_1d
+
+
+def iid_rows_kernel(n: int, d: int, want2: bool):
+    """As :func:`iid_sum_kernel` for :func:`iid_moments_tiled` (``d`` a multiple
+    of 8): for variances (``want2``) of ``d == 8`` columns on 4-lane targets and
+    ``n < 2**32`` the pipelined
+    :func:`skboot._kernels.iid_pipelined.iid_moments8_pipelined`, else the tiled
+    loop (same bits).  Means keep the tiled loop: its eight accumulators of eight
+    columns already fill the sixteen AVX2 registers, and the pipelined variant
+    measured no faster (0.9-1.3x, run to run) where variances gained 1.1-1.2x.
+    """
+    if want2 and d == 8 and n <= 0xFFFFFFFF and target_lanes() == 4:
+        return iid_moments8_pipelined
+    return iid_moments_tiled
 
 
 @njit(cache=True, nogil=True)

@@ -45,6 +45,7 @@ from numba import njit
 from skboot._random import (
     NO_HAVE,
     bounded,
+    fy_pairs,
     lemire_threshold,
     mix64,
     replicate_counter,
@@ -80,8 +81,11 @@ def fy_fast(seed, gamma, ctr, top, buf, start, h):
     Returns False when some word might be rejected (the caller redoes the
     block).  Requires ``top < 2**32`` and no buffered half word.
     """
-    bad = _U0
-    for t in range(h):
+    # whole vectors of outputs on explicit vector types, the at most seven left
+    # over here, with the same arithmetic
+    hv = h - (h & 7)
+    bad = fy_pairs(seed, gamma, ctr, top, buf[start:], hv)
+    for t in range(hv, h):
         z = mix64(seed + (ctr + np.uint64(t) + _U1) * gamma)
         # masked: both factors fit 32 bits (cheap vector multiply)
         m0 = (top - np.uint64(2 * t)) & _M32

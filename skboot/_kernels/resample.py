@@ -7,14 +7,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skboot._kernels.fused_strata import pool_positions, slot_meta
 from skboot._random import (
     FAST_BLOCK,
     count_row,
     fill_dirichlet_weights,
     fill_indices_kernel,
     fill_poisson_counts,
-    fill_pool_indices,
     lemire_threshold,
+    pool_thresholds,
 )
 
 __all__ = [
@@ -39,19 +40,46 @@ def iid_counts_chunk(seed, gamma, b0, n, m, out):
 
 @njit(cache=True, nogil=True)
 def pool_counts_chunk(seed, gamma, b0, codes, pools, offsets, sizes, out):
-    idx = np.empty(codes.shape[0], dtype=np.int64)
+    """Row ``k`` of ``out`` (float64, (nb, n)): how many slots of stratified
+    replicate ``b0 + k`` drew each row (the rows of
+    :func:`skboot._random.fill_pool_indices`, drawn by
+    :func:`skboot._kernels.fused_strata.pool_positions`)."""
+    pos = np.empty(codes.shape[0], dtype=np.int64)
+    ths, usize, first, fast = _pool_tables(codes, offsets, sizes)
     for k in range(out.shape[0]):
-        fill_pool_indices(seed, gamma, b0 + k, codes, pools, offsets, sizes, idx)
+        pool_positions(
+            seed, gamma, b0 + k, codes, offsets, sizes, ths, usize, first, fast, pos
+        )
         row = out[k]
         row[:] = 0.0
-        for t in range(idx.shape[0]):
-            row[idx[t]] += 1.0
+        for t in range(pos.shape[0]):
+            row[pools[pos[t]]] += 1.0
 
 
 @njit(cache=True, nogil=True)
 def pool_indices_chunk(seed, gamma, b0, codes, pools, offsets, sizes, out):
+    """Row ``k`` of ``out`` (int64, (nb, n)): the rows
+    :func:`skboot._random.fill_pool_indices` draws for replicate ``b0 + k``."""
+    pos = np.empty(codes.shape[0], dtype=np.int64)
+    ths, usize, first, fast = _pool_tables(codes, offsets, sizes)
     for k in range(out.shape[0]):
-        fill_pool_indices(seed, gamma, b0 + k, codes, pools, offsets, sizes, out[k])
+        pool_positions(
+            seed, gamma, b0 + k, codes, offsets, sizes, ths, usize, first, fast, pos
+        )
+        row = out[k]
+        for t in range(pos.shape[0]):
+            row[t] = pools[pos[t]]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pool_tables(codes, offsets, sizes):
+    """The per-stratum thresholds and per-slot tables of
+    :func:`~skboot._kernels.fused_strata.pool_positions`, built once a chunk."""
+    n = codes.shape[0]
+    usize = np.empty(n, dtype=np.uint32)
+    first = np.empty(n, dtype=np.int32)
+    fast = slot_meta(codes, offsets, sizes, usize, first)
+    return pool_thresholds(sizes), usize, first, fast
 
 
 @njit(cache=True, nogil=True)

@@ -29,6 +29,7 @@ from skboot._random._blocks import (
     fill_pool_indices,
     fill_row_buffered,
     index_dtype,
+    pool_thresholds,
 )
 from skboot._random._core import (
     GOLDEN_GAMMA,
@@ -68,8 +69,14 @@ from skboot._random._reference import (
     reference_words,
 )
 from skboot._random._vector import (
+    draw_rows8_pairs,
+    draw_rows8_sq_pairs,
     draw_sum_pairs,
     draw_sum_pairs_prefetch,
+    draw_sumsq_pairs,
+    draw_sumsq_pairs_prefetch,
+    fy_pairs,
+    fy_swap_sum_pairs,
     target_lanes,
 )
 from skboot._version import STREAM_VERSION
@@ -96,8 +103,12 @@ __all__ = [
     "count_row",
     "double_bits",
     "draw_block",
+    "draw_rows8_pairs",
+    "draw_rows8_sq_pairs",
     "draw_sum_pairs",
     "draw_sum_pairs_prefetch",
+    "draw_sumsq_pairs",
+    "draw_sumsq_pairs_prefetch",
     "exp1_of_complement",
     "exp1_of_output",
     "fast_pairs",
@@ -109,10 +120,13 @@ __all__ = [
     "fill_poisson_counts",
     "fill_pool_indices",
     "fill_row_buffered",
+    "fy_pairs",
+    "fy_swap_sum_pairs",
     "index_dtype",
     "lemire_threshold",
     "mix64",
     "neg_log",
+    "pool_thresholds",
     "reference_dirichlet",
     "reference_exponentials",
     "reference_indices",

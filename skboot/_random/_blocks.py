@@ -231,19 +231,31 @@ def fill_indices_chunk(seed, gamma, b0, n, out):
 
 
 @njit(cache=True, nogil=True)
+def pool_thresholds(sizes):
+    """Lemire's rejection threshold of every stratum size (uint64), computed once
+    per call instead of once per row."""
+    ths = np.empty(sizes.shape[0], dtype=np.uint64)
+    for s in range(sizes.shape[0]):
+        ths[s] = lemire_threshold(np.uint64(sizes[s]))
+    return ths
+
+
+@njit(cache=True, nogil=True)
 def fill_pool_indices(seed, gamma, b, codes, pools, offsets, sizes, out):
     """Stratified draws: ``out[i]`` is a uniform row of the stratum of row ``i``.
 
     ``pools[offsets[s]:offsets[s] + sizes[s]]`` lists the rows of stratum ``s``.
     Words are consumed in row order, one bounded draw per row.
     """
+    ths = pool_thresholds(sizes)
     ctr = replicate_counter(b)
     have = NO_HAVE
     lo = _U0
     for i in range(codes.shape[0]):
         s = codes[i]
-        un = np.uint64(sizes[s])
-        v, ctr, have, lo = bounded(seed, gamma, ctr, have, lo, un, lemire_threshold(un))
+        v, ctr, have, lo = bounded(
+            seed, gamma, ctr, have, lo, np.uint64(sizes[s]), ths[s]
+        )
         out[i] = pools[offsets[s] + np.int64(v)]
 
 

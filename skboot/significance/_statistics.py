@@ -11,10 +11,10 @@ from scipy.stats import rankdata
 
 from skboot._engine import Statistic, as_output
 from skboot._engine._statistic import call_user
+from skboot._kernels.permutation_pipelined import indep_sum_kernel
 from skboot._kernels.significance import (
     indep_moments_chunk,
     indep_moments_perms,
-    indep_sum_chunk,
     indep_sum_perms,
     median_chunk,
     median_perms,
@@ -228,7 +228,8 @@ class FusedTestStatistic(Statistic):
         seed, gamma = plan.key.stream(PURPOSE["permutation"])
         b = np.int64(b0)
         if self.name == "mean_diff":
-            indep_sum_chunk(seed, gamma, b, arrays[0], self.n1, raw)
+            kernel = indep_sum_kernel(arrays[0].shape[0], self.n1)
+            kernel(seed, gamma, b, arrays[0], self.n1, raw)
         elif self.name in ("t", "welch_t"):
             indep_moments_chunk(seed, gamma, b, arrays[0], self.n1, raw)
         elif self.name == "median_diff":
