@@ -14,6 +14,7 @@ from skboot._engine import run_bootstrap
 from skboot._engine.cuda import device_runner
 from skboot._run import Run, RunContext, apply_undefined_policy
 from skboot._typing import ArrayLike, MetricLike, RandomStateLike
+from skboot.metrics._dask import DaskMetricRun, dask_metric_run, holds_dask
 from skboot.metrics._guard import with_undefined_metric_errors
 from skboot.metrics._inputs import MetricRun, setup_metric_run
 from skboot.metrics._resolve import ResolvedMetric
@@ -21,7 +22,13 @@ from skboot.metrics._results import MetricCI, MetricComparison, metric_interval
 from skboot.resamplers import BaseResampler
 from skboot.statistic import BootstrapResult
 
-__all__ = ["compare_metrics", "metric_ci", "paired_p_value", "run_metric"]
+__all__ = [
+    "compare_metrics",
+    "finish_metric",
+    "metric_ci",
+    "paired_p_value",
+    "run_metric",
+]
 
 
 def run_metric(
@@ -44,13 +51,32 @@ def run_metric(
     B = int(resampler.n_resamples)
     runner = device_runner(device, stat, plan, resampler, owner)  # None: CPU
     est = stat.estimate()
+    _check_estimate(est, metric, owner)
+    dist = (runner or run_bootstrap)(stat, plan, B, n_jobs=n_jobs)
+    context = RunContext(stat, setup.data, plan, resampler, n_jobs)
+    return finish_metric(context, dist, est, metric, policy, owner)
+
+
+def _check_estimate(est: np.ndarray, metric: ResolvedMetric, owner: str) -> None:
     if not math.isfinite(float(est[0])):
         raise ValueError(
             f"The metric {metric.name} is undefined on the original data of {owner} "
             f"(it is undefined when {metric.undefined_when}); no interval can be "
             "computed."
         )
-    dist = (runner or run_bootstrap)(stat, plan, B, n_jobs=n_jobs)
+
+
+def finish_metric(
+    context: RunContext,
+    dist: np.ndarray,
+    est: np.ndarray,
+    metric: ResolvedMetric,
+    policy: str,
+    owner: str,
+) -> tuple[BootstrapResult, np.ndarray]:
+    """The result of a computed distribution ``dist`` (B, 1) and estimate:
+    the undefined-replicate ``policy`` applied (see :func:`run_metric`)."""
+    _check_estimate(est, metric, owner)
     name = metric.name.replace("{", "{{").replace("}", "}}")
     dist, undefined = apply_undefined_policy(
         dist,
@@ -67,7 +93,6 @@ def run_metric(
         too_few=f"The metric {name} is defined on {{kept}} of {{B}} bootstrap "
         "replicates; at least {minimum} are needed for an interval.",
     )
-    context = RunContext(stat, setup.data, plan, resampler, n_jobs)
     run = Run(context, dist, est, undefined, 0)
     result = BootstrapResult._from_run(run, metric.name, n_undefined=0)
     return result, undefined.replicates
@@ -227,12 +252,7 @@ def metric_ci(
     0.755
     """
     owner = "metric_ci"
-    setup = setup_metric_run(
-        owner,
-        y_true,
-        {"y_pred": y_pred},
-        metric,
-        metric_options,
+    kwargs = dict(
         sample_weight=sample_weight,
         groups=groups,
         stratify=stratify,
@@ -245,10 +265,24 @@ def metric_ci(
         n_jobs=n_jobs,
         device=device,
     )
+    preds = {"y_pred": y_pred}
+    setup: MetricRun | DaskMetricRun
+    if holds_dask(y_true, y_pred, sample_weight):
+        setup = dask_metric_run(owner, y_true, preds, metric, metric_options, **kwargs)
+        result, undefined_replicates = finish_metric(
+            setup.context,
+            setup.distribution,
+            setup.estimate,
+            setup.metric,
+            undefined,
+            owner,
+        )
+    else:
+        setup = setup_metric_run(owner, y_true, preds, metric, metric_options, **kwargs)
+        result, undefined_replicates = run_metric(
+            setup, setup.metric, undefined, n_jobs, owner, device
+        )
     name = setup.metric.name
-    result, undefined_replicates = run_metric(
-        setup, setup.metric, undefined, n_jobs, owner, device
-    )
     interval = metric_interval(
         result, setup.method, setup.level, "two-sided", undefined, name
     )
@@ -369,12 +403,7 @@ def compare_metrics(
     0.190 p=0.002
     """
     owner = "compare_metrics"
-    setup = setup_metric_run(
-        owner,
-        y_true,
-        {"y_pred_a": y_pred_a, "y_pred_b": y_pred_b},
-        metric,
-        metric_options,
+    kwargs = dict(
         sample_weight=sample_weight,
         groups=groups,
         stratify=stratify,
@@ -386,10 +415,22 @@ def compare_metrics(
         undefined=undefined,
         n_jobs=n_jobs,
     )
-    resolved = setup.metric
-    est_a, est_b = setup.stat.each_estimate()  # type: ignore[attr-defined]
-    diff = replace(resolved, name=f"{resolved.name}(a) - {resolved.name}(b)")
-    result, undefined_replicates = run_metric(setup, diff, undefined, n_jobs, owner)
+    preds = {"y_pred_a": y_pred_a, "y_pred_b": y_pred_b}
+    setup: MetricRun | DaskMetricRun
+    if holds_dask(y_true, y_pred_a, y_pred_b, sample_weight):
+        setup = dask_metric_run(owner, y_true, preds, metric, metric_options, **kwargs)
+        resolved = setup.metric
+        est_a, est_b = setup.each
+        diff = replace(resolved, name=f"{resolved.name}(a) - {resolved.name}(b)")
+        result, undefined_replicates = finish_metric(
+            setup.context, setup.distribution, setup.estimate, diff, undefined, owner
+        )
+    else:
+        setup = setup_metric_run(owner, y_true, preds, metric, metric_options, **kwargs)
+        resolved = setup.metric
+        est_a, est_b = setup.stat.each_estimate()  # type: ignore[attr-defined]
+        diff = replace(resolved, name=f"{resolved.name}(a) - {resolved.name}(b)")
+        result, undefined_replicates = run_metric(setup, diff, undefined, n_jobs, owner)
     interval = metric_interval(
         result,
         setup.method,

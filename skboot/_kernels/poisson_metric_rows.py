@@ -1,0 +1,89 @@
+"""Poisson-bootstrap rank sums of one partition of rows sorted by score: the
+data-parallel kernel of the exact ROC AUC.
+
+The rows of a partition arrive sorted by increasing score (ties adjacent), each
+with its label (1.0 for the positive class), its sample weight and its *original*
+global row number ``r``.  Row ``r``'s count in replicate ``b`` is SplitMix64
+output ``b * 2**32 + r`` inverted against the Poisson(1) CDF, drawn by the
+helper of :mod:`skboot._kernels.fused_weights` that every Poisson kernel uses,
+so a row keeps the count it has in the in-memory run wherever the sort put it.
+
+Per replicate the kernel returns the partition's share of the Mann-Whitney
+statistic (the weighted number of (positive, negative) pairs with the positive
+scored higher, ties counting one half), its positive and negative weight, and
+the positive and negative weight of its first and last group of tied scores:
+what :func:`skboot.metrics._dask_rank.merge_ranks` needs to join two adjacent
+partitions exactly, a group of ties cut by a partition boundary included.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from skboot._kernels.fused_weights import _poisson_tile_row, poisson_thresholds
+from skboot._random import replicate_counter
+
+__all__ = ["RANK_COLUMNS", "poisson_rank_sums"]
+
+#: The columns of :func:`poisson_rank_sums`'s output.
+RANK_COLUMNS = ("area", "pos", "neg", "first_pos", "first_neg", "last_pos", "last_neg")
+
+
+@njit(cache=True, nogil=True)
+def _group_sums(labels, weights, counts, gstarts, out):
+    """``out`` (7,): the rank sums of rows with weights ``counts * weights``."""
+    below = 0.0
+    pos_total = 0.0
+    area = 0.0
+    ng = gstarts.shape[0] - 1
+    for g in range(ng):
+        pos = 0.0
+        total = 0.0
+        for t in range(gstarts[g], gstarts[g + 1]):
+            w = counts[t] * weights[t]
+            total += w
+            pos += w * labels[t]
+        neg = total - pos
+        area += pos * (below + 0.5 * neg)
+        below += neg
+        pos_total += pos
+        if g == 0:
+            out[3] = pos
+            out[4] = neg
+        if g == ng - 1:
+            out[5] = pos
+            out[6] = neg
+    out[0] = area
+    out[1] = pos_total
+    out[2] = below
+
+
+@njit(cache=True, nogil=True)
+def poisson_rank_sums(labels, weights, rows, gstarts, seed, gamma, out):
+    """``out[b]`` (``b < B``, ``out`` of shape (B + 1, 7)): the rank sums of
+    replicate ``b`` (columns :data:`RANK_COLUMNS`), each row weighted by its
+    Poisson count times ``weights``; ``out[B]``: the same with counts 1 (the
+    original rows).
+
+    ``labels`` (1.0 positive, 0.0 negative) and ``weights`` are float64 in
+    order of increasing score, ``rows`` the int64 global row numbers (each
+    below ``2**32``), ``gstarts`` the starts of the groups of tied scores
+    followed by the row count.  O(B * m) draws, nothing of size B * m
+    allocated.
+    """
+    m = labels.shape[0]
+    B = out.shape[0] - 1
+    T = poisson_thresholds()
+    counts = np.ones(m)
+    one = np.empty(1)
+    out[:, :] = 0.0
+    if m == 0:
+        return
+    _group_sums(labels, weights, counts, gstarts, out[B])
+    for b in range(B):
+        base = replicate_counter(b)
+        for t in range(m):
+            _poisson_tile_row(seed, gamma, base + np.uint64(rows[t]), 1, T, one)
+            counts[t] = one[0]
+        _group_sums(labels, weights, counts, gstarts, out[b])
