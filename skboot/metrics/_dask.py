@@ -181,6 +181,8 @@ def _check_call(
 def _rows(value: Any, param: str, owner: str) -> Any:
     """``value`` as a dask array with known row chunks and whole rows."""
     if hasattr(value, "to_dask_array"):
+        if value.ndim == 1 and not isinstance(value.dtype, np.dtype):
+            value = value.astype(object)  # text labels: numpy objects per row
         arr = value.to_dask_array(lengths=True)  # one int per partition
     elif hasattr(value, "chunks") and hasattr(value, "ndim"):
         arr = value
