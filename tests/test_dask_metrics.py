@@ -338,7 +338,10 @@ ERRORS = [
     ({"y_pred": np.zeros(N)}, r"'y_pred' .* must be a dask collection"),
     ({"metric": "average_precision"}, r"'metric' .* must be one of 'accuracy'"),
     ({"metric": lambda a, b: 0.0}, r"'metric' .* must be one of"),
-    ({"method": "studentized"}, r"'method' parameter of metric_ci must be one of .*'studentized'"),
+    (
+        {"method": "studentized"},
+        r"'method' parameter of metric_ci must be one of .*'studentized'",
+    ),
 ]
 
 
@@ -404,3 +407,47 @@ def test_the_rows_never_come_to_the_client(metric, monkeypatch):
             method="percentile",
         )
     assert res.distribution.shape == (B,)
+
+
+LABEL_CASES = [
+    ("balanced_accuracy", {}),
+    ("f1", {}),
+    ("precision", {"average": "macro"}),
+    ("recall", {"average": "micro"}),
+    ("f1", {"average": "macro", "labels": [0, 1]}),
+]
+
+
+@pytest.mark.parametrize("weight", [None, "weight", "fweight"])
+@pytest.mark.parametrize("metric, options", LABEL_CASES)
+def test_label_metrics_from_confusion_matrices(metric, options, weight):
+    """Balanced accuracy, precision, recall, F1 (binary, micro, macro, listed
+    labels) from per-replicate confusion matrices: the in-memory replicates,
+    exactly with integer weights."""
+    data = _data()
+    gen = np.random.default_rng(11)
+    y = data["y"] + (data["score"] > 1.2)  # three classes
+    pred = np.where(gen.random(N) < 0.7, y, gen.integers(0, 4, N))
+    if metric == "f1" and not options:
+        y, pred = (y > 0).astype(np.int64), (pred > 0).astype(np.int64)
+    kw = dict(options) if weight is None else dict(options, sample_weight=data[weight])
+    got, want = _both(metric, y, pred, CHUNKINGS[1], **kw)
+    if weight == "fweight":
+        _close(got.distribution, want.distribution)
+    else:
+        np.testing.assert_array_equal(got.distribution, want.distribution)
+        assert got.estimate == want.estimate
+
+
+def test_label_metric_options_checked_on_the_labels():
+    """An option the in-memory run refuses is refused after the labels' pass,
+    before the replicates: pos_label not a label of a binary metric."""
+    data = _data()
+    with pytest.raises(ValueError, match="pos_label"):
+        metric_ci(
+            **_args(
+                metric="precision",
+                y_pred=_dask(data["label"], 100),
+                pos_label=7,
+            )
+        )

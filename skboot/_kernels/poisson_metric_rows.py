@@ -1,5 +1,7 @@
-"""Poisson-bootstrap rank sums of one partition of rows sorted by score: the
-data-parallel kernel of the exact ROC AUC.
+"""Poisson-bootstrap sums of one partition of rows for the metrics that are not
+plain means: the rank sums of the exact ROC AUC (:func:`poisson_rank_sums`)
+and the weighted confusion matrices of the label metrics
+(:func:`poisson_bin_sums`).
 
 The rows of a partition arrive sorted by increasing score (ties adjacent), each
 with its label (1.0 for the positive class), its sample weight and its *original*
@@ -22,9 +24,10 @@ import numpy as np
 from numba import njit
 
 from skboot._kernels.fused_weights import _poisson_tile_row, poisson_thresholds
+from skboot._kernels.poisson_rows import TILE
 from skboot._random import replicate_counter
 
-__all__ = ["RANK_COLUMNS", "poisson_rank_sums"]
+__all__ = ["RANK_COLUMNS", "poisson_bin_sums", "poisson_rank_sums"]
 
 #: The columns of :func:`poisson_rank_sums`'s output.
 RANK_COLUMNS = ("area", "pos", "neg", "first_pos", "first_neg", "last_pos", "last_neg")
@@ -87,3 +90,30 @@ def poisson_rank_sums(labels, weights, rows, gstarts, seed, gamma, out):
             _poisson_tile_row(seed, gamma, base + np.uint64(rows[t]), 1, T, one)
             counts[t] = one[0]
         _group_sums(labels, weights, counts, gstarts, out[b])
+
+
+@njit(cache=True, nogil=True)
+def poisson_bin_sums(bins, weights, row0, seed, gamma, out):
+    """``out[b, k]`` (``b < B``, ``out`` of shape (B + 1, n_bins)): the sum of
+    the Poisson counts of replicate ``b`` times ``weights`` over the rows whose
+    bin is ``k`` (a cell of a confusion matrix), the rows holding the global
+    numbers ``row0 .. row0 + m - 1``; ``out[B]``: the same with counts 1.
+
+    Counts are drawn a tile of rows at a time as the other Poisson kernels
+    draw them; sums of integer weights are exact.  O(B * m), nothing of size
+    m allocated beyond one tile.
+    """
+    m = bins.shape[0]
+    B = out.shape[0] - 1
+    T = poisson_thresholds()
+    w = np.empty(TILE)
+    out[:, :] = 0.0
+    for t in range(m):
+        out[B, bins[t]] += weights[t]
+    for b in range(B):
+        base = replicate_counter(b)
+        for i0 in range(0, m, TILE):
+            c = min(TILE, m - i0)
+            _poisson_tile_row(seed, gamma, base + np.uint64(row0 + i0), c, T, w)
+            for t in range(c):
+                out[b, bins[i0 + t]] += w[t] * weights[i0 + t]

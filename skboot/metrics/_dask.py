@@ -41,6 +41,14 @@ from skboot._run import (
 from skboot._run._dask import merge_sums, partition_sums, tree_merge
 from skboot._run._dask_checks import holds_dask, is_dask_collection
 from skboot._validation import value_error
+from skboot.metrics._dask_confusion import (
+    CONFUSION_METRICS,
+    bin_partition,
+    confusion_values,
+    label_sets,
+    merge_bins,
+    probe_metric,
+)
 from skboot.metrics._dask_rank import (
     auc_values,
     merge_ranks,
@@ -62,14 +70,19 @@ __all__ = [
 ]
 
 #: The metrics computed data-parallel from per-partition sums.
-DASK_METRICS = (
-    "accuracy",
-    "brier_score",
-    "log_loss",
-    "mean_absolute_error",
-    "mean_squared_error",
-    "roc_auc",
-    "root_mean_squared_error",
+DASK_METRICS = tuple(
+    sorted(
+        (
+            "accuracy",
+            "brier_score",
+            "log_loss",
+            "mean_absolute_error",
+            "mean_squared_error",
+            "roc_auc",
+            "root_mean_squared_error",
+            *CONFUSION_METRICS,
+        )
+    )
 )
 #: The interval methods that need the distribution only.
 DASK_METHODS = ("percentile", "basic", "normal", "bc")
@@ -260,17 +273,6 @@ def _inputs(y_true: Any, preds: dict[str, Any], sw: Any, owner: str) -> _Inputs:
     return _Inputs(list(yt.to_delayed().ravel()), pred_blocks, weight, starts, n, ndim)
 
 
-def _classes(inputs: _Inputs) -> np.ndarray:
-    """The distinct labels of the whole ``y_true`` (a pass that returns them
-    only, merged in a fixed tree)."""
-    import dask
-
-    unique = dask.delayed(np.unique, pure=True)
-    union = dask.delayed(np.union1d, pure=True)
-    (classes,) = dask.compute(tree_merge([unique(b) for b in inputs.y_true], union))
-    return np.asarray(classes)
-
-
 def _pinned(
     name: str, options: dict[str, Any], classes: np.ndarray, ndim: int, owner: str
 ) -> dict[str, Any]:
@@ -396,6 +398,32 @@ def _mean_run(
     return _mean_values(total, len(params), weighted, name == "root_mean_squared_error")
 
 
+def _confusion_run(
+    inputs: _Inputs,
+    name: str,
+    options: dict[str, Any],
+    stream: Any,
+    params: tuple[str, ...],
+    owner: str,
+) -> list[np.ndarray]:
+    """The label metrics from per-replicate confusion matrices: the labels'
+    pass, the options checked on them, then the binning pass."""
+    import dask
+
+    classes = label_sets(inputs.y_true, inputs.preds)
+    probes = [
+        probe_metric(name, options, classes[0], cp, param, owner)
+        for cp, param in zip(classes[1:], params, strict=True)
+    ]
+    part = dask.delayed(bin_partition, pure=True)
+    parts = [
+        part(yt, [p[i] for p in inputs.preds], inputs.weight[i], start, stream, classes)
+        for i, (yt, start) in enumerate(zip(inputs.y_true, inputs.starts, strict=True))
+    ]
+    (totals,) = dask.compute(tree_merge(parts, dask.delayed(merge_bins, pure=True)))
+    return confusion_values(probes, totals)
+
+
 def _rank_run(
     inputs: _Inputs, positive: Any, stream: Any, params: tuple[str, ...], owner: str
 ) -> list[np.ndarray]:
@@ -490,10 +518,13 @@ def dask_metric_run(
     name = str(resolved.registry)
     options = dict(resolved.options)
     if name in _LABELLED:
-        options = _pinned(name, options, _classes(inputs), inputs.pred_ndim, owner)
+        classes = label_sets(inputs.y_true, [])[0]
+        options = _pinned(name, options, classes, inputs.pred_ndim, owner)
     params = tuple(preds)
     if name == "roc_auc":
         values = _rank_run(inputs, options["pos_label"], stream, params, owner)
+    elif name in CONFUSION_METRICS:
+        values = _confusion_run(inputs, name, options, stream, params, owner)
     else:
         values = _mean_run(inputs, name, options, stream, params, owner)
     values = [resolved.sign * v for v in values]
