@@ -7,25 +7,17 @@ place; and the rows never come to the client."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from skboot import (
-    Bootstrap,
-    PoissonBootstrap,
-    UndefinedStatisticWarning,
-    compare_metrics,
-    metric_ci,
-)
+from skboot import UndefinedStatisticWarning, compare_metrics, metric_ci
 from skboot._random import PURPOSE, check_random_state
 from skboot._run._dask import tree_merge
-from skboot.metrics._dask_rank import (
-    auc_values,
-    merge_ranks,
-    rank_frame,
-    rank_partition,
-)
+from skboot.metrics import _dask_rank as ranks
+from skboot.resamplers import Bootstrap, PoissonBootstrap
 
 da = pytest.importorskip("dask.array")
 dask = pytest.importorskip("dask")
@@ -79,7 +71,7 @@ def _pred(metric: str, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndar
 
 
 def _dask(x: np.ndarray, chunks) -> object:
-    return da.from_array(x, chunks=(chunks,) + x.shape[1:])
+    return da.from_array(x, chunks=(chunks, *x.shape[1:]))
 
 
 def _close(got, want) -> None:
@@ -143,7 +135,7 @@ def test_integer_sums_tie_exactly(chunks):
         assert got.estimate == want.estimate
 
 
-@pytest.mark.parametrize("chunks", CHUNKINGS + [(1,) * 40 + (561,)])
+@pytest.mark.parametrize("chunks", [*CHUNKINGS, (1,) * 40 + (561,)])
 def test_roc_auc_equal_in_memory(chunks):
     y, pred = _pred("roc_auc", _data())
     got, want = _both("roc_auc", y, pred, chunks)
@@ -154,9 +146,9 @@ def test_roc_auc_equal_in_memory(chunks):
 def _sorted_frames(data, cuts):
     """The rank frame of all rows sorted by score, cut at ``cuts``."""
     y, score = data["y"], data["score"]
-    frame = rank_frame(y, score, data["weight"], 0, 1, "y_pred", "test")
+    frame = ranks.rank_frame(y, score, data["weight"], 0, 1, "y_pred", "test")
     frame = frame.sort_values("score", kind="stable").reset_index(drop=True)
-    return [frame.iloc[a:b] for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
+    return [frame.iloc[a:b] for a, b in itertools.pairwise(cuts)]
 
 
 def test_ties_cut_by_partition_boundaries():
@@ -174,8 +166,10 @@ def test_ties_cut_by_partition_boundaries():
     assert len(set(scores[a : a + 4])) == 1  # three cuts inside one group
     key = check_random_state(SEED)
     seed, gamma = key.stream(PURPOSE["poisson"])
-    parts = [rank_partition(f, seed, gamma, B) for f in _sorted_frames(data, cuts)]
-    root = tree_merge(parts, merge_ranks)
+    parts = [
+        ranks.rank_partition(f, seed, gamma, B) for f in _sorted_frames(data, cuts)
+    ]
+    root = tree_merge(parts, ranks.merge_ranks)
     want = metric_ci(
         data["y"],
         data["score"],
@@ -185,7 +179,7 @@ def test_ties_cut_by_partition_boundaries():
         random_state=SEED,
         method="percentile",
     )
-    values = auc_values(root)
+    values = ranks.auc_values(root)
     np.testing.assert_array_equal(values[:B], want.distribution)
     assert values[B] == want.estimate
 
@@ -197,10 +191,12 @@ def test_all_scores_tied_across_every_partition():
     key = check_random_state(SEED)
     seed, gamma = key.stream(PURPOSE["poisson"])
     parts = [
-        rank_partition(f, seed, gamma, B)
+        ranks.rank_partition(f, seed, gamma, B)
         for f in _sorted_frames(data, [0, 10, 10, 11, 300, N])
     ]
-    np.testing.assert_array_equal(auc_values(tree_merge(parts, merge_ranks)), 0.5)
+    np.testing.assert_array_equal(
+        ranks.auc_values(tree_merge(parts, ranks.merge_ranks)), 0.5
+    )
 
 
 @pytest.mark.parametrize("metric", ["roc_auc", "log_loss", "accuracy"])

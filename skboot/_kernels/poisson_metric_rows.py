@@ -42,12 +42,12 @@ def _group_sums(labels, weights, counts, gstarts, out):
     ng = gstarts.shape[0] - 1
     for g in range(ng):
         pos = 0.0
-        total = 0.0
+        neg = 0.0
         for t in range(gstarts[g], gstarts[g + 1]):
-            w = counts[t] * weights[t]
-            total += w
-            pos += w * labels[t]
-        neg = total - pos
+            if labels[t] > 0.0:
+                pos += counts[t] * weights[t]
+            else:
+                neg += counts[t] * weights[t]
         area += pos * (below + 0.5 * neg)
         below += neg
         pos_total += pos

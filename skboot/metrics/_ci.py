@@ -268,7 +268,8 @@ def metric_ci(
     preds = {"y_pred": y_pred}
     setup: MetricRun | DaskMetricRun
     if holds_dask(y_true, y_pred, sample_weight):
-        setup = dask_metric_run(owner, y_true, preds, metric, metric_options, **kwargs)
+        call = dict(kwargs, y_true=y_true, preds=preds, metric=metric)
+        setup = dask_metric_run(owner, dict(call, metric_options=metric_options))
         result, undefined_replicates = finish_metric(
             setup.context,
             setup.distribution,
@@ -418,7 +419,8 @@ def compare_metrics(
     preds = {"y_pred_a": y_pred_a, "y_pred_b": y_pred_b}
     setup: MetricRun | DaskMetricRun
     if holds_dask(y_true, y_pred_a, y_pred_b, sample_weight):
-        setup = dask_metric_run(owner, y_true, preds, metric, metric_options, **kwargs)
+        call = dict(kwargs, y_true=y_true, preds=preds, metric=metric)
+        setup = dask_metric_run(owner, dict(call, metric_options=metric_options))
         resolved = setup.metric
         est_a, est_b = setup.each
         diff = replace(resolved, name=f"{resolved.name}(a) - {resolved.name}(b)")

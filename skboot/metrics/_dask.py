@@ -39,7 +39,12 @@ from skboot._run import (
     resolve_resampler,
 )
 from skboot._run._dask import merge_sums, partition_sums, tree_merge
-from skboot._run._dask_checks import holds_dask, is_dask_collection
+from skboot._run._dask_checks import (
+    holds_dask,
+    is_dask_collection,
+    require_poisson,
+    row_starts,
+)
 from skboot._validation import value_error
 from skboot.metrics._dask_confusion import (
     CONFUSION_METRICS,
@@ -58,7 +63,6 @@ from skboot.metrics._dask_rank import (
 from skboot.metrics._inputs import check_options
 from skboot.metrics._registry import METRICS
 from skboot.metrics._resolve import ResolvedMetric, resolve_metric
-from skboot.resamplers import PoissonBootstrap
 
 __all__ = [
     "DASK_METHODS",
@@ -86,6 +90,7 @@ DASK_METRICS = tuple(
 )
 #: The interval methods that need the distribution only.
 DASK_METHODS = ("percentile", "basic", "normal", "bc")
+_OPTIONS = ("method", "level", "undefined", "n_jobs", "n_resamples")
 _LABELLED = ("accuracy", "brier_score", "log_loss", "roc_auc")
 _SMALL = (
     "For predictions that fit in memory, call .compute() on the collections and "
@@ -165,15 +170,7 @@ def _check_call(
             "must be None (stratify False) with predictions in dask collections: "
             "the data-parallel Poisson bootstrap has no strata or clusters.",
         )
-    if not isinstance(resampler, PoissonBootstrap):
-        got = "None (Bootstrap)" if resampler is None else repr(resampler)
-        raise _refuse(
-            "resampler",
-            owner,
-            "must be PoissonBootstrap(...) with predictions in dask collections: "
-            "its counts are independent per row, so every partition draws its "
-            f"own. Got {got}.",
-        )
+    require_poisson(resampler, owner, "predictions in dask collections")
     if method not in DASK_METHODS:
         raise value_error(
             "method",
@@ -258,15 +255,8 @@ def _inputs(y_true: Any, preds: dict[str, Any], sw: Any, owner: str) -> _Inputs:
                 f"y_true has {_short(sizes)}. Rechunk (dask arrays) or "
                 "repartition (dask Series) one to match the other.",
             )
-    n = sum(sizes)
-    if n < 2 or n > 2**32:
-        raise value_error(
-            "y_true",
-            owner,
-            f"must have between 2 and 2**32 rows. Got {n} instead.",
-        )
+    n, starts = row_starts(yt, "y_true", owner)
     blocks = {p: list(a.to_delayed().ravel()) for p, a in arrays.items()}
-    starts = tuple(int(s) for s in np.concatenate([[0], np.cumsum(sizes)[:-1]]))
     pred_blocks = [blocks[p] for p in preds]
     weight = blocks.get("sample_weight", [None] * len(sizes))
     ndim = max(arrays[p].ndim for p in preds)
@@ -311,16 +301,21 @@ def _partition_weights(sample_weight: Any, owner: str) -> np.ndarray:
     return sw
 
 
+@dataclass(frozen=True)
+class _Job:
+    """What every partition of a run needs: the registry name of the metric,
+    its options, the stream ``(seed, gamma, B)``, the predictions' parameter
+    names and the entry point's name (for messages)."""
+
+    name: str
+    options: dict[str, Any]
+    stream: tuple[Any, Any, int]
+    params: tuple[str, ...]
+    owner: str
+
+
 def mean_partition(
-    name: str,
-    options: dict[str, Any],
-    y_true: Any,
-    preds: list[Any],
-    sample_weight: Any,
-    start: int,
-    stream: tuple[Any, Any, int],
-    params: tuple[str, ...],
-    owner: str,
+    y_true: Any, preds: list[Any], sample_weight: Any, start: int, job: _Job
 ) -> Any:
     """Count-weighted sums of one partition's per-row metric values (runs on a
     worker): columns the values of each prediction, times the sample weights
@@ -328,7 +323,8 @@ def mean_partition(
     yt = np.asarray(y_true)
     m = yt.shape[0]
     cols = []
-    for param, yp in zip(params, preds, strict=True):
+    name, options, owner = job.name, job.options, job.owner
+    for param, yp in zip(job.params, preds, strict=True):
         if m == 0:
             cols.append(np.empty(0))
             continue
@@ -341,7 +337,7 @@ def mean_partition(
         sw = _partition_weights(sample_weight, owner)
         cols = [c * sw for c in cols] + [sw]
     X = np.column_stack(cols) if m else np.empty((0, len(cols)))
-    seed, gamma, B = stream
+    seed, gamma, B = job.stream
     return partition_sums(X, start, seed, gamma, B, False)
 
 
@@ -361,79 +357,59 @@ def _mean_values(
     return out
 
 
-def _mean_run(
-    inputs: _Inputs,
-    name: str,
-    options: dict[str, Any],
-    stream: Any,
-    params: tuple[str, ...],
-    owner: str,
-) -> list[np.ndarray]:
+def _per_partition(inputs: _Inputs, call: Any) -> list[Any]:
+    """``call(y_true, preds, sample_weight, start)`` on the blocks of each
+    partition, in order (``preds``: the block of each prediction)."""
+    return [
+        call(yt, [p[i] for p in inputs.preds], inputs.weight[i], start)
+        for i, (yt, start) in enumerate(zip(inputs.y_true, inputs.starts, strict=True))
+    ]
+
+
+def _mean_run(inputs: _Inputs, job: _Job) -> list[np.ndarray]:
+    """The mean-type metrics from per-replicate weighted sums."""
     import dask
 
     part = dask.delayed(mean_partition, pure=True)
-    parts = [
-        part(
-            name,
-            options,
-            yt,
-            [p[i] for p in inputs.preds],
-            inputs.weight[i],
-            start,
-            stream,
-            params,
-            owner,
-        )
-        for i, (yt, start) in enumerate(zip(inputs.y_true, inputs.starts, strict=True))
-    ]
+    parts = _per_partition(inputs, lambda *blocks: part(*blocks, job))
     (total,) = dask.compute(tree_merge(parts, dask.delayed(merge_sums, pure=True)))
     if total.n_nonfinite:
         raise value_error(
             "y_pred",
-            owner,
+            job.owner,
             f"gives {total.n_nonfinite} non-finite value(s) "
             "of the metric (found while reducing the partitions).",
         )
     weighted = inputs.weight[0] is not None
-    return _mean_values(total, len(params), weighted, name == "root_mean_squared_error")
+    rms = job.name == "root_mean_squared_error"
+    return _mean_values(total, len(job.params), weighted, rms)
 
 
-def _confusion_run(
-    inputs: _Inputs,
-    name: str,
-    options: dict[str, Any],
-    stream: Any,
-    params: tuple[str, ...],
-    owner: str,
-) -> list[np.ndarray]:
+def _confusion_run(inputs: _Inputs, job: _Job) -> list[np.ndarray]:
     """The label metrics from per-replicate confusion matrices: the labels'
     pass, the options checked on them, then the binning pass."""
     import dask
 
     classes = label_sets(inputs.y_true, inputs.preds)
     probes = [
-        probe_metric(name, options, classes[0], cp, param, owner)
-        for cp, param in zip(classes[1:], params, strict=True)
+        probe_metric(job.name, job.options, classes[0], cp, param, job.owner)
+        for cp, param in zip(classes[1:], job.params, strict=True)
     ]
     part = dask.delayed(bin_partition, pure=True)
-    parts = [
-        part(yt, [p[i] for p in inputs.preds], inputs.weight[i], start, stream, classes)
-        for i, (yt, start) in enumerate(zip(inputs.y_true, inputs.starts, strict=True))
-    ]
+    parts = _per_partition(inputs, lambda *blocks: part(*blocks, job.stream, classes))
     (totals,) = dask.compute(tree_merge(parts, dask.delayed(merge_bins, pure=True)))
     return confusion_values(probes, totals)
 
 
-def _rank_run(
-    inputs: _Inputs, positive: Any, stream: Any, params: tuple[str, ...], owner: str
-) -> list[np.ndarray]:
+def _rank_run(inputs: _Inputs, job: _Job) -> list[np.ndarray]:
     """The exact ROC AUC of each prediction per replicate: one dask sort by
     score per prediction, then the rank sums merged in order."""
     import dask
     import dask.dataframe as dd
     import pandas as pd
 
-    seed, gamma, B = stream
+    seed, gamma, B = job.stream
+    positive = job.options["pos_label"]
     frame = dask.delayed(rank_frame, pure=True)
     ranks = dask.delayed(rank_partition, pure=True)
     merge = dask.delayed(merge_ranks, pure=True)
@@ -442,13 +418,13 @@ def _rank_run(
         | {"row": np.empty(0, dtype=np.int64)}
     )
     roots = []
-    for param, blocks in zip(params, inputs.preds, strict=True):
-        frames = [
-            frame(yt, yp, sw, start, positive, param, owner)
-            for yt, yp, sw, start in zip(
-                inputs.y_true, blocks, inputs.weight, inputs.starts, strict=True
-            )
-        ]
+    for j, param in enumerate(job.params):
+        frames = _per_partition(
+            inputs,
+            lambda yt, yp, sw, start, j=j, param=param: frame(
+                yt, yp[j], sw, start, positive, param, job.owner
+            ),
+        )
         ordered = dd.from_delayed(frames, meta=meta, verify_meta=False)
         ordered = ordered.sort_values("score")
         parts = [ranks(p, seed, gamma, B) for p in ordered.to_delayed()]
@@ -456,47 +432,27 @@ def _rank_run(
     return [auc_values(root) for root in dask.compute(*roots)]
 
 
-def dask_metric_run(
-    owner: str,
-    y_true: Any,
-    preds: dict[str, Any],
-    metric: Any,
-    metric_options: dict[str, Any],
-    *,
-    sample_weight: Any,
-    groups: Any,
-    stratify: Any,
-    resampler: Any,
-    n_resamples: Any,
-    random_state: Any,
-    method: Any,
-    level: Any,
-    undefined: Any,
-    n_jobs: Any,
-    device: Any = "cpu",
-) -> DaskMetricRun:
+def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
     """Check every argument (before any work), then run the data-parallel
-    Poisson bootstrap of the metric on the dask scheduler in use."""
+    Poisson bootstrap of the metric on the dask scheduler in use.  ``call``:
+    the arguments of ``owner`` by name, the predictions as ``preds`` (a dict
+    of them by parameter name) and the metric's options as
+    ``metric_options``."""
+    y_true, preds = call["y_true"], call["preds"]
     method, level = check_options(
-        owner,
-        method=method,
-        level=level,
-        undefined=undefined,
-        n_jobs=n_jobs,
-        stratify=stratify,
-        n_resamples=n_resamples,
+        owner, **{k: call[k] for k in _OPTIONS}, stratify=call["stratify"]
     )
-    args = {"y_true": y_true, **preds, "sample_weight": sample_weight}
+    sample_weight, resampler = call["sample_weight"], call["resampler"]
     _check_call(
         owner,
-        args,
-        groups=groups,
-        stratify=stratify,
+        {"y_true": y_true, **preds, "sample_weight": sample_weight},
+        groups=call["groups"],
+        stratify=call["stratify"],
         resampler=resampler,
         method=method,
-        device=device,
+        device=call.get("device", "cpu"),
     )
-    resolved = resolve_metric(metric, metric_options, owner)
+    resolved = resolve_metric(call["metric"], call["metric_options"], owner)
     if resolved.registry not in DASK_METRICS:
         raise _refuse(
             "metric",
@@ -506,7 +462,9 @@ def dask_metric_run(
             "collections: each partition reduces its rows to per-replicate sums. "
             f"Got {resolved.name!r}.",
         )
-    res, source = resolve_resampler(resampler, n_resamples, random_state, owner)
+    res, source = resolve_resampler(
+        resampler, call["n_resamples"], call["random_state"], owner
+    )
     res.check_params()
     inputs = _inputs(y_true, preds, sample_weight, owner)
     B = int(res.n_resamples)
@@ -514,19 +472,18 @@ def dask_metric_run(
     # the plan needs only the row count: a (n, 0) placeholder holds no bytes
     res = fit_resampler(res, source, np.empty((inputs.n_samples, 0)), checked=True)
     seed, gamma = res.key_.stream(PURPOSE["poisson"])
-    stream = (seed, gamma, B)
     name = str(resolved.registry)
     options = dict(resolved.options)
     if name in _LABELLED:
         classes = label_sets(inputs.y_true, [])[0]
         options = _pinned(name, options, classes, inputs.pred_ndim, owner)
-    params = tuple(preds)
+    job = _Job(name, options, (seed, gamma, B), tuple(preds), owner)
     if name == "roc_auc":
-        values = _rank_run(inputs, options["pos_label"], stream, params, owner)
+        values = _rank_run(inputs, job)
     elif name in CONFUSION_METRICS:
-        values = _confusion_run(inputs, name, options, stream, params, owner)
+        values = _confusion_run(inputs, job)
     else:
-        values = _mean_run(inputs, name, options, stream, params, owner)
+        values = _mean_run(inputs, job)
     values = [resolved.sign * v for v in values]
     total = values[0] - values[1] if len(values) == 2 else values[0]
     each = (float(values[0][B]), float(values[-1][B]))
