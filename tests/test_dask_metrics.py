@@ -135,12 +135,24 @@ def test_integer_sums_tie_exactly(chunks):
         assert got.estimate == want.estimate
 
 
+@pytest.mark.parametrize("metric", ["roc_auc", "average_precision"])
 @pytest.mark.parametrize("chunks", [*CHUNKINGS, (1,) * 40 + (561,)])
-def test_roc_auc_equal_in_memory(chunks):
+def test_ranking_metrics_equal_in_memory(chunks, metric):
     y, pred = _pred("roc_auc", _data())
-    got, want = _both("roc_auc", y, pred, chunks)
+    got, want = _both(metric, y, pred, chunks)
     _close(got.distribution, want.distribution)
-    assert got.estimate == want.estimate
+    _close(got.estimate, want.estimate)
+
+
+@pytest.mark.parametrize("weight", ["weight", "fweight"])
+def test_average_precision_with_sample_weight(weight):
+    data = _data()
+    y, pred = _pred("roc_auc", data)
+    got, want = _both(
+        "average_precision", y, pred, CHUNKINGS[2], sample_weight=data[weight]
+    )
+    _close(got.distribution, want.distribution)
+    _close(got.estimate, want.estimate)
 
 
 def _sorted_frames(data, cuts):
@@ -182,6 +194,26 @@ def test_ties_cut_by_partition_boundaries():
     values = ranks.auc_values(root)
     np.testing.assert_array_equal(values[:B], want.distribution)
     assert values[B] == want.estimate
+    # average precision: the second pass, given the weights above each
+    # partition and those tied with its first score in earlier partitions
+    frames = _sorted_frames(data, cuts)
+    carries = ranks.precision_carries(parts)
+    shares = [
+        ranks.precision_partition(f, seed, gamma, B, c)
+        for f, c in zip(frames, carries, strict=True)
+    ]
+    ap = ranks.precision_values(tree_merge(shares, np.add), root)
+    want = metric_ci(
+        data["y"],
+        data["score"],
+        "average_precision",
+        sample_weight=data["weight"],
+        resampler=PoissonBootstrap(B),
+        random_state=SEED,
+        method="percentile",
+    )
+    _close(ap[:B], want.distribution)
+    _close(ap[B], want.estimate)
 
 
 def test_all_scores_tied_across_every_partition():
@@ -199,12 +231,15 @@ def test_all_scores_tied_across_every_partition():
     )
 
 
-@pytest.mark.parametrize("metric", ["roc_auc", "log_loss", "accuracy"])
+@pytest.mark.parametrize(
+    "metric", ["roc_auc", "average_precision", "log_loss", "accuracy"]
+)
 def test_compare_metrics_equal_in_memory(metric):
     data = _data()
-    y, pred = _pred(metric, data)
+    y, pred = _pred("roc_auc" if metric == "average_precision" else metric, data)
     other = {
         "roc_auc": data["other"],
+        "average_precision": data["other"],
         "log_loss": 1.0 / (1.0 + np.exp(-data["other"])),
         "accuracy": (data["other"] > 0.5).astype(np.int64),
     }[metric]
@@ -332,7 +367,7 @@ ERRORS = [
     ({"stratify": True}, r"'stratify' .* must be None"),
     ({"device": "cuda"}, r"'device' .* must be 'cpu' or 'auto'"),
     ({"y_pred": np.zeros(N)}, r"'y_pred' .* must be a dask collection"),
-    ({"metric": "average_precision"}, r"'metric' .* must be one of 'accuracy'"),
+    ({"metric": "r2"}, r"'metric' .* must be one of 'accuracy'"),
     ({"metric": lambda a, b: 0.0}, r"'metric' .* must be one of"),
     (
         {"method": "studentized"},

@@ -27,7 +27,12 @@ from skboot._kernels.fused_weights import _poisson_tile_row, poisson_thresholds
 from skboot._kernels.poisson_rows import TILE
 from skboot._random import replicate_counter
 
-__all__ = ["RANK_COLUMNS", "poisson_bin_sums", "poisson_rank_sums"]
+__all__ = [
+    "RANK_COLUMNS",
+    "poisson_bin_sums",
+    "poisson_precision_sums",
+    "poisson_rank_sums",
+]
 
 #: The columns of :func:`poisson_rank_sums`'s output.
 RANK_COLUMNS = ("area", "pos", "neg", "first_pos", "first_neg", "last_pos", "last_neg")
@@ -85,11 +90,79 @@ def poisson_rank_sums(labels, weights, rows, gstarts, seed, gamma, out):
         return
     _group_sums(labels, weights, counts, gstarts, out[B])
     for b in range(B):
-        base = replicate_counter(b)
-        for t in range(m):
-            _poisson_tile_row(seed, gamma, base + np.uint64(rows[t]), 1, T, one)
-            counts[t] = one[0]
+        _row_counts(seed, gamma, b, rows, T, one, counts)
         _group_sums(labels, weights, counts, gstarts, out[b])
+
+
+@njit(cache=True, nogil=True)
+def _row_counts(seed, gamma, b, rows, T, one, counts):
+    """``counts[t]``: the Poisson count of global row ``rows[t]`` in replicate
+    ``b`` (``one``: a scratch of one float)."""
+    base = replicate_counter(b)
+    for t in range(rows.shape[0]):
+        _poisson_tile_row(seed, gamma, base + np.uint64(rows[t]), 1, T, one)
+        counts[t] = one[0]
+
+
+@njit(cache=True, nogil=True)
+def _precision_sum(labels, weights, counts, gstarts, tp, fp, tie_pos, tie_neg):
+    """Sum over the groups of tied scores, highest first, of ``pos_g *
+    precision_g``, the precision counting the rows scored at least as high
+    (``tp``, ``fp``: the weights scored above the partition; ``tie_pos``,
+    ``tie_neg``: those of earlier partitions tied with its first group)."""
+    acc = 0.0
+    for g in range(gstarts.shape[0] - 2, -1, -1):
+        pos = 0.0
+        neg = 0.0
+        for t in range(gstarts[g], gstarts[g + 1]):
+            if labels[t] > 0.0:
+                pos += counts[t] * weights[t]
+            else:
+                neg += counts[t] * weights[t]
+        tp += pos
+        fp += neg
+        if pos > 0.0:
+            if g == 0:
+                acc += pos * ((tp + tie_pos) / ((tp + tie_pos) + (fp + tie_neg)))
+            else:
+                acc += pos * (tp / (tp + fp))
+    return acc
+
+
+@njit(cache=True, nogil=True)
+def poisson_precision_sums(
+    labels, weights, rows, gstarts, seed, gamma, above, tie, out
+):
+    """``out[b]``: the partition's share of replicate ``b``'s average precision
+    numerator, ``sum_g pos_g * precision_g`` over its groups of tied scores
+    (``out[B]``: the original rows); arguments as :func:`poisson_rank_sums`,
+    plus ``above`` (2, B + 1): the positive and negative weights of the rows
+    of later (higher-scored) partitions, and ``tie`` (2, B + 1): those of
+    earlier partitions' rows tied with this one's first score.
+    """
+    m = labels.shape[0]
+    B = out.shape[0] - 1
+    T = poisson_thresholds()
+    counts = np.ones(m)
+    one = np.empty(1)
+    out[:] = 0.0
+    if m == 0:
+        return
+    out[B] = _precision_sum(
+        labels, weights, counts, gstarts, above[0, B], above[1, B], tie[0, B], tie[1, B]
+    )
+    for b in range(B):
+        _row_counts(seed, gamma, b, rows, T, one, counts)
+        out[b] = _precision_sum(
+            labels,
+            weights,
+            counts,
+            gstarts,
+            above[0, b],
+            above[1, b],
+            tie[0, b],
+            tie[1, b],
+        )
 
 
 @njit(cache=True, nogil=True)

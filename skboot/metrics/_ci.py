@@ -139,6 +139,16 @@ def metric_ci(
     chunk sized to the cache; O(n_resamples) for the distribution.  Time:
     O(n_resamples * n) for fused metrics.
 
+    Predictions in dask collections (dask arrays or Series, partitioned like
+    ``y_true``) run data-parallel with ``resampler=PoissonBootstrap(...)`` and
+    ``method`` "percentile", "basic", "normal" or "bc": each partition reduces
+    its rows to per-replicate sums on the dask workers (ROC AUC after a dask
+    sort by score), so the rows never come to this process; the result equals
+    the in-memory Poisson bootstrap of the same rows and seed.  Metrics
+    "accuracy", "balanced_accuracy", "precision", "recall", "f1", "roc_auc",
+    "average_precision", "log_loss", "brier_score" and the regression errors
+    (not "r2"); see the user guide's page "Data larger than memory".
+
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
@@ -326,7 +336,8 @@ def compare_metrics(
     metrics inside the same numba call for fused metrics), so the correlation
     between the two models' errors is kept: the paired bootstrap of the
     difference.  Resampling options, undefined policy and cost are those of
-    :func:`metric_ci` (a replicate is undefined when either metric is).
+    :func:`metric_ci` (a replicate is undefined when either metric is), also
+    for predictions in dask collections.
 
     The p-value for "no difference" (``H0: d = 0``) is the two-sided bootstrap
     percentile p-value: twice the smaller tail of the bootstrap distribution at

@@ -57,6 +57,9 @@ from skboot.metrics._dask_confusion import (
 from skboot.metrics._dask_rank import (
     auc_values,
     merge_ranks,
+    precision_carries,
+    precision_partition,
+    precision_values,
     rank_frame,
     rank_partition,
 )
@@ -78,6 +81,7 @@ DASK_METRICS = tuple(
     sorted(
         (
             "accuracy",
+            "average_precision",
             "brier_score",
             "log_loss",
             "mean_absolute_error",
@@ -91,7 +95,8 @@ DASK_METRICS = tuple(
 #: The interval methods that need the distribution only.
 DASK_METHODS = ("percentile", "basic", "normal", "bc")
 _OPTIONS = ("method", "level", "undefined", "n_jobs", "n_resamples")
-_LABELLED = ("accuracy", "brier_score", "log_loss", "roc_auc")
+_RANKED = ("average_precision", "roc_auc")
+_LABELLED = ("accuracy", "average_precision", "brier_score", "log_loss", "roc_auc")
 _SMALL = (
     "For predictions that fit in memory, call .compute() on the collections and "
     "pass the numpy arrays or pandas objects instead."
@@ -273,7 +278,7 @@ def _pinned(
     if name == "accuracy":
         return options
     spec = METRICS[name]
-    if ndim == 2:
+    if ndim == 2 and name in ("brier_score", "log_loss"):
         if options.get("labels") is None:
             options["labels"] = classes
         return options
@@ -422,14 +427,24 @@ def _rank_run(inputs: _Inputs, job: _Job) -> list[np.ndarray]:
         frames = _per_partition(
             inputs,
             lambda yt, yp, sw, start, j=j, param=param: frame(
-                yt, yp[j], sw, start, positive, param, job.owner
+                yt, yp[j], sw, start, positive, param, job.owner, job.name
             ),
         )
         ordered = dd.from_delayed(frames, meta=meta, verify_meta=False)
-        ordered = ordered.sort_values("score")
-        parts = [ranks(p, seed, gamma, B) for p in ordered.to_delayed()]
-        roots.append(tree_merge(parts, merge))
-    return [auc_values(root) for root in dask.compute(*roots)]
+        ordered = ordered.sort_values("score").to_delayed()
+        parts = [ranks(p, seed, gamma, B) for p in ordered]
+        root = tree_merge(parts, merge)
+        if job.name == "roc_auc":
+            roots.append(dask.delayed(auc_values, pure=True)(root))
+            continue
+        # average precision: a second pass over the sorted partitions, each
+        # given the weights above it and those tied with its first score
+        carries = dask.delayed(precision_carries, pure=True)(parts)
+        share = dask.delayed(precision_partition, pure=True)
+        shares = [share(p, seed, gamma, B, carries[i]) for i, p in enumerate(ordered)]
+        total = tree_merge(shares, dask.delayed(np.add, pure=True))
+        roots.append(dask.delayed(precision_values, pure=True)(total, root))
+    return list(dask.compute(*roots))
 
 
 def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
@@ -478,7 +493,7 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
         classes = label_sets(inputs.y_true, [])[0]
         options = _pinned(name, options, classes, inputs.pred_ndim, owner)
     job = _Job(name, options, (seed, gamma, B), tuple(preds), owner)
-    if name == "roc_auc":
+    if name in _RANKED:
         values = _rank_run(inputs, job)
     elif name in CONFUSION_METRICS:
         values = _confusion_run(inputs, job)

@@ -29,11 +29,23 @@ from typing import Any
 
 import numpy as np
 
-from skboot._kernels.poisson_metric_rows import poisson_rank_sums
+from skboot._kernels.poisson_metric_rows import (
+    poisson_precision_sums,
+    poisson_rank_sums,
+)
 from skboot._validation import as_float_array
 from skboot.metrics._registry import METRICS
 
-__all__ = ["RankSums", "auc_values", "merge_ranks", "rank_frame", "rank_partition"]
+__all__ = [
+    "RankSums",
+    "auc_values",
+    "merge_ranks",
+    "precision_carries",
+    "precision_partition",
+    "precision_values",
+    "rank_frame",
+    "rank_partition",
+]
 
 #: The columns of a rank frame, in order.
 FRAME_COLUMNS = ("score", "label", "weight", "row")
@@ -47,6 +59,7 @@ def rank_frame(
     positive: Any,
     param: str,
     owner: str,
+    metric: str = "roc_auc",
 ) -> Any:
     """The rank frame of one partition of the inputs (runs on a worker): the
     scores checked as the in-memory ``roc_auc`` checks them, the labels coded
@@ -57,7 +70,7 @@ def rank_frame(
     m = yt.shape[0]
     if m:
         try:
-            prepared = METRICS["roc_auc"].prepare(yt, y_pred, pos_label=positive)
+            prepared = METRICS[metric].prepare(yt, y_pred, pos_label=positive)
         except ValueError as exc:
             raise ValueError(f"{exc} (in '{param}' of {owner})") from exc
         order, y_sorted, _ = prepared.args
@@ -92,8 +105,9 @@ class RankSums:
     last_neg: np.ndarray
 
 
-def rank_partition(frame: Any, seed: Any, gamma: Any, n_resamples: int) -> RankSums:
-    """The rank sums of one sorted partition (runs on a worker)."""
+def _columns(frame: Any) -> tuple[np.ndarray, ...]:
+    """A sorted partition's scores, labels, weights, row numbers and the
+    starts of its groups of tied scores (followed by its length)."""
     scores = np.ascontiguousarray(frame["score"].to_numpy(dtype=np.float64))
     m = scores.shape[0]
     if m > 1 and np.any(scores[1:] < scores[:-1]):  # pragma: no cover - dask's sort
@@ -103,6 +117,13 @@ def rank_partition(frame: Any, seed: Any, gamma: Any, n_resamples: int) -> RankS
     rows = np.ascontiguousarray(frame["row"].to_numpy(dtype=np.int64))
     bounds = np.flatnonzero(np.diff(scores)) + 1
     gstarts = np.concatenate(([0], bounds, [m])).astype(np.int64)
+    return scores, labels, weight, rows, gstarts
+
+
+def rank_partition(frame: Any, seed: Any, gamma: Any, n_resamples: int) -> RankSums:
+    """The rank sums of one sorted partition (runs on a worker)."""
+    scores, labels, weight, rows, gstarts = _columns(frame)
+    m = scores.shape[0]
     out = np.empty((n_resamples + 1, 7))
     poisson_rank_sums(labels, weight, rows, gstarts, seed, gamma, out)
     first = float(scores[0]) if m else np.nan
@@ -144,3 +165,49 @@ def auc_values(root: RankSums) -> np.ndarray:
     denominator = root.pos * root.neg
     ok = (root.pos > 0.0) & (root.neg > 0.0)
     return np.where(ok, root.area / np.where(ok, denominator, 1.0), np.nan)
+
+
+def precision_carries(parts: list[RankSums]) -> list[np.ndarray]:
+    """Per sorted partition, (4, B + 1): the positive and negative weights of
+    the later (higher-scored) partitions, then those of the earlier
+    partitions' rows tied with its first score (a group of ties cut by one
+    or more boundaries)."""
+    width = parts[0].pos.shape[0]
+    carries = [np.zeros((4, width)) for _ in parts]
+    above = np.zeros((2, width))
+    for p in range(len(parts) - 1, -1, -1):
+        carries[p][:2] = above
+        above = above + np.stack([parts[p].pos, parts[p].neg])
+    prev: RankSums | None = None
+    prev_tie = np.zeros((2, width))
+    for p, q in enumerate(parts):
+        if q.n == 0:
+            continue
+        tie = np.zeros((2, width))
+        if prev is not None and prev.last == q.first:
+            tie = np.stack([prev.last_pos, prev.last_neg])
+            if prev.first == prev.last:  # prev is one group: its carry goes on
+                tie = tie + prev_tie
+        carries[p][2:] = tie
+        prev, prev_tie = q, tie
+    return carries
+
+
+def precision_partition(
+    frame: Any, seed: Any, gamma: Any, n_resamples: int, carry: np.ndarray
+) -> np.ndarray:
+    """A sorted partition's share of the average precision numerator per
+    replicate (runs on a worker; ``carry`` from :func:`precision_carries`)."""
+    _, labels, weight, rows, gstarts = _columns(frame)
+    out = np.empty(n_resamples + 1)
+    above = np.ascontiguousarray(carry[:2])
+    tie = np.ascontiguousarray(carry[2:])
+    poisson_precision_sums(labels, weight, rows, gstarts, seed, gamma, above, tie, out)
+    return out
+
+
+def precision_values(share: np.ndarray, root: RankSums) -> np.ndarray:
+    """The average precision per replicate: the merged numerator over the
+    positive weight, NaN where there is none."""
+    ok = root.pos > 0.0
+    return np.where(ok, share / np.where(ok, root.pos, 1.0), np.nan)
