@@ -80,6 +80,7 @@ def _metric_rows(n: int, B: int, reps: int) -> dict[str, list[float]]:
     distributions asserted equal to 1e-12."""
     import dask.array as da
 
+    from benchmarks._harness import measure_interleaved
     from skboot import PoissonBootstrap, metric_ci
 
     z = da.zeros(n, chunks=CHUNK // 5)
@@ -104,12 +105,8 @@ def _metric_rows(n: int, B: int, reps: int) -> dict[str, list[float]]:
         ref = impls[f"{a}, in memory, n_jobs=1"]().distribution
         got = impls[f"{b}, data-parallel"]().distribution
         np.testing.assert_allclose(got, ref, rtol=1e-12, atol=0.0)
-    times: dict[str, list[float]] = {k: [] for k in impls}
-    for _ in range(reps):
-        for name, f in impls.items():
-            t0 = time.perf_counter()
-            f()
-            times[name].append(time.perf_counter() - t0)
+    measured = measure_interleaved(impls, reps, warmup=0)  # warmed up above
+    times = {k: v["times"] for k, v in measured.items()}
     print(f"\n## metric_ci, Poisson: n={n:,}, B={B:,}, load {os.getloadavg()[0]:.1f}\n")
     print("| implementation | median | ns per row x replicate |")
     print("|---|---|---|")

@@ -163,6 +163,14 @@ def _sorted_frames(data, cuts):
     return [frame.iloc[a:b] for a, b in itertools.pairwise(cuts)]
 
 
+def _in_memory(data, metric):
+    """The in-memory run of ``metric`` on the scores, with integer weights."""
+    kw = dict(resampler=PoissonBootstrap(B), random_state=SEED, method="percentile")
+    return metric_ci(
+        data["y"], data["score"], metric, sample_weight=data["weight"], **kw
+    )
+
+
 def test_ties_cut_by_partition_boundaries():
     """Sorted partitions cut inside groups of tied scores (one group spanning
     three partitions, empty and 1-row partitions): the merged rank sums give
@@ -182,15 +190,7 @@ def test_ties_cut_by_partition_boundaries():
         ranks.rank_partition(f, seed, gamma, B) for f in _sorted_frames(data, cuts)
     ]
     root = tree_merge(parts, ranks.merge_ranks)
-    want = metric_ci(
-        data["y"],
-        data["score"],
-        "roc_auc",
-        sample_weight=data["weight"],
-        resampler=PoissonBootstrap(B),
-        random_state=SEED,
-        method="percentile",
-    )
+    want = _in_memory(data, "roc_auc")
     values = ranks.auc_values(root)
     np.testing.assert_array_equal(values[:B], want.distribution)
     assert values[B] == want.estimate
@@ -203,15 +203,7 @@ def test_ties_cut_by_partition_boundaries():
         for f, c in zip(frames, carries, strict=True)
     ]
     ap = ranks.precision_values(tree_merge(shares, np.add), root)
-    want = metric_ci(
-        data["y"],
-        data["score"],
-        "average_precision",
-        sample_weight=data["weight"],
-        resampler=PoissonBootstrap(B),
-        random_state=SEED,
-        method="percentile",
-    )
+    want = _in_memory(data, "average_precision")
     _close(ap[:B], want.distribution)
     _close(ap[B], want.estimate)
 

@@ -38,6 +38,20 @@ __all__ = [
 RANK_COLUMNS = ("area", "pos", "neg", "first_pos", "first_neg", "last_pos", "last_neg")
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _group_weights(labels, weights, counts, start, stop):
+    """The positive and negative weight (``counts * weights``) of the rows
+    ``start .. stop - 1``: one group of tied scores."""
+    pos = 0.0
+    neg = 0.0
+    for t in range(start, stop):
+        if labels[t] > 0.0:
+            pos += counts[t] * weights[t]
+        else:
+            neg += counts[t] * weights[t]
+    return pos, neg
+
+
 @njit(cache=True, nogil=True)
 def _group_sums(labels, weights, counts, gstarts, out):
     """``out`` (7,): the rank sums of rows with weights ``counts * weights``."""
@@ -46,13 +60,7 @@ def _group_sums(labels, weights, counts, gstarts, out):
     area = 0.0
     ng = gstarts.shape[0] - 1
     for g in range(ng):
-        pos = 0.0
-        neg = 0.0
-        for t in range(gstarts[g], gstarts[g + 1]):
-            if labels[t] > 0.0:
-                pos += counts[t] * weights[t]
-            else:
-                neg += counts[t] * weights[t]
+        pos, neg = _group_weights(labels, weights, counts, gstarts[g], gstarts[g + 1])
         area += pos * (below + 0.5 * neg)
         below += neg
         pos_total += pos
@@ -112,13 +120,7 @@ def _precision_sum(labels, weights, counts, gstarts, tp, fp, tie_pos, tie_neg):
     ``tie_neg``: those of earlier partitions tied with its first group)."""
     acc = 0.0
     for g in range(gstarts.shape[0] - 2, -1, -1):
-        pos = 0.0
-        neg = 0.0
-        for t in range(gstarts[g], gstarts[g + 1]):
-            if labels[t] > 0.0:
-                pos += counts[t] * weights[t]
-            else:
-                neg += counts[t] * weights[t]
+        pos, neg = _group_weights(labels, weights, counts, gstarts[g], gstarts[g + 1])
         tp += pos
         fp += neg
         if pos > 0.0:
