@@ -13,6 +13,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+# the two-worker loopback LocalCluster of the data-parallel tests
+from test_dask_data import small_cluster  # noqa: F401
+
 from skboot import UndefinedStatisticWarning, compare_metrics, metric_ci
 from skboot._random import PURPOSE, check_random_state
 from skboot._run._dask import tree_merge
@@ -474,3 +477,40 @@ def test_label_metric_options_checked_on_the_labels():
                 pos_label=7,
             )
         )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("metric", ["log_loss", "roc_auc"])
+def test_losing_a_worker_mid_run_changes_nothing(metric, request):
+    """A worker process killed while the partitions are being reduced: dask
+    recomputes its tasks elsewhere and, the counts being a function of the
+    rows, the result is the in-memory one."""
+    import os
+    import signal
+    import threading
+    import time
+
+    client = request.getfixturevalue("small_cluster")
+    n = 200_000
+    y, pred = _pred(metric, _data(n))
+    kw = dict(resampler=PoissonBootstrap(1500), random_state=SEED, method="percentile")
+    want = metric_ci(y, pred, metric, **kw)
+    pids = client.run(os.getpid)
+    killed = []
+
+    def kill_one():
+        stop = time.monotonic() + 60.0
+        while time.monotonic() < stop and not any(client.processing().values()):
+            time.sleep(0.01)
+        time.sleep(0.2)
+        pid = next(iter(pids.values()))
+        os.kill(pid, signal.SIGKILL)
+        killed.append(pid)
+
+    killer = threading.Thread(target=kill_one)
+    killer.start()
+    got = metric_ci(_dask(y, 20_000), _dask(pred, 20_000), metric, **kw)
+    killer.join()
+    assert killed
+    assert set(client.run(os.getpid).values()) != set(pids.values())
+    _close(got.distribution, want.distribution)
