@@ -85,8 +85,13 @@ def finish_metric(
         unit="bootstrap replicates",
         why=f"; it is undefined when {metric.undefined_when}",
         remedy="Pass undefined='omit' to drop them (the count is recorded on the "
-        "result), stratify=True to keep the class counts of every replicate, or "
-        "more data.",
+        "result), "
+        + (
+            ""
+            if context.stat.data_unavailable
+            else "stratify=True to keep the class counts of every replicate, "
+        )
+        + "or more data.",
         omitted="they are omitted and the interval describes the defined "
         "replicates. See n_undefined and undefined_replicates on the result",
         minimum=2,
