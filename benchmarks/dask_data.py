@@ -1,7 +1,8 @@
 """The data-parallel Poisson bootstrap of a dask array against the in-memory fused
 kernel and against dask.array written the obvious way.
 
-``python -m benchmarks.dask_data [--quick] [--n N] [--B B] [--reps R] [--json PATH]``
+``python -m benchmarks.dask_data [--quick] [--n N] [--B B] [--reps R] [--json PATH]
+[--n-metric N]``
 
 The statistic is the mean of ``x_i = 5 + sin(i)``, n rows (default 10,000,000;
 quick: 2,000,000) in partitions of 1,000,000 rows, B replicates (default 200).
@@ -18,6 +19,12 @@ per (row x replicate):
   x).sum() / w.sum()``, all replicates in one graph, on the same cluster, with
   fewer replicates (``max(4, B // 20)``; its cost is linear in B).  It draws
   other counts (numpy's Poisson generator), so only its speed is compared.
+
+A second table times ``metric_ci`` with ``PoissonBootstrap(B)`` on ``n_metric``
+rows (default n / 5) of labels ``y_i`` and scores ``y_i + 2 sin(1.3 i)``
+rounded to 1e-3 (ties), for "accuracy" (per-partition sums) and "roc_auc"
+(a dask sort by score, then per-partition rank sums): in memory (``n_jobs=1``)
+and data-parallel on the same cluster, asserted equal to 1e-12.
 
 The machine's load average is printed with the results: on a shared machine,
 compare the ratios, not the absolute times.
@@ -56,6 +63,59 @@ def _naive(xd: Any, B: int) -> np.ndarray:
     return np.asarray(dask.compute(*means))
 
 
+def _labels(block: np.ndarray, block_info: Any = None) -> np.ndarray:
+    start = block_info[None]["array-location"][0][0]
+    i = np.arange(start, start + block.shape[0], dtype=np.float64)
+    return (np.sin(0.7 * i) > 0.0).astype(np.int64)
+
+
+def _scores(block: np.ndarray, block_info: Any = None) -> np.ndarray:
+    start = block_info[None]["array-location"][0][0]
+    i = np.arange(start, start + block.shape[0], dtype=np.float64)
+    return np.round((np.sin(0.7 * i) > 0.0) + 2.0 * np.sin(1.3 * i), 3)
+
+
+def _metric_rows(n: int, B: int, reps: int) -> dict[str, list[float]]:
+    """``metric_ci`` in memory and on the cluster in use, interleaved; the
+    distributions asserted equal to 1e-12."""
+    import dask.array as da
+
+    from benchmarks._harness import measure_interleaved
+    from skboot import PoissonBootstrap, metric_ci
+
+    z = da.zeros(n, chunks=CHUNK // 5)
+    yd = z.map_blocks(_labels, dtype=np.int64).persist()
+    sd = z.map_blocks(_scores, dtype=float).persist()
+    y = _labels(np.empty(n), {None: {"array-location": [(0, n)]}})
+    score = _scores(np.empty(n), {None: {"array-location": [(0, n)]}})
+    pred = (score > 0.5).astype(np.int64)
+    pd_ = sd.map_blocks(lambda s: (s > 0.5).astype(np.int64), dtype=np.int64)
+    kw = dict(resampler=PoissonBootstrap(B), method="percentile", random_state=0)
+    impls = {
+        "accuracy, in memory, n_jobs=1": lambda: metric_ci(
+            y, pred, "accuracy", n_jobs=1, **kw
+        ),
+        "accuracy, data-parallel": lambda: metric_ci(yd, pd_, "accuracy", **kw),
+        "roc_auc, in memory, n_jobs=1": lambda: metric_ci(
+            y, score, "roc_auc", n_jobs=1, **kw
+        ),
+        "roc_auc, data-parallel": lambda: metric_ci(yd, sd, "roc_auc", **kw),
+    }
+    for a, b in (("accuracy", "accuracy"), ("roc_auc", "roc_auc")):
+        ref = impls[f"{a}, in memory, n_jobs=1"]().distribution
+        got = impls[f"{b}, data-parallel"]().distribution
+        np.testing.assert_allclose(got, ref, rtol=1e-12, atol=0.0)
+    measured = measure_interleaved(impls, reps, warmup=0)  # warmed up above
+    times = {k: v["times"] for k, v in measured.items()}
+    print(f"\n## metric_ci, Poisson: n={n:,}, B={B:,}, load {os.getloadavg()[0]:.1f}\n")
+    print("| implementation | median | ns per row x replicate |")
+    print("|---|---|---|")
+    for name, ts in times.items():
+        med = statistics.median(ts)
+        print(f"| {name} | {med:.2f} s | {med / (n * B) * 1e9:.2f} |")
+    return times
+
+
 def _table(times: dict[str, list[float]], work: dict[str, float]) -> dict[str, float]:
     ns = {k: statistics.median(v) / work[k] * 1e9 for k, v in times.items()}
     dp = "data-parallel, LocalCluster 2 workers"
@@ -76,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--B", type=int, default=None, help="replicates (200)")
     parser.add_argument("--reps", type=int, default=None, help="repetitions (3)")
     parser.add_argument("--json", default=None, help="write raw results here")
+    parser.add_argument(
+        "--n-metric", type=int, default=None, help="rows of the metric_ci table (n/5)"
+    )
     args = parser.parse_args(argv)
 
     import dask
@@ -152,13 +215,21 @@ def main(argv: list[str] | None = None) -> int:
             "\nThe data-parallel distribution equals the in-memory one to 1e-12 "
             "(asserted)."
         )
+        metric_times = _metric_rows(args.n_metric or n // 5, B, reps)
     finally:
         client.close()
         cluster.close()
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(
-                {"n": n, "B": B, "B_naive": B_naive, "times": times, "ns": ns},
+                {
+                    "n": n,
+                    "B": B,
+                    "B_naive": B_naive,
+                    "times": times,
+                    "ns": ns,
+                    "metric_times": metric_times,
+                },
                 fh,
                 indent=2,
             )

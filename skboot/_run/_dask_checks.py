@@ -19,6 +19,8 @@ __all__ = [
     "dask_rows",
     "holds_dask",
     "is_dask_collection",
+    "require_poisson",
+    "row_starts",
 ]
 
 #: The statistics a data-parallel run computes from per-partition sums.
@@ -98,15 +100,7 @@ def check_data_parallel(
             "partition reduces its rows to per-replicate sums; a callable or an "
             f"order statistic would need every row in one place). Got {what}.",
         )
-    if not isinstance(resampler, PoissonBootstrap):
-        got = "None (Bootstrap)" if resampler is None else repr(resampler)
-        raise _refuse(
-            "resampler",
-            owner,
-            "must be PoissonBootstrap(...) with data in a dask collection: its "
-            "counts are independent per row, so every partition draws its own. "
-            f"Got {got}.",
-        )
+    require_poisson(resampler, owner, "data in a dask collection")
     if nan_policy == "omit":
         raise value_error(
             "nan_policy",
@@ -123,6 +117,19 @@ def check_data_parallel(
             "partitions run on the dask workers). Got 'cuda'.",
         )
     return statistic, _ddof(statistic, statistic_kwargs, owner)
+
+
+def require_poisson(resampler: Any, owner: str, inputs: str) -> None:
+    """Refuse a resampler other than :class:`PoissonBootstrap` for ``inputs``
+    (words: "data in a dask collection")."""
+    if not isinstance(resampler, PoissonBootstrap):
+        got = "None (Bootstrap)" if resampler is None else repr(resampler)
+        raise _refuse(
+            "resampler",
+            owner,
+            f"must be PoissonBootstrap(...) with {inputs}: its counts are "
+            f"independent per row, so every partition draws its own. Got {got}.",
+        )
 
 
 def _ddof(name: str, kwargs: Any, owner: str) -> int:
@@ -220,13 +227,20 @@ def dask_rows(data: Any, owner: str) -> DaskRows:
         arr = arr.compute_chunk_sizes()  # one int per partition comes back
     if ndim == 2 and len(arr.chunks[1]) > 1:
         arr = arr.rechunk({1: -1})  # whole rows per partition, on the workers
+    n, starts = row_starts(arr, "data", owner)
+    return DaskRows(arr, starts, n, ndim, labels, kind)
+
+
+def row_starts(arr: Any, param: str, owner: str) -> tuple[int, tuple[int, ...]]:
+    """The row count of the dask array ``arr`` (known chunk sizes), checked to
+    lie in [2, 2**32], and each partition's first global row."""
     sizes = [int(c) for c in arr.chunks[0]]
     n = sum(sizes)
     if n < 2 or n > 2**32:
         raise value_error(
-            "data",
+            param,
             owner,
             f"must have between 2 and 2**32 observations. Got {n} instead.",
         )
     starts = tuple(int(s) for s in np.concatenate([[0], np.cumsum(sizes)[:-1]]))
-    return DaskRows(arr, starts, n, ndim, labels, kind)
+    return n, starts

@@ -14,6 +14,7 @@ from skboot._engine import run_bootstrap
 from skboot._engine.cuda import device_runner
 from skboot._run import Run, RunContext, apply_undefined_policy
 from skboot._typing import ArrayLike, MetricLike, RandomStateLike
+from skboot.metrics._dask import DaskMetricRun, dask_metric_run, holds_dask
 from skboot.metrics._guard import with_undefined_metric_errors
 from skboot.metrics._inputs import MetricRun, setup_metric_run
 from skboot.metrics._resolve import ResolvedMetric
@@ -21,7 +22,13 @@ from skboot.metrics._results import MetricCI, MetricComparison, metric_interval
 from skboot.resamplers import BaseResampler
 from skboot.statistic import BootstrapResult
 
-__all__ = ["compare_metrics", "metric_ci", "paired_p_value", "run_metric"]
+__all__ = [
+    "compare_metrics",
+    "finish_metric",
+    "metric_ci",
+    "paired_p_value",
+    "run_metric",
+]
 
 
 def run_metric(
@@ -44,13 +51,32 @@ def run_metric(
     B = int(resampler.n_resamples)
     runner = device_runner(device, stat, plan, resampler, owner)  # None: CPU
     est = stat.estimate()
+    _check_estimate(est, metric, owner)
+    dist = (runner or run_bootstrap)(stat, plan, B, n_jobs=n_jobs)
+    context = RunContext(stat, setup.data, plan, resampler, n_jobs)
+    return finish_metric(context, dist, est, metric, policy, owner)
+
+
+def _check_estimate(est: np.ndarray, metric: ResolvedMetric, owner: str) -> None:
     if not math.isfinite(float(est[0])):
         raise ValueError(
             f"The metric {metric.name} is undefined on the original data of {owner} "
             f"(it is undefined when {metric.undefined_when}); no interval can be "
             "computed."
         )
-    dist = (runner or run_bootstrap)(stat, plan, B, n_jobs=n_jobs)
+
+
+def finish_metric(
+    context: RunContext,
+    dist: np.ndarray,
+    est: np.ndarray,
+    metric: ResolvedMetric,
+    policy: str,
+    owner: str,
+) -> tuple[BootstrapResult, np.ndarray]:
+    """The result of a computed distribution ``dist`` (B, 1) and estimate:
+    the undefined-replicate ``policy`` applied (see :func:`run_metric`)."""
+    _check_estimate(est, metric, owner)
     name = metric.name.replace("{", "{{").replace("}", "}}")
     dist, undefined = apply_undefined_policy(
         dist,
@@ -59,15 +85,19 @@ def run_metric(
         unit="bootstrap replicates",
         why=f"; it is undefined when {metric.undefined_when}",
         remedy="Pass undefined='omit' to drop them (the count is recorded on the "
-        "result), stratify=True to keep the class counts of every replicate, or "
-        "more data.",
+        "result), "
+        + (
+            ""
+            if context.stat.data_unavailable
+            else "stratify=True to keep the class counts of every replicate, "
+        )
+        + "or more data.",
         omitted="they are omitted and the interval describes the defined "
         "replicates. See n_undefined and undefined_replicates on the result",
         minimum=2,
         too_few=f"The metric {name} is defined on {{kept}} of {{B}} bootstrap "
         "replicates; at least {minimum} are needed for an interval.",
     )
-    context = RunContext(stat, setup.data, plan, resampler, n_jobs)
     run = Run(context, dist, est, undefined, 0)
     result = BootstrapResult._from_run(run, metric.name, n_undefined=0)
     return result, undefined.replicates
@@ -113,6 +143,16 @@ def metric_ci(
     Memory: O(n) for the prepared arrays plus one (chunk, n) buffer per worker,
     chunk sized to the cache; O(n_resamples) for the distribution.  Time:
     O(n_resamples * n) for fused metrics.
+
+    Predictions in dask collections (dask arrays or Series, partitioned like
+    ``y_true``) run data-parallel with ``resampler=PoissonBootstrap(...)`` and
+    ``method`` "percentile", "basic", "normal" or "bc": each partition reduces
+    its rows to per-replicate sums on the dask workers (ROC AUC after a dask
+    sort by score), so the rows never come to this process; the result equals
+    the in-memory Poisson bootstrap of the same rows and seed.  Metrics
+    "accuracy", "balanced_accuracy", "precision", "recall", "f1", "roc_auc",
+    "average_precision", "log_loss", "brier_score" and the regression errors
+    (not "r2"); see the user guide's page "Data larger than memory".
 
     Parameters
     ----------
@@ -227,12 +267,7 @@ def metric_ci(
     0.755
     """
     owner = "metric_ci"
-    setup = setup_metric_run(
-        owner,
-        y_true,
-        {"y_pred": y_pred},
-        metric,
-        metric_options,
+    kwargs = dict(
         sample_weight=sample_weight,
         groups=groups,
         stratify=stratify,
@@ -245,10 +280,25 @@ def metric_ci(
         n_jobs=n_jobs,
         device=device,
     )
+    preds = {"y_pred": y_pred}
+    setup: MetricRun | DaskMetricRun
+    if holds_dask(y_true, y_pred, sample_weight):
+        call = dict(kwargs, y_true=y_true, preds=preds, metric=metric)
+        setup = dask_metric_run(owner, dict(call, metric_options=metric_options))
+        result, undefined_replicates = finish_metric(
+            setup.context,
+            setup.distribution,
+            setup.estimate,
+            setup.metric,
+            undefined,
+            owner,
+        )
+    else:
+        setup = setup_metric_run(owner, y_true, preds, metric, metric_options, **kwargs)
+        result, undefined_replicates = run_metric(
+            setup, setup.metric, undefined, n_jobs, owner, device
+        )
     name = setup.metric.name
-    result, undefined_replicates = run_metric(
-        setup, setup.metric, undefined, n_jobs, owner, device
-    )
     interval = metric_interval(
         result, setup.method, setup.level, "two-sided", undefined, name
     )
@@ -291,7 +341,8 @@ def compare_metrics(
     metrics inside the same numba call for fused metrics), so the correlation
     between the two models' errors is kept: the paired bootstrap of the
     difference.  Resampling options, undefined policy and cost are those of
-    :func:`metric_ci` (a replicate is undefined when either metric is).
+    :func:`metric_ci` (a replicate is undefined when either metric is), also
+    for predictions in dask collections.
 
     The p-value for "no difference" (``H0: d = 0``) is the two-sided bootstrap
     percentile p-value: twice the smaller tail of the bootstrap distribution at
@@ -369,12 +420,7 @@ def compare_metrics(
     0.190 p=0.002
     """
     owner = "compare_metrics"
-    setup = setup_metric_run(
-        owner,
-        y_true,
-        {"y_pred_a": y_pred_a, "y_pred_b": y_pred_b},
-        metric,
-        metric_options,
+    kwargs = dict(
         sample_weight=sample_weight,
         groups=groups,
         stratify=stratify,
@@ -386,10 +432,23 @@ def compare_metrics(
         undefined=undefined,
         n_jobs=n_jobs,
     )
-    resolved = setup.metric
-    est_a, est_b = setup.stat.each_estimate()  # type: ignore[attr-defined]
-    diff = replace(resolved, name=f"{resolved.name}(a) - {resolved.name}(b)")
-    result, undefined_replicates = run_metric(setup, diff, undefined, n_jobs, owner)
+    preds = {"y_pred_a": y_pred_a, "y_pred_b": y_pred_b}
+    setup: MetricRun | DaskMetricRun
+    if holds_dask(y_true, y_pred_a, y_pred_b, sample_weight):
+        call = dict(kwargs, y_true=y_true, preds=preds, metric=metric)
+        setup = dask_metric_run(owner, dict(call, metric_options=metric_options))
+        resolved = setup.metric
+        est_a, est_b = setup.each
+        diff = replace(resolved, name=f"{resolved.name}(a) - {resolved.name}(b)")
+        result, undefined_replicates = finish_metric(
+            setup.context, setup.distribution, setup.estimate, diff, undefined, owner
+        )
+    else:
+        setup = setup_metric_run(owner, y_true, preds, metric, metric_options, **kwargs)
+        resolved = setup.metric
+        est_a, est_b = setup.stat.each_estimate()  # type: ignore[attr-defined]
+        diff = replace(resolved, name=f"{resolved.name}(a) - {resolved.name}(b)")
+        result, undefined_replicates = run_metric(setup, diff, undefined, n_jobs, owner)
     interval = metric_interval(
         result,
         setup.method,

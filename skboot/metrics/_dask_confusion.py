@@ -1,0 +1,125 @@
+"""The label metrics of predictions in a dask collection (balanced accuracy,
+precision, recall, F1), data-parallel: functions of a weighted confusion
+matrix.
+
+1. A first pass returns the distinct labels of ``y_true`` and of each
+   prediction (:func:`label_sets`), nothing else.
+2. Each partition bins its rows by their cell ``(true label, predicted
+   label)`` of the confusion matrix and returns, per replicate, the
+   count-weighted total of every cell (:func:`bin_partition`,
+   :func:`skboot._kernels.poisson_metric_rows.poisson_bin_sums`), merged by
+   addition in the fixed tree of :func:`skboot._run._dask.tree_merge`.
+3. The metric of a replicate is the in-memory kernel evaluated on one
+   pseudo-row per cell, weighted by the cell's total: the in-memory metric,
+   prepared (and its options checked) on the cells' labels, sums its weights
+   by class exactly so.  Integer weights give integer cell totals, exact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from skboot._kernels.metric import metric_chunk
+from skboot._kernels.poisson_metric_rows import poisson_bin_sums
+from skboot._run._dask import tree_merge
+from skboot.metrics._registry import METRICS, pack
+
+__all__ = [
+    "CONFUSION_METRICS",
+    "bin_partition",
+    "confusion_values",
+    "label_sets",
+    "merge_bins",
+]
+
+#: The metrics computed from per-replicate confusion matrices.
+CONFUSION_METRICS = ("balanced_accuracy", "f1", "precision", "recall")
+
+
+def label_sets(y_true: list[Any], preds: list[list[Any]]) -> list[np.ndarray]:
+    """The sorted distinct labels of ``y_true`` and of each prediction, from
+    their row blocks (delayed): one pass, merged in a fixed tree."""
+    import dask
+
+    unique = dask.delayed(np.unique, pure=True)
+    union = dask.delayed(np.union1d, pure=True)
+    roots = [
+        tree_merge([unique(b) for b in blocks], union) for blocks in [y_true, *preds]
+    ]
+    return [np.asarray(r) for r in dask.compute(*roots)]
+
+
+def _cells(classes_true: np.ndarray, classes_pred: np.ndarray) -> tuple[Any, Any]:
+    """One pseudo-row per cell of the confusion matrix, true label major."""
+    kp = classes_pred.shape[0]
+    return np.repeat(classes_true, kp), np.tile(classes_pred, classes_true.shape[0])
+
+
+def bin_partition(
+    y_true: Any,
+    preds: list[Any],
+    sample_weight: Any,
+    start: int,
+    stream: tuple[Any, Any, int],
+    classes: list[np.ndarray],
+) -> list[np.ndarray]:
+    """Per prediction, the (B + 1, cells) count-weighted confusion matrices of
+    one partition (runs on a worker)."""
+    yt = np.asarray(y_true)
+    m = yt.shape[0]
+    seed, gamma, B = stream
+    sw = np.ones(m) if sample_weight is None else np.asarray(sample_weight, float)
+    rows_true = np.searchsorted(classes[0], yt)
+    out = []
+    for yp, cp in zip(preds, classes[1:], strict=True):
+        kp = cp.shape[0]
+        bins = np.ascontiguousarray(
+            rows_true * kp + np.searchsorted(cp, np.asarray(yp))
+        )
+        sums = np.empty((B + 1, classes[0].shape[0] * kp))
+        poisson_bin_sums(
+            bins.astype(np.int64), np.ascontiguousarray(sw), start, seed, gamma, sums
+        )
+        out.append(sums)
+    return out
+
+
+def merge_bins(a: list[np.ndarray], b: list[np.ndarray]) -> list[np.ndarray]:
+    """The confusion matrices of the rows of ``a`` and ``b``."""
+    return [x + y for x, y in zip(a, b, strict=True)]
+
+
+def confusion_values(
+    probes: list[tuple[Any, ...]], totals: list[np.ndarray]
+) -> list[np.ndarray]:
+    """Each prediction's metric per replicate: its kernel (``probes``, from
+    :func:`probe_metric`) on the cells weighted by their totals."""
+    out = []
+    for probe, W in zip(probes, totals, strict=True):
+        values = np.empty((W.shape[0], 1))
+        cells = np.ones(W.shape[1])
+        metric_chunk(probe, probe, False, cells, False, np.ascontiguousarray(W), values)
+        out.append(values[:, 0])
+    return out
+
+
+def probe_metric(
+    name: str,
+    options: dict[str, Any],
+    classes_true: np.ndarray,
+    classes_pred: np.ndarray,
+    param: str,
+    owner: str,
+) -> tuple[Any, ...]:
+    """The packed metric prepared on the cells' labels (its checks of the
+    labels and options are those of the in-memory run on these label sets)."""
+    cell_true, cell_pred = _cells(classes_true, classes_pred)
+    try:
+        prepared = METRICS[name].prepare(cell_true, cell_pred, **options)
+    except ValueError as exc:
+        if param == "y_pred":
+            raise
+        raise ValueError(f"{exc} (in '{param}' of {owner})") from exc
+    return pack(prepared)
