@@ -80,9 +80,7 @@ VSERIES_NAN = VSERIES.copy()
 VSERIES_NAN[4, 1] = np.nan
 VSERIES_CONSTANT = np.column_stack([SERIES, np.full(N, 1.5)])
 VSERIES_COLLINEAR = np.column_stack([SERIES, 2.0 * SERIES])
-VSERIES_EXPLOSIVE = np.cumprod(np.full((N, 2), 1.05), axis=0) + _GEN.normal(
-    size=(N, 2)
-)
+VSERIES_EXPLOSIVE = np.cumprod(np.full((N, 2), 1.05), axis=0) + _GEN.normal(size=(N, 2))
 
 DATA = {
     name: value

@@ -420,15 +420,16 @@ def test_a_null_beyond_every_replicate_has_a_zero_tail(method):
     theta = np.linspace(-1.0, 1.0, 50)
     props = np.r_[np.zeros(5), np.linspace(0.1, 0.9, 40), np.ones(5)]
     for null, side in ((3.0, "less"), (-3.0, "greater")):
-        p = pvalue_by_method(
-            method,
-            theta,
-            0.0,
-            null,
-            alternative="two-sided",
-            calibration=lambda: (props, props),
-        )
-        assert p[0] == 0.0, (null, p)
+        for alternative in ("two-sided", side):
+            p = pvalue_by_method(
+                method,
+                theta,
+                0.0,
+                null,
+                alternative=alternative,
+                calibration=lambda: (props, props),
+            )
+            assert p[0] == 0.0, (null, alternative, p)
         ci = method_endpoints(
             method,
             theta,

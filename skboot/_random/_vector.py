@@ -23,6 +23,7 @@ guarantees they hold the outputs (kernel internals, never public).
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from llvmlite import ir
 from numba import types
@@ -382,7 +383,7 @@ _fy_pairs_impl.__name__ = "fy_pairs"
 #: Returns the OR over the draws of ``(half * bound) mod 2**32 - bound`` (modulo
 #: ``2**64``): its sign bit is set when some low product fell below its bound, so
 #: that a word might be rejected.  ``top < 2**32`` and ``top >= 2h``.
-fy_pairs = intrinsic(_fy_pairs_impl)
+fy_pairs: Any = intrinsic(_fy_pairs_impl)
 
 
 def _fy_swap_sum_impl(
@@ -462,7 +463,7 @@ def _fy_swap_sum_impl(
 #: Returns the next block's flags (see :data:`fy_pairs`).  ``h`` a multiple of
 #: ``L``; ``pos`` and ``acc`` as the caller's rule needs (``u % 8`` is the
 #: accumulator of step ``u``).
-fy_swap_sum_pairs = intrinsic(_fy_swap_sum_impl)
+fy_swap_sum_pairs: Any = intrinsic(_fy_swap_sum_impl)
 
 
 def _make_rows_pipe(squares: bool):

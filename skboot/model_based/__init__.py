@@ -15,8 +15,8 @@ through ``resampler=``.
 from skboot.model_based._base import SyntheticReplicate, SyntheticResampler
 from skboot.model_based._cluster import WildClusterResult, wild_cluster_bootstrap
 from skboot.model_based._cluster_checks import FewClustersWarning
-from skboot.model_based._parametric import ParametricBootstrap
 from skboot.model_based._cluster_wald import WildClusterWaldResult, wild_cluster_wald
+from skboot.model_based._parametric import ParametricBootstrap
 from skboot.model_based._residual import ResidualBootstrap, SieveBootstrap
 from skboot.model_based._var import VARResidualBootstrap
 from skboot.model_based._wild import WildBootstrap
