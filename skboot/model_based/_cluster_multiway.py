@@ -42,7 +42,7 @@ from skboot.model_based._cluster_checks import (
 )
 from skboot.model_based._cluster_inputs import intersection, small_sample_factor
 
-__all__ = ["MultiwayParts", "multiway_parts", "variance_terms"]
+__all__ = ["MultiwayParts", "multiway_parts", "run_chunks", "variance_terms"]
 
 _CHUNK = 4096
 
@@ -79,22 +79,31 @@ class MultiwayParts:
     def sums(self, key: Any, B: int, weights: str, enumerate_all: bool) -> np.ndarray:
         """The five sums of every replicate, in chunks: O((G_boot + H) k + T C)
         per replicate."""
-        seed, gamma = key.stream(PURPOSE["wild"])
         out = np.empty((B, 5))
-        for b0 in range(0, B, _CHUNK):
-            wcb_multi_chunk(
-                seed,
-                gamma,
-                np.int64(b0),
-                np.int64(WEIGHT_CODES[weights]),
-                WEBB,
-                np.bool_(enumerate_all),
-                self.boot,
-                self.var,
-                self.weight,
-                out[b0 : b0 + _CHUNK],
-            )
+        run_chunks(wcb_multi_chunk, key, weights, enumerate_all, self, out)
         return out
+
+
+def run_chunks(
+    kernel: Any, key: Any, weights: str, enumerate_all: bool, parts: Any, out: Any
+) -> None:
+    """Fill ``out`` (one row per replicate) by ``kernel`` on the "wild" stream,
+    ``_CHUNK`` replicates per call, from ``parts``' bootstrap-cluster, variance
+    and weight arrays."""
+    seed, gamma = key.stream(PURPOSE["wild"])
+    for b0 in range(0, out.shape[0], _CHUNK):
+        kernel(
+            seed,
+            gamma,
+            np.int64(b0),
+            np.int64(WEIGHT_CODES[weights]),
+            WEBB,
+            np.bool_(enumerate_all),
+            parts.boot,
+            parts.var,
+            parts.weight,
+            out[b0 : b0 + _CHUNK],
+        )
 
 
 def multiway_parts(

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.axes import Axes
 
-__all__ = ["TIE_RTOL", "WildClusterResult", "p_value", "tstar_at"]
+__all__ = ["TIE_RTOL", "WildClusterResult", "null_histogram", "p_value", "tstar_at"]
 
 #: A bootstrap t must exceed |t| by more than this (relative, at least 1e-10
 #: absolute) to count as more extreme: the replicate that reproduces the data
@@ -303,21 +303,15 @@ class WildClusterResult(Result):
         matplotlib Axes
             The Axes drawn on.
         """
-        if ax is None:
-            _, ax = pyplot().subplots(layout="constrained")
-        tstar = self.null_distribution[np.isfinite(self.null_distribution)]
-        options: dict[str, Any] = {"bins": "auto", "density": True, **kwargs}
-        if tstar.size:
-            ax.hist(tstar, label="bootstrap t at the null", **options)
-        if math.isfinite(self.statistic):
-            ax.axvline(self.statistic, color="C3", label=f"t = {self.statistic:.3g}")
-        ax.set_xlabel("t")
-        ax.set_title(
+        return null_histogram(
+            ax,
+            self.null_distribution,
+            self.statistic,
+            ("t", "bootstrap t at the null"),
             f"{self.bootstrap} wild cluster bootstrap ({self.n_clusters} clusters): "
-            f"p = {self.pvalue:.3g}"
+            f"p = {self.pvalue:.3g}",
+            kwargs,
         )
-        ax.legend()
-        return ax
 
 
 def _t_at(res: WildClusterResult, r: float) -> tuple[float, np.ndarray]:
@@ -385,3 +379,28 @@ def _invert(res: WildClusterResult, alpha: float) -> tuple[float, float]:
     low = -math.inf if alt == "less" else endpoint(-1.0)
     high = math.inf if alt == "greater" else endpoint(1.0)
     return low, high
+
+
+def null_histogram(
+    ax: Axes | None,
+    null_distribution: np.ndarray,
+    statistic: float,
+    names: tuple[str, str],
+    title: str,
+    kwargs: dict[str, Any],
+) -> Axes:
+    """The plot of a wild cluster test: a histogram of the finite bootstrap
+    statistics (``names``: the statistic's symbol and the histogram's label) and
+    a line at the observed one."""
+    if ax is None:
+        _, ax = pyplot().subplots(layout="constrained")
+    finite = null_distribution[np.isfinite(null_distribution)]
+    options: dict[str, Any] = {"bins": "auto", "density": True, **kwargs}
+    if finite.size:
+        ax.hist(finite, label=names[1], **options)
+    if math.isfinite(statistic):
+        ax.axvline(statistic, color="C3", label=f"{names[0]} = {statistic:.3g}")
+    ax.set_xlabel(names[0])
+    ax.set_title(title)
+    ax.legend()
+    return ax

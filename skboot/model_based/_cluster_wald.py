@@ -14,7 +14,7 @@ import numpy as np
 from skboot._exceptions import UndefinedStatisticWarning, warn
 from skboot._kernels.model_based import WEIGHT_CODES
 from skboot._random import STREAM_VERSION, check_random_state
-from skboot._results import Result, pyplot
+from skboot._results import Result
 from skboot._typing import ArrayLike, RandomStateLike, SeedRecord
 from skboot._validation import (
     BOOL,
@@ -32,7 +32,7 @@ from skboot.model_based._cluster_inputs import (
     data_inputs,
     inverse_gram,
 )
-from skboot.model_based._cluster_result import TIE_RTOL
+from skboot.model_based._cluster_result import TIE_RTOL, null_histogram
 from skboot.model_based._cluster_statsmodels import (
     StatsmodelsModel,
     StatsmodelsResults,
@@ -158,21 +158,15 @@ class WildClusterWaldResult(Result):
         matplotlib Axes
             The Axes drawn on.
         """
-        if ax is None:
-            _, ax = pyplot().subplots(layout="constrained")
-        wstar = self.null_distribution[np.isfinite(self.null_distribution)]
-        options: dict[str, Any] = {"bins": "auto", "density": True, **kwargs}
-        if wstar.size:
-            ax.hist(wstar, label="bootstrap Wald statistics", **options)
-        if math.isfinite(self.statistic):
-            ax.axvline(self.statistic, color="C3", label=f"W = {self.statistic:.3g}")
-        ax.set_xlabel("W")
-        ax.set_title(
+        return null_histogram(
+            ax,
+            self.null_distribution,
+            self.statistic,
+            ("W", "bootstrap Wald statistics"),
             f"{self.bootstrap} wild cluster bootstrap Wald test of "
-            f"{self.estimate.shape[0]} restrictions: p = {self.pvalue:.3g}"
+            f"{self.estimate.shape[0]} restrictions: p = {self.pvalue:.3g}",
+            kwargs,
         )
-        ax.legend()
-        return ax
 
 
 def _restrictions(

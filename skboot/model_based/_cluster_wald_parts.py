@@ -33,15 +33,11 @@ from typing import Any
 import numpy as np
 
 from skboot._kernels.cluster_wald import cluster_scores_multi, wald_chunk
-from skboot._kernels.model_based import WEBB, WEIGHT_CODES
-from skboot._random import PURPOSE
 from skboot.model_based._cluster_checks import rounding_se, rounding_se_bound
 from skboot.model_based._cluster_inputs import intersection
-from skboot.model_based._cluster_multiway import variance_terms
+from skboot.model_based._cluster_multiway import run_chunks, variance_terms
 
 __all__ = ["WaldParts", "wald_parts"]
-
-_CHUNK = 4096
 
 
 @dataclass(frozen=True)
@@ -61,21 +57,8 @@ class WaldParts:
         self, key: Any, B: int, weights: str, enumerate_all: bool
     ) -> np.ndarray:
         """``W*`` of every replicate, in chunks."""
-        seed, gamma = key.stream(PURPOSE["wild"])
         out = np.empty(B)
-        for b0 in range(0, B, _CHUNK):
-            wald_chunk(
-                seed,
-                gamma,
-                np.int64(b0),
-                np.int64(WEIGHT_CODES[weights]),
-                WEBB,
-                np.bool_(enumerate_all),
-                self.boot,
-                self.var,
-                self.weight,
-                out[b0 : b0 + _CHUNK],
-            )
+        run_chunks(wald_chunk, key, weights, enumerate_all, self, out)
         return out
 
 
