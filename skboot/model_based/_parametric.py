@@ -34,6 +34,7 @@ from skboot.model_based._parametric_fit import (
     resolve_source,
 )
 from skboot.model_based._wild import fit_ols
+from skboot.resamplers import BaseResampler
 
 __all__ = ["ParametricBootstrap", "ParametricPlan", "replicate_generator"]
 
@@ -274,19 +275,14 @@ class ParametricBootstrap(SyntheticResampler):
         self.fit_kwargs = fit_kwargs
         self.fit_intercept = fit_intercept
 
-    #: The constructor parameters (beside ``n_resamples`` and ``random_state``,
-    #: checked by the base class), checked in this order.
-    _constraints: ClassVar[dict[str, list[Constraint]]] = {
+    #: The constructor parameters (``n_resamples`` and ``random_state`` first),
+    #: checked in this order by ``check_params``.
+    _parameter_constraints: ClassVar[dict[str, list[Constraint]]] = {
+        **BaseResampler._parameter_constraints,
         "distribution": DISTRIBUTION,
         "fit_kwargs": [DICT, NONE],
         "fit_intercept": [BOOL],
     }
-
-    def check_params(self) -> None:
-        """Validate the constructor parameters, raising on the first bad one."""
-        super().check_params()
-        table = self._constraints
-        validate_params(self._name, table, **{k: getattr(self, k) for k in table})
 
     def _make_plan(
         self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any

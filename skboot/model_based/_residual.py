@@ -18,7 +18,6 @@ from skboot._validation import (
     Options,
     as_float_array,
     is_int,
-    validate_params,
     value_error,
 )
 from skboot.model_based._ar import (
@@ -32,6 +31,7 @@ from skboot.model_based._ar import (
     select_order,
 )
 from skboot.model_based._base import SyntheticPlan, SyntheticResampler
+from skboot.resamplers import BaseResampler
 
 __all__ = ["MAX_BURN_IN", "ResidualBootstrap", "SieveBootstrap"]
 
@@ -397,9 +397,10 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
         self.block_length = block_length
         self.burn_in = burn_in
 
-    #: The constructor parameters (beside ``n_resamples`` and ``random_state``,
-    #: checked by the base class), checked in this order.
-    _constraints: ClassVar[dict[str, list[Constraint]]] = {
+    #: The constructor parameters (``n_resamples`` and ``random_state`` first),
+    #: checked in this order by ``check_params``.
+    _parameter_constraints: ClassVar[dict[str, list[Constraint]]] = {
+        **BaseResampler._parameter_constraints,
         **AR_CONSTRAINTS,
         "block_length": BLOCK_LENGTH,
         "burn_in": [Interval("int", 0)],
@@ -408,8 +409,6 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
     def check_params(self) -> None:
         """Validate the constructor parameters, raising on the first bad one."""
         super().check_params()
-        table = self._constraints
-        validate_params(self._name, table, **{k: getattr(self, k) for k in table})
         burn_in = int(self.burn_in)
         if burn_in > MAX_BURN_IN:
             raise value_error(
@@ -540,7 +539,8 @@ class SieveBootstrap(ResidualBootstrap):
         self.block_length = block_length
         self.burn_in = burn_in
 
-    _constraints: ClassVar[dict[str, list[Constraint]]] = {
+    _parameter_constraints: ClassVar[dict[str, list[Constraint]]] = {
+        **BaseResampler._parameter_constraints,
         "order": [Options(CRITERIA)],
         "min_order": AR_CONSTRAINTS["min_order"],
         "max_order": AR_CONSTRAINTS["max_order"],

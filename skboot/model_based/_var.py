@@ -14,7 +14,6 @@ from skboot._validation import (
     Constraint,
     Interval,
     as_float_array,
-    validate_params,
     value_error,
 )
 from skboot.model_based._base import SyntheticResampler
@@ -35,6 +34,7 @@ from skboot.model_based._var_fit import (
     max_var_order,
     select_var_order,
 )
+from skboot.resamplers import BaseResampler
 
 __all__ = ["VARResidualBootstrap"]
 
@@ -198,19 +198,14 @@ class VARResidualBootstrap(SyntheticResampler):
         self.block_length = block_length
         self.burn_in = burn_in
 
-    _constraints: ClassVar[dict[str, list[Constraint]]] = {
+    _parameter_constraints: ClassVar[dict[str, list[Constraint]]] = {
+        **BaseResampler._parameter_constraints,
         "order": AR_CONSTRAINTS["order"],
         "min_order": AR_CONSTRAINTS["min_order"],
         "max_order": AR_CONSTRAINTS["max_order"],
         "block_length": BLOCK_LENGTH,
         "burn_in": [Interval("int", 0, MAX_BURN_IN, high_text="2**31")],
     }
-
-    def check_params(self) -> None:
-        """Validate the constructor parameters, raising on the first bad one."""
-        super().check_params()
-        table = self._constraints
-        validate_params(self._name, table, **{k: getattr(self, k) for k in table})
 
     def _fit(self, x: np.ndarray) -> tuple[VARFit, np.ndarray | None]:
         n, m = x.shape

@@ -25,7 +25,6 @@ from skboot._validation import (
     as_float_array,
     check_array_1d_labels,
     param_error,
-    validate_params,
     value_error,
 )
 from skboot.model_based._base import SyntheticPlan, SyntheticResampler
@@ -36,6 +35,7 @@ from skboot.model_based._residual import (
     _series,
     ar_attributes,
 )
+from skboot.resamplers import BaseResampler
 
 __all__ = ["WildBootstrap", "fit_ols"]
 
@@ -291,20 +291,15 @@ class WildBootstrap(SyntheticResampler, _ARMixin):
         self.fit_method = fit_method
         self.fit_intercept = fit_intercept
 
-    #: The constructor parameters (beside ``n_resamples`` and ``random_state``,
-    #: checked by the base class), checked in this order.
-    _constraints: ClassVar[dict[str, list[Constraint]]] = {
+    #: The constructor parameters (``n_resamples`` and ``random_state`` first),
+    #: checked in this order by ``check_params``.
+    _parameter_constraints: ClassVar[dict[str, list[Constraint]]] = {
+        **BaseResampler._parameter_constraints,
         "weights": [Options(WEIGHTS)],
         "block_length": BLOCK_LENGTH,
         **AR_CONSTRAINTS,
         "fit_intercept": [BOOL],
     }
-
-    def check_params(self) -> None:
-        """Validate the constructor parameters, raising on the first bad one."""
-        super().check_params()
-        table = self._constraints
-        validate_params(self._name, table, **{k: getattr(self, k) for k in table})
 
     def _make_plan(
         self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
