@@ -79,6 +79,8 @@ class ABCInterval(ConfidenceInterval):
         "two-sided", "less" or "greater".
     jackknife_groups : None
         Always None: the ABC interval needs no jackknife.
+    n_inner : None
+        Always None: the ABC interval draws no replicates.
     name : str or None
         The statistic's name (row label of :meth:`to_frame`).
     a_hat : float
