@@ -72,16 +72,17 @@ def residuals_error(owner: str) -> ValueError:
 def leave_one_out(
     D: np.ndarray, codes: np.ndarray, G: int, a: np.ndarray, owner: str, name: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``M_g``, ``H_g`` and ``h_g = H_g a`` for every cluster: O(n k**2 + G
-    k**3); refuses (naming ``name``) a cluster without which ``a' beta`` is
-    not identified."""
+    """``M_g``, ``H_g`` and ``h_g = H_g a`` for every cluster (``a`` of shape
+    (k,), or (k, q) for ``q`` combinations): O(n k**2 + G k**3); refuses
+    (naming ``name``) a cluster without which ``a' beta`` is not
+    identified."""
     k = D.shape[1]
     with np.errstate(over="ignore", invalid="ignore"):  # overflow: refused later
         grams = np.empty((G, k, k))
         cluster_grams(D, codes, grams)
         rest = (D.T @ D)[None, :, :] - grams
         H = np.linalg.pinv(rest, hermitian=True)
-        h = np.einsum("gij,j->gi", H, a)
+        h = np.einsum("gij,j->gi" if a.ndim == 1 else "gij,jq->giq", H, a)
     check_identified(rest, h, a, owner, name)
     return grams, H, h
 
@@ -113,9 +114,11 @@ def check_identified(
 ) -> None:
     """Refuse a jackknife in which ``a' beta`` is not identified without some
     cluster (``(X'X - X_g'X_g) h_g != a``)."""
-    back = np.einsum("gij,gj->gi", rest, h)
-    scale = np.abs(rest).max(axis=(1, 2)) * np.abs(h).max(axis=1) + np.abs(a).max()
-    bad = np.flatnonzero(np.abs(back - a).max(axis=1) > 1e-8 * scale)
+    G = rest.shape[0]
+    back = np.einsum("gij,gj...->gi...", rest, h)
+    hmax = np.abs(h).reshape(G, -1).max(axis=1)
+    scale = np.abs(rest).max(axis=(1, 2)) * hmax + np.abs(a).max()
+    bad = np.flatnonzero(np.abs(back - a).reshape(G, -1).max(axis=1) > 1e-8 * scale)
     if bad.size:
         other = '"crv1"' if name == "variance" else '"ordinary"'
         given = '"crv3"' if name == "variance" else '"jackknife"'
