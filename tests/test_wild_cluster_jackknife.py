@@ -179,3 +179,90 @@ def test_jackknife_bad_input():
         wild_cluster_bootstrap(Xd, y, g, coef=2, residuals="jackknife")
     with pytest.raises(ValueError, match=r"'variance' parameter .* identified"):
         wild_cluster_bootstrap(Xd, y, g, coef=2, variance="crv3", residuals="jackknife")
+
+
+# ---------------------------------------------------------------------------
+# CRV3 in the Wald test
+# ---------------------------------------------------------------------------
+def jackknife_covariance(D, y, codes, G, R):
+    """``(G - 1) / G sum_g (R b_(g) - R b)(R b_(g) - R b)'`` by refits."""
+    b = ols(D, y)
+    loo = np.array([R @ ols(D[codes != h], y[codes != h]) for h in range(G)])
+    diff = loo - R @ b
+    return (G - 1) / G * diff.T @ diff, b
+
+
+@pytest.mark.parametrize("impose_null", [True, False])
+def test_wald_crv3_matches_leave_one_cluster_out_refits(impose_null, tmp_path):
+    from skboot.model_based import wild_cluster_wald
+
+    X, y, g = data(G=7, per=12, k=3, seed=5)
+    D = np.column_stack([X, np.ones(len(y))])
+    R = np.array([[1.0, 0, 0, 0], [0, 1.0, -1.0, 0]])
+    r = np.array([0.1, 0.0])
+    res = wild_cluster_wald(X, y, g, coef=R[:, :3], null=r, variance="crv3",
+                            impose_null=impose_null)  # fmt: skip
+    assert res.enumerated and res.variance == "crv3"
+    V, b = jackknife_covariance(D, y, g, 7, R)
+    np.testing.assert_allclose(res.covariance, V, rtol=1e-10)
+    assert np.isclose(res.statistic, (R @ b - r) @ np.linalg.solve(V, R @ b - r))
+    P = np.linalg.solve(D.T @ D, R.T)
+    b0 = b - P @ np.linalg.solve(R @ P, R @ b - r) if impose_null else b
+    center = r if impose_null else R @ b
+    ref = []
+    for v in signs(7):
+        Vs, bs = jackknife_covariance(D, D @ b0 + (y - D @ b0) * v[g], g, 7, R)
+        ref.append((R @ bs - center) @ np.linalg.solve(Vs, R @ bs - center))
+    np.testing.assert_allclose(res.null_distribution, ref, rtol=1e-9, atol=1e-10)
+    path = tmp_path / "wald.skb"
+    res.save(path)
+    assert type(res).load(path) == res
+    fields = res._file_fields()
+    del fields["variance"]  # a record written before the field existed
+    assert type(res)._from_file_fields(fields, None).variance == "crv1"
+
+
+def test_wald_crv3_one_restriction_is_the_t_test():
+    from skboot.model_based import wild_cluster_wald
+
+    X, y, g = data(G=12, per=8, seed=9)
+    kw = dict(null=0.05, variance="crv3", weights="webb", n_resamples=299,
+              random_state=SEED)  # fmt: skip
+    t = wild_cluster_bootstrap(X, y, g, coef=1, **kw)
+    w = wild_cluster_wald(X, y, g, coef=[1], **kw)
+    assert w.pvalue == t.pvalue
+    assert np.isclose(w.statistic, t.statistic**2, rtol=1e-12)
+    np.testing.assert_allclose(w.null_distribution, t.null_distribution**2, rtol=1e-9)
+
+
+def test_wald_crv3_bad_input():
+    from skboot.model_based import wild_cluster_wald
+
+    X, y, g = data()
+    with pytest.raises(ValueError, match=r"'variance' parameter .* multiway"):
+        wild_cluster_wald(X, y, np.column_stack([g, g % 2]), coef=[0, 1],
+                          variance="crv3")  # fmt: skip
+    with pytest.raises(ValueError, match=r"'variance' parameter .*Got 'crv2'"):
+        wild_cluster_wald(X, y, g, coef=[0, 1], variance="crv2")
+    Xd = np.column_stack([X, (g == 0).astype(float)])  # identified only by cluster 0
+    with pytest.raises(ValueError, match=r"'variance' parameter .* identified"):
+        wild_cluster_wald(Xd, y, g, coef=[0, 2], variance="crv3")
+
+
+def test_exact_fit_is_undefined_not_a_numpy_warning():
+    """y fitted exactly: the jackknife paths keep the zero-standard-error rule
+    (NaN p-value with the named warning; no raw numpy warning escapes)."""
+    from skboot import UndefinedStatisticWarning
+    from skboot.model_based import wild_cluster_wald
+
+    rng = np.random.default_rng(0)
+    g = np.repeat(np.arange(8), 10)
+    X = rng.normal(size=(80, 2))
+    y = X @ [1.0, 2.0] + 3.0
+    with pytest.warns(UndefinedStatisticWarning, match="zero up to rounding"):
+        assert np.isnan(wild_cluster_wald(X, y, g, coef=[0, 1], variance="crv3").pvalue)
+    for variance in ("crv1", "crv3"):
+        with pytest.warns(UndefinedStatisticWarning, match="zero up to rounding"):
+            res = wild_cluster_bootstrap(X, y, g, variance=variance,
+                                         residuals="jackknife")  # fmt: skip
+        assert np.isnan(res.pvalue)

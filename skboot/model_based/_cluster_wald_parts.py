@@ -214,10 +214,11 @@ def crv3_wald_parts(
         c = (G - 1) / G
         covariance = c * (jack.T @ jack)
         ratio = np.sqrt(np.diag(covariance) / np.diag(crv1.covariance))
+        rounding = crv1.rounding * np.where(np.isfinite(ratio), ratio, np.inf)
     labels = np.arange(G, dtype=np.int64)
     return WaldParts(
         covariance=covariance,
-        rounding=crv1.rounding * np.where(np.isfinite(ratio), ratio, np.inf),
+        rounding=rounding,
         n_boot=G,
         boot=(
             np.ascontiguousarray(s),
