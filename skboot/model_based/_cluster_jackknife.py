@@ -137,7 +137,7 @@ def sums_function(*arrays: np.ndarray) -> Callable[..., np.ndarray]:
     """The function of ``(key, B, weights, enumerate_all)`` giving the five
     sums of every replicate from the per-cluster arrays ``(Su, Sf, F, wu, wf,
     wuv, wfv)`` of ``wcb_chunk``, in chunks: O(G k) per replicate."""
-    arrays = tuple(np.ascontiguousarray(x) for x in arrays)
+    Su, Sf, F, wu, wf, wuv, wfv = (np.ascontiguousarray(x) for x in arrays)
 
     def replicate(key: Any, B: int, weights: str, enumerate_all: bool) -> np.ndarray:
         seed, gamma = key.stream(PURPOSE["wild"])
@@ -150,7 +150,13 @@ def sums_function(*arrays: np.ndarray) -> Callable[..., np.ndarray]:
                 np.int64(WEIGHT_CODES[weights]),
                 WEBB,
                 np.bool_(enumerate_all),
-                *arrays,
+                Su,
+                Sf,
+                F,
+                wu,
+                wf,
+                wuv,
+                wfv,
                 sums[b0 : b0 + _CHUNK],
             )
         return sums
