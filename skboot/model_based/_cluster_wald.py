@@ -277,8 +277,8 @@ def wild_cluster_wald(
     Algorithm:
 
     1. OLS fit, the CRV1 covariance ``V`` of ``R bhat`` (the factor of
-       ``small_sample``; multiway clustering as in
-       :func:`wild_cluster_bootstrap`) and ``W = (R bhat - r)' V^-1 (R bhat -
+       ``small_sample``, or CRV3: see ``variance``; multiway clustering as
+       in :func:`wild_cluster_bootstrap`) and ``W = (R bhat - r)' V^-1 (R bhat -
        r)``; per cell of the bootstrap and variance clusters, ``X_c' uhat_c``
        and ``X_c' X_c A R'``: O(n k q) once.
     2. Replicate ``b``: the multipliers of :func:`wild_cluster_bootstrap`
