@@ -235,10 +235,10 @@ def wild_cluster_bootstrap(
         The residuals the bootstrap multiplies: those of the fit on all
         clusters (restricted under WCR), or the jackknifed ones of MacKinnon,
         Nielsen & Webb (2023), ``y_g - X_g b_(g)`` with ``b_(g)`` the
-        (restricted under WCR) estimate without cluster ``g``, which make the
-        bootstrap ``t`` less concentrated when a few clusters are influential
-        (with ``variance="crv1"`` wildboottest's ``bootstrap_type="31"``,
-        with ``"crv3"`` its ``"33"``).  One-way only; ``G`` solves of size
+        (restricted under WCR) estimate without cluster ``g``, not shrunk by
+        the cluster's own fit as the ordinary residuals of an influential
+        cluster are (with ``variance="crv1"`` wildboottest's
+        ``bootstrap_type="31"``, with ``"crv3"`` its ``"33"``).  One-way only; ``G`` solves of size
         ``k`` once (module ``skboot.model_based._cluster_jackknife``),
         replicates stay O(G k).  The observed ``t`` does not change.
     n_resamples : int, default=9999
