@@ -20,6 +20,8 @@ the errors, and a second regressor with slope 0.  Each data set is tested at 5%
 * WCR, CRV1 (the default test of ``wild_cluster_bootstrap``);
 * WCU, CRV1;
 * WCR, CRV3 (``variance="crv3"``; one-way only);
+* WCR with jackknifed residuals (``residuals="jackknife"``; one-way only),
+  CRV1 and CRV3 statistic (wildboottest's "31" and "33");
 * the WCR Wald test of both slopes (``wild_cluster_wald``, 2 restrictions);
 * no bootstrap: CRV1 ``t`` against Student's t with ``G - 1`` degrees of
   freedom (two-way: ``min(G1, G2) - 1``), the usual asymptotic test.
@@ -44,7 +46,15 @@ from benchmarks.model_coverage import cluster_data
 __all__ = ["main", "report", "size_rows", "two_way_data"]
 
 ALPHA = 0.05
-COLUMNS = ("WCR CRV1", "WCU CRV1", "WCR CRV3", "WCR Wald (q = 2)", "CRV1 t(G-1)")
+COLUMNS = (
+    "WCR CRV1",
+    "WCU CRV1",
+    "WCR CRV3",
+    "WCR jk CRV1",
+    "WCR jk CRV3",
+    "WCR Wald (q = 2)",
+    "CRV1 t(G-1)",
+)
 
 
 def _log(msg: str) -> None:
@@ -86,6 +96,8 @@ def _one_way(G: int, t: int, seed: int, B: int) -> dict[str, bool]:
         ("WCR CRV1", {}),
         ("WCU CRV1", {"impose_null": False}),
         ("WCR CRV3", {"variance": "crv3"}),
+        ("WCR jk CRV1", {"residuals": "jackknife"}),
+        ("WCR jk CRV3", {"residuals": "jackknife", "variance": "crv3"}),
     ):
         res = wild_cluster_bootstrap(X, y, g, coef=0, **kw, **extra)
         out[name] = bool(res.pvalue <= ALPHA)

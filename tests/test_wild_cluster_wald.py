@@ -373,7 +373,9 @@ def test_size_study_module_runs_and_reports():
 
     rows = wcb_size.size_rows((6,), 2, 49, seed=1)
     assert [r["design"] for r in rows] == ["one-way", "two-way"]
-    assert rows[1]["rejections"]["WCR CRV3"] is None
+    for name in ("WCR CRV3", "WCR jk CRV1", "WCR jk CRV3"):  # one-way only
+        assert rows[1]["rejections"][name] is None
+        assert rows[0]["rejections"][name] is not None
     assert all(0 <= v <= 2 for v in rows[0]["rejections"].values())
     text = wcb_size.report(rows, 49)
     assert "| one-way | 6 | 120 |" in text and "| n/a |" in text

@@ -41,13 +41,8 @@ from typing import Any
 import numpy as np
 
 from skboot._exceptions import UndefinedStatisticWarning, warn
-from skboot._kernels.model_based import (
-    WEBB,
-    WEIGHT_CODES,
-    cluster_scores,
-    wcb_chunk,
-)
-from skboot._random import PURPOSE, check_random_state
+from skboot._kernels.model_based import cluster_scores
+from skboot._random import check_random_state
 from skboot._typing import ArrayLike, RandomStateLike
 from skboot._validation import validate_params, value_error
 from skboot.model_based._cluster_checks import (
@@ -57,13 +52,18 @@ from skboot.model_based._cluster_checks import (
     rounding_bound_from_norms,
     rounding_se,
 )
-from skboot.model_based._cluster_crv3 import crv3_error, crv3_one_way
+from skboot.model_based._cluster_crv3 import (
+    crv1_jackknife,
+    crv3_error,
+    crv3_one_way,
+)
 from skboot.model_based._cluster_inputs import (
     CONSTRAINTS,
     data_inputs,
     inverse_gram,
     small_sample_factor,
 )
+from skboot.model_based._cluster_jackknife import residuals_error, sums_function
 from skboot.model_based._cluster_multiway import multiway_parts
 from skboot.model_based._cluster_result import (
     TIE_RTOL,
@@ -79,8 +79,6 @@ from skboot.model_based._cluster_statsmodels import (
 
 __all__ = ["TIE_RTOL", "WildClusterResult", "wild_cluster_bootstrap"]
 
-_CHUNK = 4096
-
 
 def wild_cluster_bootstrap(
     X: ArrayLike | StatsmodelsModel | StatsmodelsResults,
@@ -95,6 +93,7 @@ def wild_cluster_bootstrap(
     fixed_effects: ArrayLike | str | None = None,
     small_sample: str = "both",
     variance: str = "crv1",
+    residuals: str = "ordinary",
     n_resamples: int = 9999,
     alternative: str = "two-sided",
     level: float = 0.95,
@@ -232,6 +231,16 @@ def wild_cluster_bootstrap(
         wildboottest's ``bootstrap_type="13"``).  CRV3 is one-way only and
         costs ``G`` solves of size ``k`` once (module
         ``skboot.model_based._cluster_crv3``); replicates stay O(G k).
+    residuals : {"ordinary", "jackknife"}, default="ordinary"
+        The residuals the bootstrap multiplies: those of the fit on all
+        clusters (restricted under WCR), or the jackknifed ones of MacKinnon,
+        Nielsen & Webb (2023), ``y_g - X_g b_(g)`` with ``b_(g)`` the
+        (restricted under WCR) estimate without cluster ``g``, not shrunk by
+        the cluster's own fit as the ordinary residuals of an influential
+        cluster are (with ``variance="crv1"`` wildboottest's
+        ``bootstrap_type="31"``, with ``"crv3"`` its ``"33"``).  One-way only; ``G`` solves of size
+        ``k`` once (module ``skboot.model_based._cluster_jackknife``),
+        replicates stay O(G k).  The observed ``t`` does not change.
     n_resamples : int, default=9999
         Replicates; with Rademacher weights and ``2**G <= n_resamples`` the ``2**G``
         sign vectors are enumerated instead (``result.n_resamples = 2**G``).  The
@@ -333,14 +342,14 @@ def wild_cluster_bootstrap(
         null=null,
         small_sample=small_sample,
         variance=variance,
+        residuals=residuals,
     )
     B, level, null = options["n_resamples"], options["level"], float(null)
     intercept = bool(fit_intercept) and fixed_effects is None and not is_results(X)
     D, yf, dims, boot, a, k_df = data_inputs(
         X, y, groups, coef, bool(fit_intercept), bootstrap_groups, owner, fixed_effects
     )
-    if variance == "crv3" and boot is not None:
-        raise crv3_error(owner)
+    _check_one_way(variance, residuals, boot, owner)
     key = check_random_state(random_state, owner=owner)
 
     # -- OLS: O(n k^2) for X'X, then one pass over the rows for the cluster sums -
@@ -357,7 +366,7 @@ def wild_cluster_bootstrap(
         (q, a, A),
         dims,
         boot,
-        (small_sample, variance, k_df),
+        (small_sample, variance, k_df, residuals == "jackknife", impose_null),
         factor,
         owner,
     )
@@ -380,6 +389,7 @@ def wild_cluster_bootstrap(
         "n_bootstrap_clusters": n_boot,
         "small_sample": small_sample,
         "variance": variance,
+        "residuals": residuals,
         "random_state": None if enumerate_all else key.reproducer(),
         "_aq": aq,
         "_c": c,
@@ -405,6 +415,15 @@ def wild_cluster_bootstrap(
     )
 
 
+def _check_one_way(variance: str, residuals: str, boot: Any, owner: str) -> None:
+    """Refuse the cluster jackknife (CRV3, jackknifed residuals) with multiway
+    clustering or bootstrap clusters other than the clusters."""
+    if variance == "crv3" and boot is not None:
+        raise crv3_error(owner)
+    if residuals == "jackknife" and boot is not None:
+        raise residuals_error(owner)
+
+
 def _variance_parts(
     D: np.ndarray,
     yf: np.ndarray,
@@ -412,7 +431,7 @@ def _variance_parts(
     qaA: tuple[np.ndarray, np.ndarray, np.ndarray],
     dims: list[tuple[np.ndarray, int]],
     boot: tuple[np.ndarray, int] | None,
-    kinds: tuple[str, str, int],
+    kinds: tuple[str, str, int, bool, bool],
     factor: float,
     owner: str,
 ) -> tuple[float, float, int, Callable[..., np.ndarray], float, bool]:
@@ -421,8 +440,8 @@ def _variance_parts(
     standard error that counts as zero (module
     ``skboot.model_based._cluster_checks``) and whether a multiway variance
     is negative."""
-    q, a, A = qaA
-    small_sample, variance, k_df = kinds
+    q, _, A = qaA
+    small_sample, variance, k_df, jackknife, restricted = kinds
     n = D.shape[0]
     if boot is not None:
         parts = multiway_parts(
@@ -436,8 +455,14 @@ def _variance_parts(
     if variance == "crv3":
         c, c_ref = (G - 1) / G, 1.0
         se, replicate, se_ref, norms = crv3_one_way(
-            D, yf, beta, q, A, a, codes, G, owner
+            D, yf, beta, qaA, codes, G, owner, (jackknife, restricted)
         )
+    elif jackknife:
+        c = c_ref = small_sample_factor(small_sample, G, n, k_df)
+        se, replicate, norms = crv1_jackknife(
+            D, yf, beta, qaA, codes, G, c, owner, restricted
+        )
+        se_ref = se
     else:
         c = c_ref = small_sample_factor(small_sample, G, n, k_df)
         se, replicate, norms = _one_way(D, yf, beta, q, A, codes, G, c)
@@ -507,11 +532,7 @@ def _one_way(
         wu = su @ q
         wf = F @ q
         se = math.sqrt(c * float(wu @ wu))
-    Su, Sf = su @ A, F @ A
-
-    def replicate(key: Any, B: int, weights: str, enumerate_all: bool) -> np.ndarray:
-        return _replicate_sums(key, B, weights, enumerate_all, Su, Sf, F, wu, wf)
-
+    replicate = sums_function(su @ A, F @ A, F, wu, wf, wu, wf)
     return se, replicate, norms
 
 
@@ -548,40 +569,3 @@ def _undefined(
         _sums=np.full((B, 5), math.nan),
         **base,
     )
-
-
-def _replicate_sums(
-    key: Any,
-    B: int,
-    weights: str,
-    enumerate_all: bool,
-    Su: np.ndarray,
-    Sf: np.ndarray,
-    F: np.ndarray,
-    wu: np.ndarray,
-    wf: np.ndarray,
-) -> np.ndarray:
-    """The five sums of every replicate (Roodman et al. 2019), in chunks:
-    O(G k) per replicate."""
-    seed, gamma = key.stream(PURPOSE["wild"])
-    Su = np.ascontiguousarray(Su)
-    Sf = np.ascontiguousarray(Sf)
-    sums = np.empty((B, 5))
-    for b0 in range(0, B, _CHUNK):
-        wcb_chunk(
-            seed,
-            gamma,
-            np.int64(b0),
-            np.int64(WEIGHT_CODES[weights]),
-            WEBB,
-            np.bool_(enumerate_all),
-            Su,
-            Sf,
-            np.ascontiguousarray(F),
-            np.ascontiguousarray(wu),
-            np.ascontiguousarray(wf),
-            np.ascontiguousarray(wu),
-            np.ascontiguousarray(wf),
-            sums[b0 : b0 + _CHUNK],
-        )
-    return sums

@@ -25,24 +25,30 @@ A leave-one-out design that is singular (a regressor that only one cluster
 varies) is inverted by the pseudo-inverse, as wildboottest does; when the
 tested combination ``a`` is then not identified without that cluster, the
 jackknife is undefined and refused.
+
+With ``residuals="jackknife"`` the bootstrap multiplies the jackknifed
+residuals instead (module ``skboot.model_based._cluster_jackknife``): the
+scores ``su``, ``f`` above become ``s0``, ``s1`` of that module and the
+algebra is unchanged (wildboottest's ``bootstrap_type="33"``; with the CRV1
+statistic, :func:`crv1_jackknife`, ``"31"``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
-from skboot._kernels.cluster_wald import cluster_grams
-from skboot._kernels.model_based import WEBB, WEIGHT_CODES, cluster_scores, wcb_chunk
-from skboot._random import PURPOSE
+from skboot._kernels.model_based import cluster_scores
 from skboot._validation import value_error
+from skboot.model_based._cluster_jackknife import (
+    jackknife_scores,
+    leave_one_out,
+    sums_function,
+)
 
-__all__ = ["crv3_error", "crv3_one_way"]
-
-_CHUNK = 4096
+__all__ = ["crv1_jackknife", "crv3_error", "crv3_one_way"]
 
 
 def crv3_error(owner: str) -> ValueError:
@@ -60,78 +66,62 @@ def crv3_one_way(
     D: np.ndarray,
     yf: np.ndarray,
     beta: np.ndarray,
-    q: np.ndarray,
-    A: np.ndarray,
-    a: np.ndarray,
+    qaA: tuple[np.ndarray, np.ndarray, np.ndarray],
     codes: np.ndarray,
     G: int,
     owner: str,
+    jackknife: tuple[bool, bool] = (False, True),
 ) -> tuple[float, Callable[..., np.ndarray], float, np.ndarray]:
     """The CRV3 standard error of ``a' bhat``, the function of ``(key, B,
     weights, enumerate_all)`` giving the five sums of every replicate, and the
     CRV1 standard error without factor and the squared norms of
     ``cluster_scores`` (for the zero-standard-error rule): O(n k**2 + G k**3)
-    once."""
+    once.  ``jackknife = (jackknifed residuals, restricted bootstrap)``."""
+    q, a, _ = qaA
     k = D.shape[1]
     with np.errstate(over="ignore", invalid="ignore"):  # overflow: refused later
         su = np.empty((G, k))
         F = np.empty((G, k))
         norms = np.empty(k + 2)
         cluster_scores(D, yf, beta, q, codes, su, F, norms)
-        grams = np.empty((G, k, k))
-        cluster_grams(D, codes, grams)
-        rest = (D.T @ D)[None, :, :] - grams
-        h = np.einsum("gij,j->gi", np.linalg.pinv(rest, hermitian=True), a)
-        _check_identified(rest, h, a, owner)
-        wu, wf = su @ q, F @ q
+    grams, H, h = leave_one_out(D, codes, G, a, owner, "variance")
+    with np.errstate(over="ignore", invalid="ignore"):
         wuv = np.einsum("gk,gk->g", h, su)
-        wfv = np.einsum("gk,gk->g", h, F)
         se = math.sqrt((G - 1) / G * float(wuv @ wuv))
-        se1 = math.sqrt(float(wu @ wu))
-    su, F, hq, wu, wf, wuv, wfv = (
-        np.ascontiguousarray(x) for x in (su, F, h - q, wu, wf, wuv, wfv)
-    )
-
-    def replicate(key: Any, B: int, weights: str, enumerate_all: bool) -> np.ndarray:
-        seed, gamma = key.stream(PURPOSE["wild"])
-        sums = np.empty((B, 5))
-        for b0 in range(0, B, _CHUNK):
-            wcb_chunk(
-                seed,
-                gamma,
-                np.int64(b0),
-                np.int64(WEIGHT_CODES[weights]),
-                WEBB,
-                np.bool_(enumerate_all),
-                su,
-                F,
-                hq,
-                wu,
-                wf,
-                wuv,
-                wfv,
-                sums[b0 : b0 + _CHUNK],
-            )
-        return sums
-
-    return se, replicate, se1, norms
+        se1 = math.sqrt(float((su @ q) @ (su @ q)))
+        if jackknife[0]:
+            su, F = jackknife_scores(su, grams, H, h, a, float(a @ q), jackknife[1])
+            wuv = np.einsum("gk,gk->g", h, su)
+        wu, wf = su @ q, F @ q
+        wfv = np.einsum("gk,gk->g", h, F)
+    return se, sums_function(su, F, h - q, wu, wf, wuv, wfv), se1, norms
 
 
-def _check_identified(
-    rest: np.ndarray, h: np.ndarray, a: np.ndarray, owner: str
-) -> None:
-    """Refuse a jackknife in which ``a' beta`` is not identified without some
-    cluster (``(X'X - X_g'X_g) h_g != a``)."""
-    back = np.einsum("gij,gj->gi", rest, h)
-    scale = np.abs(rest).max(axis=(1, 2)) * np.abs(h).max(axis=1) + np.abs(a).max()
-    bad = np.flatnonzero(np.abs(back - a).max(axis=1) > 1e-8 * scale)
-    if bad.size:
-        raise value_error(
-            "variance",
-            owner,
-            'must be "crv1" when the tested coefficient is not identified without '
-            "one of the clusters (the cluster jackknife needs every leave-one-"
-            'cluster-out fit). Got "crv3" with cluster(s) at position(s) '
-            f"{bad[:5].tolist()} (in sorted label order) that it cannot leave out "
-            "instead.",
-        )
+def crv1_jackknife(
+    D: np.ndarray,
+    yf: np.ndarray,
+    beta: np.ndarray,
+    qaA: tuple[np.ndarray, np.ndarray, np.ndarray],
+    codes: np.ndarray,
+    G: int,
+    c: float,
+    owner: str,
+    restricted: bool,
+) -> tuple[float, Callable[..., np.ndarray], np.ndarray]:
+    """The CRV1 standard error, the function giving the sums of the replicates
+    of the bootstrap with jackknifed residuals, and the squared norms of
+    ``cluster_scores``: O(n k**2 + G k**3) once, O(G k) per replicate."""
+    q, a, A = qaA
+    k = D.shape[1]
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow: refused later
+        su = np.empty((G, k))
+        F = np.empty((G, k))
+        norms = np.empty(k + 2)
+        cluster_scores(D, yf, beta, q, codes, su, F, norms)
+        wu = su @ q
+        se = math.sqrt(c * float(wu @ wu))
+    grams, H, h = leave_one_out(D, codes, G, a, owner, "residuals")
+    with np.errstate(over="ignore", invalid="ignore"):
+        s0, s1 = jackknife_scores(su, grams, H, h, a, float(a @ q), restricted)
+        w0, w1 = s0 @ q, s1 @ q
+    return se, sums_function(s0 @ A, s1 @ A, F, w0, w1, w0, w1), norms

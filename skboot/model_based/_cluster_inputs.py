@@ -29,6 +29,7 @@ from skboot._validation import (
 )
 from skboot.model_based._cluster_checks import min_resamples
 from skboot.model_based._cluster_fe import absorb, with_dummies
+from skboot.model_based._cluster_jackknife import RESIDUALS
 from skboot.model_based._cluster_statsmodels import (
     fitted_groups,
     is_results,
@@ -80,6 +81,7 @@ CONSTRAINTS: dict[str, list[Constraint]] = {
     "null": [FINITE_FLOAT],
     "small_sample": [Options(SMALL_SAMPLE)],
     "variance": [Options(VARIANCES)],
+    "residuals": [Options(RESIDUALS)],
 }
 
 #: Columns below this magnitude underflow when squared.

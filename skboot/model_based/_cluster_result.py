@@ -82,6 +82,9 @@ class WildClusterResult(Result):
     variance : {"crv1", "crv3"}
         The cluster-robust variance of the standard error and of every
         bootstrap ``t``.
+    residuals : {"ordinary", "jackknife"}
+        The residuals the bootstrap multiplied: those of the fit on all
+        clusters, or the jackknifed leave-one-cluster-out ones.
     random_state : int, SeedSequence or None
         Reproduces the draws (None when enumerated: nothing is random).
     stream_version : int
@@ -128,6 +131,7 @@ class WildClusterResult(Result):
     n_bootstrap_clusters: int = field(default=0, repr=False)
     small_sample: str = field(default="both", repr=False)
     variance: str = field(default="crv1", repr=False)
+    residuals: str = field(default="ordinary", repr=False)
     random_state: SeedRecord = field(default=None, repr=False)
     stream_version: int = field(default=STREAM_VERSION, repr=False)
     _sums: np.ndarray = field(default_factory=lambda: np.empty((0, 5)))
@@ -139,7 +143,8 @@ class WildClusterResult(Result):
         """A record written before ``bootstrap_groups`` and ``small_sample``
         existed holds neither field: its run had the default factor and one
         multiplier per variance cluster; one written before ``variance``
-        existed used CRV1."""
+        existed used CRV1, one written before ``residuals`` existed the
+        ordinary residuals."""
         if "small_sample" not in fields and "n_bootstrap_clusters" not in fields:
             fields = {
                 **fields,
@@ -148,6 +153,8 @@ class WildClusterResult(Result):
             }
         if "variance" not in fields:
             fields = {**fields, "variance": "crv1"}
+        if "residuals" not in fields:
+            fields = {**fields, "residuals": "ordinary"}
         return super()._from_file_fields(fields, where)
 
     def pvalue_at(self, null: float) -> float:
@@ -269,6 +276,7 @@ class WildClusterResult(Result):
                 "n_bootstrap_clusters": self.n_bootstrap_clusters,
                 "small_sample": self.small_sample,
                 "variance": self.variance,
+                "residuals": self.residuals,
             }
         ]
 
@@ -281,7 +289,7 @@ class WildClusterResult(Result):
             Columns ``estimate, standard_error, statistic, pvalue, low, high``
             (the interval at ``level``), then ``null, level, alternative,
             bootstrap, weights, n_resamples, enumerated, n_clusters,
-            n_bootstrap_clusters, small_sample, variance``.
+            n_bootstrap_clusters, small_sample, variance, residuals``.
         """
         return super().to_frame()
 

@@ -27,8 +27,10 @@ from skboot._validation import (
     value_error,
 )
 from skboot.model_based._cluster_checks import ZERO_SE_ULPS
+from skboot.model_based._cluster_crv3 import crv3_error
 from skboot.model_based._cluster_inputs import (
     SMALL_SAMPLE,
+    VARIANCES,
     data_inputs,
     inverse_gram,
 )
@@ -38,7 +40,7 @@ from skboot.model_based._cluster_statsmodels import (
     StatsmodelsResults,
     is_results,
 )
-from skboot.model_based._cluster_wald_parts import wald_parts
+from skboot.model_based._cluster_wald_parts import crv3_wald_parts, wald_parts
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -53,6 +55,7 @@ WALD_CONSTRAINTS: dict[str, list[Constraint]] = {
     "weights": [Options(tuple(WEIGHT_CODES))],
     "n_resamples": [N_RESAMPLES],
     "small_sample": [Options(SMALL_SAMPLE)],
+    "variance": [Options(VARIANCES)],
 }
 
 
@@ -70,7 +73,8 @@ class WildClusterWaldResult(Result):
     estimate : ndarray of shape (q,)
         ``R bhat``, the restricted combinations of the OLS coefficients.
     covariance : ndarray of shape (q, q)
-        Their CRV1 cluster-robust covariance (with the small-sample factor).
+        Their cluster-robust covariance: CRV1 (with the small-sample factor)
+        or CRV3 (see ``variance``).
     statistic : float
         The Wald statistic ``W = (R bhat - r)' covariance^-1 (R bhat - r)``
         (``t**2`` when ``q = 1``).
@@ -99,6 +103,8 @@ class WildClusterWaldResult(Result):
         Number of bootstrap clusters (one multiplier each).
     small_sample : str
         The small-sample factor of the cluster-robust covariance.
+    variance : {"crv1", "crv3"}
+        The cluster-robust covariance of ``W`` and of every ``W*``.
     random_state : int, SeedSequence or None
         Reproduces the draws (None when enumerated).
     stream_version : int
@@ -137,8 +143,16 @@ class WildClusterWaldResult(Result):
     n_clusters: int = 0
     n_bootstrap_clusters: int = field(default=0, repr=False)
     small_sample: str = field(default="both", repr=False)
+    variance: str = field(default="crv1", repr=False)
     random_state: SeedRecord = field(default=None, repr=False)
     stream_version: int = field(default=STREAM_VERSION, repr=False)
+
+    @classmethod
+    def _from_file_fields(cls, fields: dict[str, Any], where: Any) -> Any:
+        """A record written before ``variance`` existed used CRV1."""
+        if "variance" not in fields:
+            fields = {**fields, "variance": "crv1"}
+        return super()._from_file_fields(fields, where)
 
     def plot(self, ax: Axes | None = None, **kwargs: str | float) -> Axes:
         """Histogram of the bootstrap Wald statistics, and the observed one.
@@ -246,6 +260,7 @@ def wild_cluster_wald(
     bootstrap_groups: ArrayLike | str | Sequence[str] | None = None,
     fixed_effects: ArrayLike | str | None = None,
     small_sample: str = "both",
+    variance: str = "crv1",
     n_resamples: int = 9999,
     fit_intercept: bool = True,
     random_state: RandomStateLike = None,
@@ -262,8 +277,8 @@ def wild_cluster_wald(
     Algorithm:
 
     1. OLS fit, the CRV1 covariance ``V`` of ``R bhat`` (the factor of
-       ``small_sample``; multiway clustering as in
-       :func:`wild_cluster_bootstrap`) and ``W = (R bhat - r)' V^-1 (R bhat -
+       ``small_sample``, or CRV3: see ``variance``; multiway clustering as
+       in :func:`wild_cluster_bootstrap`) and ``W = (R bhat - r)' V^-1 (R bhat -
        r)``; per cell of the bootstrap and variance clusters, ``X_c' uhat_c``
        and ``X_c' X_c A R'``: O(n k q) once.
     2. Replicate ``b``: the multipliers of :func:`wild_cluster_bootstrap`
@@ -313,7 +328,15 @@ def wild_cluster_wald(
         demeaning), as in :func:`wild_cluster_bootstrap`.
     small_sample : {"both", "cluster", "observations", "none"}, default="both"
         The factor of the cluster-robust covariance; it scales ``W`` and
-        every ``W*`` alike, never the p-value.
+        every ``W*`` alike, never the p-value.  Not used by
+        ``variance="crv3"``.
+    variance : {"crv1", "crv3"}, default="crv1"
+        The cluster-robust covariance of ``R bhat`` in ``W`` and every
+        ``W*``: CRV1, or the cluster jackknife CRV3 of MacKinnon, Nielsen &
+        Webb (2023), ``(G - 1) / G sum_g (R bhat_(g) - R bhat)(R bhat_(g) - R
+        bhat)'`` over the leave-one-cluster-out estimates, as in
+        :func:`wild_cluster_bootstrap`.  One-way only; ``G`` solves of size
+        ``k`` once, replicates stay O((G + G q) k + q**3).
     n_resamples : int, default=9999
         Replicates (``2**G`` sign vectors instead when Rademacher and ``2**G
         <= n_resamples``).
@@ -384,11 +407,14 @@ def wild_cluster_wald(
         weights=weights,
         n_resamples=n_resamples,
         small_sample=small_sample,
+        variance=variance,
     )
     B = options["n_resamples"]
     inputs = (X, y, groups, coef, bool(fit_intercept), bootstrap_groups, owner)
     D, yf, dims, boot, R, k_df = data_inputs(*inputs, fixed_effects, _restrictions)
     r = _null_vector(null, R.shape[0], owner)
+    if variance == "crv3" and boot is not None:
+        raise crv3_error(owner)
     key = check_random_state(random_state, owner=owner)
     intercept = bool(fit_intercept) and fixed_effects is None and not is_results(X)
     A, cond2 = inverse_gram(D, intercept, owner)
@@ -400,6 +426,8 @@ def wild_cluster_wald(
     boot = dims[0] if boot is None else boot
     factor = max(ZERO_SE_ULPS, cond2)
     parts = wald_parts(D, yf, beta, P, A, delta, dims, boot, small_sample, k_df, factor)
+    if variance == "crv3":
+        parts = crv3_wald_parts(D, yf, beta, (P, R), delta, boot, parts, owner)
     V = parts.covariance
     _check_finite(V, yf, owner)
     enumerate_all = (
@@ -420,6 +448,7 @@ def wild_cluster_wald(
         "n_clusters": min(G for _, G in dims),
         "n_bootstrap_clusters": parts.n_boot,
         "small_sample": small_sample,
+        "variance": variance,
         "random_state": None if enumerate_all else key.reproducer(),
     }
     se = np.sqrt(np.maximum(np.diag(V), 0.0))

@@ -22,6 +22,17 @@ O((G + H q) k) per replicate, never O(n).  The observed statistic is ``W =
 bhat``; with ``q = 1``, ``W = t**2`` and ``W* = t***2``, so the p-value
 ``mean(W* > W)`` is the symmetric p-value of the t test with the same
 multipliers.
+
+CRV3 (one-way, :func:`crv3_wald_parts`): ``V = (G - 1) / G sum_g (R bhat_(g)
+- R bhat)(R bhat_(g) - R bhat)'``, the jackknife covariance over the
+leave-one-cluster-out estimates (MacKinnon, Nielsen & Webb 2023), with
+``R bhat_(g) - R bhat = -K_g' su_g``, ``K_g = (X'X - X_g'X_g)^-1 R'`` (G
+solves once).  A replicate has ``R bhat*_(g) - R bhat* = (K_g - P)' d - v_g
+K_g' s_g`` with ``d = sum_h v_h s_h`` (as for the t test, module
+``skboot.model_based._cluster_crv3``), so the same kernel runs with the
+variance clusters equal to the bootstrap clusters, ``cell_w[g] = K_g' s_g``,
+``FH[g] = (K_g - P)'``, ``d`` unscaled by ``A`` and one term of factor ``(G -
+1) / G``.
 """
 
 from __future__ import annotations
@@ -35,9 +46,10 @@ import numpy as np
 from skboot._kernels.cluster_wald import cluster_scores_multi, wald_chunk
 from skboot.model_based._cluster_checks import rounding_se, rounding_se_bound
 from skboot.model_based._cluster_inputs import intersection
+from skboot.model_based._cluster_jackknife import leave_one_out
 from skboot.model_based._cluster_multiway import run_chunks, variance_terms
 
-__all__ = ["WaldParts", "wald_parts"]
+__all__ = ["WaldParts", "crv3_wald_parts", "wald_parts"]
 
 
 @dataclass(frozen=True)
@@ -174,3 +186,50 @@ def _rounding(
                 )
             )
     return out
+
+
+def crv3_wald_parts(
+    D: np.ndarray,
+    yf: np.ndarray,
+    beta: np.ndarray,
+    PR: tuple[np.ndarray, np.ndarray],
+    delta: np.ndarray,
+    dims: tuple[np.ndarray, int],
+    crv1: WaldParts,
+    owner: str,
+) -> WaldParts:
+    """The parts of the CRV3 Wald test (module docstring), one-way: O(n k**2 +
+    G k**3) once; the rounding level of each restriction is that of the CRV1
+    parts ``crv1`` in CRV3 units."""
+    P, R = PR
+    codes, G = dims
+    k, q = P.shape
+    _, _, K = leave_one_out(D, codes, G, np.ascontiguousarray(R.T), owner, "variance")
+    with np.errstate(over="ignore", invalid="ignore"):  # refused by the caller
+        su = np.empty((G, k))
+        F = np.empty((G, k, q))
+        cluster_scores_multi(D, yf, beta, np.ascontiguousarray(P), codes, su, F)
+        s = su + F @ delta
+        jack = np.einsum("gkq,gk->gq", K, su)
+        c = (G - 1) / G
+        covariance = c * (jack.T @ jack)
+        ratio = np.sqrt(np.diag(covariance) / np.diag(crv1.covariance))
+        rounding = crv1.rounding * np.where(np.isfinite(ratio), ratio, np.inf)
+    labels = np.arange(G, dtype=np.int64)
+    return WaldParts(
+        covariance=covariance,
+        rounding=rounding,
+        n_boot=G,
+        boot=(
+            np.ascontiguousarray(s),
+            np.ascontiguousarray(s @ P),
+            labels,
+            np.ascontiguousarray(np.einsum("gkq,gk->gq", K, s)),
+        ),
+        var=(
+            labels[None, :].copy(),
+            np.ascontiguousarray(np.swapaxes(K - P[None], 1, 2)),
+            np.zeros(G, dtype=np.int64),
+        ),
+        weight=np.array([c]),
+    )
