@@ -261,7 +261,8 @@ def wild_cluster_bootstrap(
     Returns
     -------
     WildClusterResult
-        The estimate, its CRV1 standard error, the t statistic, the p-value and
+        The estimate, its standard error (CRV1, or CRV3 with
+        ``variance="crv3"``), the t statistic, the p-value and
         the bootstrap t distribution at the null; its ``confidence_interval()``
         inverts the test.
 

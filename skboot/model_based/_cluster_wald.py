@@ -310,8 +310,8 @@ def wild_cluster_wald(
         names) whose coefficients are tested jointly, or the ``q`` rows of
         ``R`` (weights over the columns of ``X``, or over all of a statsmodels
         model's parameters), linearly independent.  With ``G`` clusters the
-        covariance has rank at most ``G - 1``, so at most ``G - 1``
-        restrictions.
+        CRV1 covariance has rank at most ``G - 1`` (the CRV3 one at most
+        ``G``), which bounds the number of restrictions.
     null : float or array-like of shape (q,), default=0.0
         The hypothesised values ``r`` (a float: the same for every row).
     impose_null : bool, default=True
