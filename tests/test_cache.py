@@ -38,6 +38,7 @@ CHILD = textwrap.dedent(
     import json, sys
     PRELUDE
     import numpy as np
+    from numba.core.dispatcher import Dispatcher
     import skboot
     res = skboot.bootstrap(
         np.arange(40.0), "mean",
@@ -48,7 +49,9 @@ CHILD = textwrap.dedent(
     for name, module in list(sys.modules.items()):
         if name == "skboot" or name.startswith("skboot."):
             for obj in vars(module).values():
-                if hasattr(obj, "stats") and id(obj) not in seen:
+                # numba dispatchers only (a module such as scipy.stats also
+                # has a "stats" attribute)
+                if isinstance(obj, Dispatcher) and id(obj) not in seen:
                     seen.add(id(obj))
                     hits += sum(obj.stats.cache_hits.values())
                     misses += sum(obj.stats.cache_misses.values())
