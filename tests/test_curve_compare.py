@@ -405,19 +405,22 @@ def test_plot_draws_the_difference_its_bands_and_zero():
 def test_simultaneous_difference_band_rejects_at_its_level_under_the_null():
     """Rejection rate of "the curves differ somewhere" when they do not.
 
-    Negatives N(0, 1), positives N(1, 1), 200 of each; the two models' scores
-    are the label times 1 plus noise ``0.6 e + 0.8 e_m``: the same normal noise
-    for both models (correlation 0.36) and one of each model's own, so both
-    have the same true ROC curve and the true difference is 0 on the whole
-    grid (15 FPRs in [0.1, 0.8]).  400 data sets, B = 400, level 0.9: the
-    simultaneous band leaves 0 out in about 10% of them.  A pilot of 400 other
-    data sets rejected in {pilot} of them.  With a true rejection rate of 0.10,
-    the bounds [24, 58] of 400 fail with probability
-    ``binom.cdf(23, 400, 0.1) + binom.sf(58, 400, 0.1) = {ff}``; a band that
-    ignored the pairing (the two models' bands side by side) or a pointwise
-    band would fail them.
+    1000 negatives and 1000 positives; each model scores a row ``y + 0.6 e +
+    0.8 e_m``, with ``e`` a standard normal noise shared by both models
+    (correlation 0.36) and ``e_m`` one of its own, so both models have the
+    same true ROC curve and the true difference is 0 on the whole grid (15
+    FPRs in [0.1, 0.8]).  400 data sets, B = 400, level 0.9.  A pilot of 400
+    other data sets rejected in 35 (8.75%; the bootstrap slightly
+    overestimates the spread of the empirical ROC curve at a fixed FPR, which
+    makes the band a little conservative: with 200 rows per class the pilot
+    rejected in 5%).  The bounds [18, 60] of 400 fail with probability
+    ``binom.cdf(17, 400, p) + binom.sf(60, 400, p)``: 0.0004 at p = 0.0875,
+    0.015 at p = 0.07, 0.006 at p = 0.11.  The two single bands run on
+    independent replicates (the pairing ignored) rejected in 5 of 200 pilot
+    data sets, and the pointwise band leaves 0 out somewhere in about half
+    of them: both would fail.
     """
-    n_each, R, B, level = 200, 400, 400, 0.9
+    n_each, R, B, level = 1000, 400, 400, 0.9
     grid = np.linspace(0.1, 0.8, 15)
     rng = np.random.default_rng(20261202)
     y = np.r_[np.zeros(n_each, int), np.ones(n_each, int)]
@@ -429,11 +432,13 @@ def test_simultaneous_difference_band_rejects_at_its_level_under_the_null():
         cmp = compare_roc_curves(
             y, a, b, fpr_grid=grid, n_resamples=B, random_state=r, level=level
         )
-        rejected += bool(
+        excluded = bool(
             np.any((cmp.simultaneous_low > 0) | (cmp.simultaneous_high < 0))
         )
+        rejected += excluded
         pointwise += bool(np.any((cmp.low > 0) | (cmp.high < 0)))
         small_p += cmp.pvalue <= 1 - level
-    assert 24 <= rejected <= 58
-    assert small_p <= rejected  # the add-one p-value is the conservative side
-    assert pointwise > 58  # pointwise bands reject far more often
+        assert excluded or cmp.pvalue > 1 - level  # the add-one side
+    assert 18 <= rejected <= 60
+    assert small_p <= rejected
+    assert pointwise > 100
