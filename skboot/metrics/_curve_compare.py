@@ -10,7 +10,7 @@ from typing import Any
 
 from skboot._typing import ArrayLike, RandomStateLike
 from skboot.metrics._curve_result import CurveComparison
-from skboot.metrics._curve_stat import simultaneous_pvalue
+from skboot.metrics._curve_stat import envelope_depths, simultaneous_pvalue
 from skboot.metrics._curves import (
     PosLabel,
     band_fields,
@@ -44,12 +44,13 @@ def curve_comparison(
     )
     est_a = curve_estimate(run, curve, 0)
     est_b = curve_estimate(run, curve, 1)
+    depths = envelope_depths(run.distribution)  # shared by the band and p-value
     return CurveComparison(
         estimate=est_a - est_b,
         estimate_a=est_a,
         estimate_b=est_b,
-        pvalue=simultaneous_pvalue(run.distribution),
-        **band_fields(run, curve),
+        pvalue=simultaneous_pvalue(run.distribution, 0.0, depths),
+        **band_fields(run, curve, depths),
     )
 
 

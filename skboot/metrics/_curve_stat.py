@@ -29,6 +29,7 @@ __all__ = [
     "PreparedCurve",
     "check_grid",
     "default_grid",
+    "envelope_depths",
     "paired_default_grid",
     "pointwise_band",
     "prepare_curve",
@@ -313,7 +314,9 @@ def pointwise_band(dist: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarr
 
 
 def simultaneous_band(
-    dist: np.ndarray, level: float
+    dist: np.ndarray,
+    level: float,
+    depths: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """The calibrated percentile band and its pointwise level.
 
@@ -324,17 +327,21 @@ def simultaneous_band(
     #{b': theta*_b'(g) >= theta*_b(g)})`` (ties counted, so no tie is broken
     at random); ``k`` is the largest with at least ``ceil(level * B)``
     replicates inside.  Returns the band and ``1 - 2 k / B``, the pointwise
-    level of the percentile band it is.
+    level of the percentile band it is.  ``depths``: :func:`envelope_depths`
+    of ``dist`` when already computed.
     """
     B = dist.shape[0]
-    ordered = np.sort(dist, axis=0)
-    depth = _depths(dist, ordered)
+    ordered, depth = envelope_depths(dist) if depths is None else depths
     need = min(B, int(np.ceil(level * B - 1e-9)))
     k = int(np.sort(depth)[::-1][need - 1]) - 1
     return ordered[k], ordered[B - 1 - k], 1.0 - 2.0 * k / B
 
 
-def simultaneous_pvalue(dist: np.ndarray, null: float = 0.0) -> float:
+def simultaneous_pvalue(
+    dist: np.ndarray,
+    null: float = 0.0,
+    depths: tuple[np.ndarray, np.ndarray] | None = None,
+) -> float:
     """The p-value of "the curve is ``null`` at every grid point" that inverts
     the simultaneous band of :func:`simultaneous_band`.
 
@@ -344,25 +351,27 @@ def simultaneous_pvalue(dist: np.ndarray, null: float = 0.0) -> float:
     band at level ``L`` leaves it out somewhere exactly when
     ``#{b: K_b <= K_0} / B <= 1 - L``.  Returned with the add-one correction,
     ``(1 + #{b: K_b <= K_0}) / (B + 1)``, which is never 0 and is 1 when
-    every replicate is ``null`` everywhere.
+    every replicate is ``null`` everywhere.  ``depths``: :func:`envelope_depths`
+    of ``dist`` when already computed.
     """
     B = dist.shape[0]
-    ordered = np.sort(dist, axis=0)
+    ordered, depth = envelope_depths(dist) if depths is None else depths
     below = np.count_nonzero(ordered <= null, axis=0)
     above = np.count_nonzero(ordered >= null, axis=0)
     null_depth = int(np.min(np.minimum(below, above)))
-    return float((1 + np.count_nonzero(_depths(dist, ordered) <= null_depth)) / (B + 1))
+    return float((1 + np.count_nonzero(depth <= null_depth)) / (B + 1))
 
 
-def _depths(dist: np.ndarray, ordered: np.ndarray) -> np.ndarray:
-    """``K_b`` of every replicate: the smallest, over the grid, of the number
-    of replicates at or below it and at or above it (``ordered``: ``dist``
-    sorted along the replicates)."""
+def envelope_depths(dist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``dist`` sorted along the replicates, and ``K_b`` of every replicate:
+    the smallest, over the grid, of the number of replicates at or below it
+    and at or above it (ties counted)."""
     B = dist.shape[0]
+    ordered = np.sort(dist, axis=0)
     depth = np.full(B, B, dtype=np.int64)
     for g in range(dist.shape[1]):
         col = ordered[:, g]
         le = np.searchsorted(col, dist[:, g], side="right")
         ge = B - np.searchsorted(col, dist[:, g], side="left")
         np.minimum(depth, np.minimum(le, ge), out=depth)
-    return depth
+    return ordered, depth

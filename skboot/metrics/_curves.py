@@ -154,11 +154,16 @@ def run_curves(
     return CurveRun(level, policy, prepared, grid, sw, dist, undefined, fitted)
 
 
-def band_fields(run: CurveRun, curve: str) -> dict[str, Any]:
+def band_fields(
+    run: CurveRun,
+    curve: str,
+    depths: tuple[np.ndarray, np.ndarray] | None = None,
+) -> dict[str, Any]:
     """The fields of a :class:`CurveBand` (or a subclass) that a run gives,
-    the observed curve ``estimate`` left to the caller."""
+    the observed curve ``estimate`` left to the caller (``depths``: the
+    distribution's ``envelope_depths`` when already computed)."""
     low, high = pointwise_band(run.distribution, run.level)
-    sim_low, sim_high, c = simultaneous_band(run.distribution, run.level)
+    sim_low, sim_high, c = simultaneous_band(run.distribution, run.level, depths)
     return {
         "curve": curve,
         "grid": run.grid,
