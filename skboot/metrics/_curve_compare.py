@@ -106,12 +106,9 @@ _NOTES = """
     shrinks to 0.
 """
 
-_ROC_GRID = (
-    "with its end the further of the two models' ends (the ROC grid stops "
-    "where the observed TPR of the later of the two models reaches its flat "
-    "top)."
-)
-_PR_GRID = "which depends on the number of positives only."
+_ROC_GRID = """ending where
+    the later of the two models' observed TPRs reaches its flat top."""
+_PR_GRID = "which depends on the\n    number of positives only."
 
 _PARAMETERS = """
     y_true : array-like of shape (n_samples,)
@@ -181,6 +178,7 @@ def compare_roc_curves(
     Parameters
     ----------
     {parameters}
+
     Returns
     -------
     CurveComparison
@@ -277,6 +275,7 @@ def compare_precision_recall_curves(
     Parameters
     ----------
     {parameters}
+
     Returns
     -------
     CurveComparison
