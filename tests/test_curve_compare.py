@@ -442,3 +442,24 @@ def test_simultaneous_difference_band_rejects_at_its_level_under_the_null():
     assert 18 <= rejected <= 60
     assert small_p <= rejected
     assert pointwise > 100
+
+
+def test_each_chunk_of_counts_is_written_once_for_both_models(monkeypatch):
+    """Fused: the comparison fills each chunk's counts once (as many fills as
+    one model's band), not once per model."""
+    y, a, b = two_models(300, seed=9)
+    plan_type = type(skboot.StratifiedBootstrap(10).fit(y, y).plan_)
+    fill = plan_type.fill_weights_chunk
+    calls = []
+
+    def counted(self, b0, W):
+        calls.append(W.shape[0])
+        return fill(self, b0, W)
+
+    monkeypatch.setattr(plan_type, "fill_weights_chunk", counted)
+    kw = {"fpr_grid": GRID, "n_resamples": 3000, "random_state": 0}
+    roc_curve_band(y, a, **kw)
+    single = list(calls)
+    calls.clear()
+    compare_roc_curves(y, a, b, **kw)
+    assert sum(calls) == 3000 and calls == single
