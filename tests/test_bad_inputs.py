@@ -637,6 +637,14 @@ case(CB, "recall_grid-outside", lambda: skboot.precision_recall_band(_YB, _SB, r
 case(CB, "n_resamples-0", lambda: skboot.precision_recall_band(_YB, _SB, n_resamples=0), V, r"'n_resamples' parameter of precision_recall_band must be an int in \[1, 2\*\*32 - 1\] or None. Got 0")
 case(CB, "display-level", lambda: skboot.RocCurveBandDisplay.from_predictions(_YB, _SB, level=0), V, r"'level' parameter of roc_curve_band must be a float in \(0, 1\). Got 0")
 case(CB, "display-recall_grid-2d", lambda: skboot.PrecisionRecallBandDisplay.from_predictions(_YB, _SB, recall_grid=[[0.1]]), V, r"'recall_grid' parameter of precision_recall_band must be 1-D")
+_CR, _CP = skboot.metrics.compare_roc_curves, skboot.metrics.compare_precision_recall_curves
+case(CB, "compare-y_score_b-length", lambda: _CR(_YB, _SB, _SB[:10]), V, r"'y_score_b' parameter of compare_roc_curves must have as many rows as y_true \(40\). Got 10")
+case(CB, "compare-y_score_a-nan", lambda: _CR(_YB, np.r_[np.nan, _SB[1:]], _SB), V, r"'y_score_a' parameter of compare_roc_curves must contain only finite values")
+case(CB, "compare-y_score_b-2d", lambda: _CR(_YB, _SB, np.c_[_SB, _SB]), V, r"'y_score_b' parameter of compare_roc_curves must be 1-D")
+case(CB, "compare-fpr_grid-outside", lambda: _CR(_YB, _SB, _SB[::-1], fpr_grid=[0.1, 1.2]), V, r"'fpr_grid' parameter of compare_roc_curves must hold values in \[0, 1\]. Got \[1.2\]")
+case(CB, "compare-y_true-one-class", lambda: _CP(np.ones(40, int), _SB, _SB[::-1]), V, r"'y_true' parameter of compare_precision_recall_curves must hold both classes")
+case(CB, "compare-recall_grid-decreasing", lambda: _CP(_YB, _SB, _SB[::-1], recall_grid=[0.5, 0.2]), V, r"'recall_grid' parameter of compare_precision_recall_curves must be strictly increasing")
+case(CB, "compare-undefined", lambda: _CP(_YB, _SB, _SB[::-1], undefined="drop"), V, r"'undefined' parameter of compare_precision_recall_curves must be one of \{'raise', 'omit'\}. Got 'drop'")
 
 # -- abc_interval ------------------------------------------------------------------
 AB = "abc_interval"
@@ -767,6 +775,7 @@ WORK = [
     ("skboot._engine._jackknife", "run_bootstrap"),
     ("skboot.metrics._ci", "run_bootstrap"),
     ("skboot.metrics._score", "run_bootstrap"),
+    ("skboot.metrics._curves", "run_bootstrap"),
     ("skboot.statistic._inference", "jackknife"),
     ("skboot._run._run", "EstimatorStatistic"),
     ("skboot._run._studentized", "_nested_studentized"),

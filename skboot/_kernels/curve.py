@@ -29,6 +29,11 @@ differs by rounding only with non-integer weights.  A replicate without
 positives (or, for ROC, without negatives) fills its row with NaN; nothing
 warns or raises.  Cost per replicate: O(n + G) for ``G`` grid points, no
 allocation.
+
+Two models (:func:`curve_difference_chunk`): the rows of a replicate are one
+weight vector, read once for the class totals (the same for both models), then
+one pass per model over that model's score order; the replicate's value is the
+difference of the two curves on the grid.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ from numba import njit
 __all__ = [
     "class_totals",
     "curve_band_chunk",
+    "curve_difference_chunk",
+    "one_curve",
     "pr_pass",
     "roc_pass",
 ]
@@ -144,6 +151,22 @@ def pr_pass(order, y_sorted, group_starts, P, w, grid, out):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
+def one_curve(
+    curve, order, y_sorted, group_starts, P, N, row, grid, o
+):  # pragma: no cover - compiled
+    """The curve ``curve`` (0: ROC, 1: precision-recall) of the weights
+    ``row``, the class totals ``P``, ``N`` given, into ``o``: NaN where it is
+    undefined (no positive weight, or for ROC no negative weight)."""
+    if P <= 0.0 or (curve == CURVE_ROC and N <= 0.0):
+        for j in range(o.shape[0]):
+            o[j] = np.nan
+    elif curve == CURVE_ROC:
+        roc_pass(order, y_sorted, group_starts, P, N, row, grid, o)
+    else:
+        pr_pass(order, y_sorted, group_starts, P, row, grid, o)
+
+
+@njit(cache=True, nogil=True)
 def curve_band_chunk(
     curve, order, y_sorted, group_starts, y_rows, sw, weighted, grid, W, out
 ):  # pragma: no cover - compiled
@@ -162,11 +185,43 @@ def curve_band_chunk(
             for i in range(row.shape[0]):
                 row[i] *= sw[i]
         P, N = class_totals(y_rows, row)
+        one_curve(curve, order, y_sorted, group_starts, P, N, row, grid, out[r])
+
+
+@njit(cache=True, nogil=True)
+def curve_difference_chunk(
+    curve,
+    order_a,
+    y_sorted_a,
+    starts_a,
+    order_b,
+    y_sorted_b,
+    starts_b,
+    y_rows,
+    sw,
+    weighted,
+    grid,
+    W,
+    out,
+    tmp,
+):  # pragma: no cover - compiled
+    """One chunk of replicates of two models on the same rows: ``out[r]`` is
+    the curve of model a minus that of model b, both of the weights ``W[r]``.
+
+    Each replicate's weights are multiplied by ``sw`` once (when
+    ``weighted``) and summed once for the class totals; model a's pass writes
+    ``out[r]``, model b's the scratch ``tmp`` (one grid row), then
+    ``out[r] -= tmp``.  A replicate on which the curves are undefined (no
+    positive, or for ROC no negative: the same for both models) is NaN.
+    """
+    for r in range(W.shape[0]):
+        row = W[r]
+        if weighted:
+            for i in range(row.shape[0]):
+                row[i] *= sw[i]
+        P, N = class_totals(y_rows, row)
         o = out[r]
-        if P <= 0.0 or (curve == CURVE_ROC and N <= 0.0):
-            for j in range(o.shape[0]):
-                o[j] = np.nan
-        elif curve == CURVE_ROC:
-            roc_pass(order, y_sorted, group_starts, P, N, row, grid, o)
-        else:
-            pr_pass(order, y_sorted, group_starts, P, row, grid, o)
+        one_curve(curve, order_a, y_sorted_a, starts_a, P, N, row, grid, o)
+        one_curve(curve, order_b, y_sorted_b, starts_b, P, N, row, grid, tmp)
+        for j in range(o.shape[0]):
+            o[j] -= tmp[j]

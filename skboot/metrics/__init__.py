@@ -87,17 +87,24 @@ Modules
   :func:`roc_curve_band`, :func:`precision_recall_band` (bootstrap bands of
   the curves on a grid, one numba pass per replicate over the score-sorted
   rows), :class:`CurveBand` and the displays;
+* :mod:`~skboot.metrics._curve_compare`: :func:`compare_roc_curves`,
+  :func:`compare_precision_recall_curves` (the bands of the difference of two
+  models' curves on the same replicates, :class:`CurveComparison`);
 * :mod:`~skboot.metrics._guard`: scikit-learn's ``UndefinedMetricWarning`` as an
   error while a metric is evaluated.
 """
 
 from skboot._engine import EstimatorStatistic
 from skboot.metrics._ci import compare_metrics, metric_ci
+from skboot.metrics._curve_compare import (
+    compare_precision_recall_curves,
+    compare_roc_curves,
+)
 from skboot.metrics._curve_display import (
     PrecisionRecallBandDisplay,
     RocCurveBandDisplay,
 )
-from skboot.metrics._curve_result import CurveBand
+from skboot.metrics._curve_result import CurveBand, CurveComparison
 from skboot.metrics._curves import precision_recall_band, roc_curve_band
 from skboot.metrics._prepare import (
     PreparedMetric,
@@ -134,6 +141,7 @@ __all__ = [
     "BootstrapScore",
     "CallableMetricStatistic",
     "CurveBand",
+    "CurveComparison",
     "EstimatorStatistic",
     "MetricCI",
     "MetricComparison",
@@ -145,6 +153,8 @@ __all__ = [
     "RocCurveBandDisplay",
     "bootstrap_score",
     "compare_metrics",
+    "compare_precision_recall_curves",
+    "compare_roc_curves",
     "is_undefined",
     "metric_ci",
     "metric_on_weights",

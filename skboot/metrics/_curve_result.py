@@ -1,5 +1,6 @@
-"""The frozen result of :func:`~skboot.metrics.roc_curve_band` and
-:func:`~skboot.metrics.precision_recall_band` (:class:`CurveBand`), and its
+"""The frozen results of :func:`~skboot.metrics.roc_curve_band` and
+:func:`~skboot.metrics.precision_recall_band` (:class:`CurveBand`) and of the
+paired comparisons of two models' curves (:class:`CurveComparison`), and their
 drawing, shared with the displays."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from skboot._validation import Constraint, Options, validate_params
 if TYPE_CHECKING:  # matplotlib is optional
     from matplotlib.axes import Axes
 
-__all__ = ["AXIS_NAMES", "BANDS", "CurveBand", "draw_band"]
+__all__ = ["AXIS_NAMES", "BANDS", "CurveBand", "CurveComparison", "draw_band"]
 
 #: (grid, curve) axis names of each curve, as scikit-learn's curves name them.
 AXIS_NAMES = {
@@ -156,6 +157,19 @@ class CurveBand(Result):
             for j in range(self.grid.shape[0])
         ]
 
+    def _plot_layout(self) -> dict[str, Any]:
+        """The line's default label, the axis labels, the y limits (None:
+        matplotlib's), the legend's place and whether a line marks 0."""
+        xlabel, ylabel = _LABELS[self.curve]
+        return {
+            "label": self.curve.replace("_", "-"),
+            "xlabel": xlabel,
+            "ylabel": ylabel,
+            "ylim": (-0.01, 1.01),
+            "legend": "lower right" if self.curve == "roc" else "lower left",
+            "zero_line": False,
+        }
+
     def plot(self, ax: Axes | None = None, **kwargs: Any) -> Axes:
         """Draw the curve on the grid with its bands.
 
@@ -208,7 +222,8 @@ def draw_band(band: CurveBand, ax: Any, options: dict[str, Any]) -> dict[str, An
     which = validate_params("plot", _PLOT_OPTIONS, band=options.pop("band", "both"))[
         "band"
     ]
-    label = options.pop("label", band.curve.replace("_", "-"))
+    layout = band._plot_layout()
+    label = options.pop("label", layout["label"])
     pct = f"{100 * band.level:g}%"
     (line,) = ax.plot(band.grid, band.estimate, label=label, **options)
     color = line.get_color()
@@ -233,12 +248,181 @@ def draw_band(band: CurveBand, ax: Any, options: dict[str, Any]) -> dict[str, An
             linewidth=0,
             label=f"{pct} pointwise band",
         )
-    xlabel, ylabel = _LABELS[band.curve]
+    if layout["zero_line"]:
+        ax.axhline(0.0, color="0.5", linewidth=0.8, linestyle="--")
     if not ax.get_xlabel():
-        ax.set_xlabel(xlabel)
+        ax.set_xlabel(layout["xlabel"])
     if not ax.get_ylabel():
-        ax.set_ylabel(ylabel)
+        ax.set_ylabel(layout["ylabel"])
     ax.set_xlim(-0.01, 1.01)
-    ax.set_ylim(-0.01, 1.01)
-    ax.legend(loc="lower right" if band.curve == "roc" else "lower left")
+    if layout["ylim"] is not None:
+        ax.set_ylim(*layout["ylim"])
+    ax.legend(loc=layout["legend"])
     return artists
+
+
+@dataclass(frozen=True, eq=False, repr=False, kw_only=True)
+class CurveComparison(CurveBand):
+    """Two models' curves compared on the same replicates, on a fixed grid; immutable.
+
+    Returned by :func:`compare_roc_curves` (TPR of model a minus TPR of model
+    b on a grid of false positive rates) and
+    :func:`compare_precision_recall_curves` (the difference of precisions on a
+    grid of recalls).  A :class:`CurveBand` whose curve is the difference
+    ``a - b`` (``estimate``, the bands and ``distribution`` are those of the
+    difference), with each model's observed curve and the p-value of "no
+    difference anywhere on the grid".  ``to_frame()`` gives one row per grid
+    point, ``plot()`` draws the difference, its bands and the line at 0;
+    ``==`` compares every field.
+
+    Where ``simultaneous_low > 0`` model a's curve is above model b's, and
+    where ``simultaneous_high < 0`` below, at every such grid point at once
+    with confidence ``level`` (as far as the bootstrap approximates the
+    sampling distribution of the difference).
+
+    Attributes
+    ----------
+    curve : str
+        "roc" or "precision_recall".
+    grid : ndarray of shape (n_grid,)
+        The false positive rates (ROC) or recalls at which the curves are read.
+    estimate : ndarray of shape (n_grid,)
+        The observed difference on the grid, ``estimate_a - estimate_b``.
+    estimate_a, estimate_b : ndarray of shape (n_grid,)
+        The observed curve of each model on the grid (TPR or precision).
+    pvalue : float
+        The p-value of "the curves are equal at every grid point" that inverts
+        the simultaneous band: at most ``1 - level`` only when the
+        simultaneous band leaves out 0 at some grid point (see
+        :func:`compare_roc_curves`).
+    low, high : ndarray of shape (n_grid,)
+        The pointwise percentile band of the difference at :attr:`level`.
+    simultaneous_low, simultaneous_high : ndarray of shape (n_grid,)
+        The simultaneous band of the difference at :attr:`level`: a fraction
+        ``level`` of the replicates' differences (at least) lie inside it at
+        every grid point.
+    calibrated_level : float
+        The pointwise level whose percentile band is the simultaneous band.
+    level : float
+        Confidence level of both bands.
+    distribution : ndarray of shape (n_defined, n_grid)
+        The difference of each defined replicate on the grid, in replicate
+        order.
+    n_resamples : int
+        Replicates drawn, defined or not.
+    n_undefined : int
+        Replicates on which the curves were undefined and that were omitted.
+    undefined_replicates : ndarray of int64
+        Their replicate numbers (``resampler.replicate(b)`` regenerates them).
+    undefined : str
+        The policy used, "raise" or "omit".
+    pos_label : int, float, str or bool
+        The positive class.
+    resampler : str
+        The ``repr`` of the resampler used.
+    random_state : int or SeedSequence
+        Pass as ``random_state`` to reproduce the run exactly.
+    stream_version : int
+        Version of the random-stream definition that drew the replicates.
+
+    See Also
+    --------
+    compare_roc_curves, compare_precision_recall_curves : Compute it.
+    CurveBand : The bands of one model's curve.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skboot.metrics import compare_roc_curves
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 300)
+    >>> a = y + rng.normal(size=300)
+    >>> b = y + rng.normal(size=300) * 2
+    >>> cmp = compare_roc_curves(y, a, b, n_resamples=500, random_state=0)
+    >>> cmp.distribution.shape
+    (500, 101)
+    >>> list(cmp.to_frame().columns[:4])
+    ['fpr', 'tpr_a', 'tpr_b', 'difference']
+    """
+
+    estimate_a: np.ndarray = field(repr=False)
+    estimate_b: np.ndarray = field(repr=False)
+    pvalue: float
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        shape = np.shape(self.grid)
+        for name in ("estimate_a", "estimate_b"):
+            if np.shape(getattr(self, name)) != shape:
+                raise ValueError(
+                    f"The '{name}' field of a CurveComparison must have the grid's "
+                    f"shape {shape}. Got {np.shape(getattr(self, name))} instead."
+                )
+
+    def _frame_rows(self) -> list[dict[str, Any]]:
+        x, y = AXIS_NAMES[self.curve]
+        rows = super()._frame_rows()
+        for j, row in enumerate(rows):
+            del row[y]
+            rows[j] = {
+                x: row.pop(x),
+                f"{y}_a": float(self.estimate_a[j]),
+                f"{y}_b": float(self.estimate_b[j]),
+                "difference": float(self.estimate[j]),
+                **row,
+            }
+        return rows
+
+    def plot(self, ax: Axes | None = None, **kwargs: Any) -> Axes:
+        """Draw the difference of the curves on the grid with its bands.
+
+        The observed difference ``a - b`` is a line (straight segments between
+        the grid points), the pointwise band a shaded area, the simultaneous
+        band a lighter, wider one behind it, and a dashed line marks 0: where
+        the simultaneous band does not reach it, one model's curve is above
+        the other's.  Needs matplotlib.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; None makes a new figure.
+        **kwargs : dict
+            ``band``: which bands to draw, one of "both" (default),
+            "pointwise", "simultaneous", "none"; ``label``: the legend entry
+            of the difference (default: "a - b"); any other keyword goes to
+            the line's ``Axes.plot`` (``color``, ``linestyle``, ...).
+
+        Returns
+        -------
+        ax : matplotlib Axes
+            With the difference's line, one filled area per band, the line at
+            0 and a legend.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import numpy as np
+        >>> from skboot.metrics import compare_precision_recall_curves
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.integers(0, 2, 300)
+        >>> cmp = compare_precision_recall_curves(
+        ...     y, y + rng.normal(size=300), y + 2 * rng.normal(size=300),
+        ...     n_resamples=300, random_state=0)
+        >>> ax = cmp.plot()
+        >>> ax.get_ylabel(), len(ax.collections)
+        ('Precision difference (a - b)', 2)
+        """
+        return super().plot(ax, **kwargs)
+
+    def _plot_layout(self) -> dict[str, Any]:
+        layout = super()._plot_layout()
+        name = layout["ylabel"]
+        return dict(
+            layout,
+            label="a - b",
+            ylabel=f"{name} difference (a - b)",
+            ylim=None,
+            legend="best",
+            zero_line=True,
+        )

@@ -11,7 +11,12 @@ from typing import Any
 import numpy as np
 
 from skboot._engine import Statistic
-from skboot._kernels.curve import CURVE_PR, CURVE_ROC, curve_band_chunk
+from skboot._kernels.curve import (
+    CURVE_PR,
+    CURVE_ROC,
+    curve_band_chunk,
+    curve_difference_chunk,
+)
 from skboot._validation import as_float_array, value_error
 from skboot.metrics._checks import check_array, show
 from skboot.metrics._labels import binary_label_codes
@@ -19,13 +24,17 @@ from skboot.resamplers import ResamplingPlan
 
 __all__ = [
     "CURVE_IDS",
+    "CurveDifferenceStatistic",
     "CurveStatistic",
     "PreparedCurve",
     "check_grid",
     "default_grid",
+    "envelope_depths",
+    "paired_default_grid",
     "pointwise_band",
     "prepare_curve",
     "simultaneous_band",
+    "simultaneous_pvalue",
 ]
 
 #: The curves, by the name results record.
@@ -83,12 +92,14 @@ def prepare_curve(
     sample_weight: np.ndarray | None,
     pos_label: Any,
     owner: str,
+    score_name: str = "y_score",
 ) -> PreparedCurve:
     """Encode the labels (the positive class: ``pos_label``, else 1 for labels
-    in {0, 1} or {-1, 1}, else the greater class), argsort the scores and find
-    the tie groups; both classes must carry weight."""
+    in {0, 1} or {-1, 1}, else the greater class), argsort the scores (the
+    parameter ``score_name``) and find the tie groups; both classes must carry
+    weight."""
     yt = check_array(y_true, "y_true", owner)
-    scores = as_float_array(y_score, "y_score", owner, ndim=(1,))
+    scores = as_float_array(y_score, score_name, owner, ndim=(1,))
     (codes,), classes, positive = binary_label_codes(
         owner, [("y_true", yt)], pos_label, "greater"
     )
@@ -142,6 +153,17 @@ def default_grid(
     if reached.size:
         hi = float(fine[max(int(reached[0]), fine.shape[0] // 10)])
     return np.linspace(lo, hi, DEFAULT_GRID_POINTS)
+
+
+def paired_default_grid(
+    prepared: list[PreparedCurve], curve: str, sample_weight: np.ndarray | None
+) -> np.ndarray:
+    """The default grid of several models' curves on the same rows: that of
+    :func:`default_grid` whose end is the furthest (the precision-recall grid
+    and the start of the ROC grid depend on the class sizes only; the ROC grid
+    ends where the last of the models' observed TPRs reaches its flat top)."""
+    grids = [default_grid(p, curve, sample_weight) for p in prepared]
+    return max(grids, key=lambda g: float(g[-1]))
 
 
 def _margin(count: float, n: int) -> float:
@@ -222,6 +244,67 @@ class CurveStatistic(Statistic):
         )
 
 
+class CurveDifferenceStatistic(CurveStatistic):
+    """Two models' curves on the same replicate, read on ``grid``: model a's
+    minus model b's (``k = len(grid)`` values per replicate).
+
+    ``run_chunk`` fills one (chunk, n) weight buffer per chunk (the plan's
+    counts, read once) and makes one numba call that, per replicate, sums the
+    class totals once and makes one pass per model over its score order:
+    O(chunk * (n + k)) time, nothing of size B x n.
+    """
+
+    def __init__(
+        self,
+        prepared_a: PreparedCurve,
+        prepared_b: PreparedCurve,
+        grid: np.ndarray,
+        curve: str,
+        sample_weight: np.ndarray | None = None,
+    ) -> None:
+        super().__init__(prepared_a, grid, curve, sample_weight)
+        self.arrays = (
+            *self.arrays,
+            prepared_b.order,
+            prepared_b.y_sorted,
+            prepared_b.group_starts,
+        )
+        self.name = f"{curve} difference"
+
+    def estimate(self) -> np.ndarray:
+        out = np.empty((1, self.k))
+        self._run(self.arrays, np.ascontiguousarray(self.arrays[0][None, :]), out)
+        return out[0]
+
+    def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
+        nb = out.shape[0]
+        W = scratch.get("W")
+        if W is None or W.shape[0] < nb:
+            W = scratch["W"] = np.empty((nb, plan.n_samples))
+        W = W[:nb]
+        plan.fill_weights_chunk(b0, W)
+        self._run(arrays, W, out, self._weighted)
+
+    def _run(self, arrays, W, out, weighted=False) -> None:
+        sw, order, y_sorted, starts, y_rows, order_b, y_sorted_b, starts_b = arrays
+        curve_difference_chunk(
+            self._curve,
+            order,
+            y_sorted,
+            starts,
+            order_b,
+            y_sorted_b,
+            starts_b,
+            y_rows,
+            sw,
+            weighted,
+            self.grid,
+            W,
+            out,
+            np.empty(self.k),
+        )
+
+
 def pointwise_band(dist: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
     """The percentile band: at each grid point, the type-7 ``(1 - level) / 2``
     and ``(1 + level) / 2`` quantiles of the replicates."""
@@ -231,7 +314,9 @@ def pointwise_band(dist: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarr
 
 
 def simultaneous_band(
-    dist: np.ndarray, level: float
+    dist: np.ndarray,
+    level: float,
+    depths: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """The calibrated percentile band and its pointwise level.
 
@@ -242,8 +327,45 @@ def simultaneous_band(
     #{b': theta*_b'(g) >= theta*_b(g)})`` (ties counted, so no tie is broken
     at random); ``k`` is the largest with at least ``ceil(level * B)``
     replicates inside.  Returns the band and ``1 - 2 k / B``, the pointwise
-    level of the percentile band it is.
+    level of the percentile band it is.  ``depths``: :func:`envelope_depths`
+    of ``dist`` when already computed.
     """
+    B = dist.shape[0]
+    ordered, depth = envelope_depths(dist) if depths is None else depths
+    need = min(B, int(np.ceil(level * B - 1e-9)))
+    k = int(np.sort(depth)[::-1][need - 1]) - 1
+    return ordered[k], ordered[B - 1 - k], 1.0 - 2.0 * k / B
+
+
+def simultaneous_pvalue(
+    dist: np.ndarray,
+    null: float = 0.0,
+    depths: tuple[np.ndarray, np.ndarray] | None = None,
+) -> float:
+    """The p-value of "the curve is ``null`` at every grid point" that inverts
+    the simultaneous band of :func:`simultaneous_band`.
+
+    The constant curve ``null`` has depth ``K_0 = min_g min(#{b:
+    theta*_b(g) <= null}, #{b: theta*_b(g) >= null})`` (ties counted), and it
+    lies inside band ``k`` exactly when ``k < K_0``, as a replicate does; the
+    band at level ``L`` leaves it out somewhere exactly when
+    ``#{b: K_b <= K_0} / B <= 1 - L``.  Returned with the add-one correction,
+    ``(1 + #{b: K_b <= K_0}) / (B + 1)``, which is never 0 and is 1 when
+    every replicate is ``null`` everywhere.  ``depths``: :func:`envelope_depths`
+    of ``dist`` when already computed.
+    """
+    B = dist.shape[0]
+    ordered, depth = envelope_depths(dist) if depths is None else depths
+    below = np.count_nonzero(ordered <= null, axis=0)
+    above = np.count_nonzero(ordered >= null, axis=0)
+    null_depth = int(np.min(np.minimum(below, above)))
+    return float((1 + np.count_nonzero(depth <= null_depth)) / (B + 1))
+
+
+def envelope_depths(dist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``dist`` sorted along the replicates, and ``K_b`` of every replicate:
+    the smallest, over the grid, of the number of replicates at or below it
+    and at or above it (ties counted)."""
     B = dist.shape[0]
     ordered = np.sort(dist, axis=0)
     depth = np.full(B, B, dtype=np.int64)
@@ -252,6 +374,4 @@ def simultaneous_band(
         le = np.searchsorted(col, dist[:, g], side="right")
         ge = B - np.searchsorted(col, dist[:, g], side="left")
         np.minimum(depth, np.minimum(le, ge), out=depth)
-    need = min(B, int(np.ceil(level * B - 1e-9)))
-    k = int(np.sort(depth)[::-1][need - 1]) - 1
-    return ordered[k], ordered[B - 1 - k], 1.0 - 2.0 * k / B
+    return ordered, depth

@@ -4,7 +4,10 @@ precision-recall curve on a grid of recalls), and the run they share."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, TypeAlias
+
+import numpy as np
 
 from skboot._engine import run_bootstrap
 from skboot._run import (
@@ -26,9 +29,11 @@ from skboot._validation import (
 from skboot.metrics._curve_result import CurveBand
 from skboot.metrics._curve_stat import (
     DEFAULT_GRID_POINTS,
+    CurveDifferenceStatistic,
     CurveStatistic,
+    PreparedCurve,
     check_grid,
-    default_grid,
+    paired_default_grid,
     pointwise_band,
     prepare_curve,
     simultaneous_band,
@@ -38,9 +43,14 @@ from skboot.resamplers import BaseResampler
 
 __all__ = [
     "DEFAULT_GRID_POINTS",
+    "CurveRun",
     "PosLabel",
+    "band_fields",
+    "curve_band",
+    "curve_estimate",
     "precision_recall_band",
     "roc_curve_band",
+    "run_curves",
 ]
 
 #: A class label named as the positive class (None: the default rule).
@@ -60,17 +70,34 @@ _UNDEFINED_WHEN = {
 }
 
 
-def curve_band(
+@dataclass(frozen=True)
+class CurveRun:
+    """What one run of curve replicates gives the result: the level and policy
+    checked, the prepared models, the grid, the distribution of the defined
+    replicates, the undefined record and the fitted resampler."""
+
+    level: float
+    policy: str
+    prepared: list[PreparedCurve]
+    grid: np.ndarray
+    sample_weight: np.ndarray | None
+    distribution: np.ndarray
+    undefined: Any
+    resampler: BaseResampler
+
+
+def run_curves(
     owner: str,
     curve: str,
     y_true: Any,
-    y_score: Any,
+    scores: dict[str, Any],
     grid: Any,
     grid_name: str,
     options: dict[str, Any],
-) -> CurveBand:
-    """Check every argument (before any work), run the replicates of the curve
-    on the grid and compute the bands."""
+) -> CurveRun:
+    """Check every argument (before any work), then run the replicates of the
+    curve of one model on the grid, or with two models (``scores`` holds two
+    score arrays) the difference of their curves on the same replicates."""
     values = validate_params(
         owner,
         _CONSTRAINTS,
@@ -81,13 +108,16 @@ def curve_band(
     )
     level, policy = float(values["level"]), str(values["undefined"])
     groups, resampler = options["groups"], options["resampler"]
-    yt, (ys,), sw = check_inputs(
-        y_true, {"y_score": y_score}, options["sample_weight"], owner, groups
+    yt, arrays, sw = check_inputs(
+        y_true, scores, options["sample_weight"], owner, groups
     )
     grid = None if grid is None else check_grid(grid, grid_name, owner)
-    prepared = prepare_curve(yt, ys, sw, options["pos_label"], owner)
+    prepared = [
+        prepare_curve(yt, ys, sw, options["pos_label"], owner, name)
+        for name, ys in zip(scores, arrays, strict=True)
+    ]
     if grid is None:
-        grid = default_grid(prepared, curve, sw)
+        grid = paired_default_grid(prepared, curve, sw)
     res, source = metric_resampler(
         resampler,
         resampler is None and groups is None,  # stratified by class by default
@@ -99,8 +129,11 @@ def curve_band(
     check_distribution_memory(int(res.n_resamples), grid.shape[0], owner)
     fitted = fit_resampler(res, source, yt, yt, groups)
     check_bootstrap_plan(fitted.plan_, fitted, owner)
-    stat = CurveStatistic(prepared, grid, curve, sw)
-    est = stat.estimate()
+    stat: CurveStatistic = (
+        CurveStatistic(prepared[0], grid, curve, sw)
+        if len(prepared) == 1
+        else CurveDifferenceStatistic(prepared[0], prepared[1], grid, curve, sw)
+    )
     B = int(fitted.n_resamples)
     dist = run_bootstrap(stat, fitted.plan_, B, n_jobs=options["n_jobs"])
     dist, undefined = apply_undefined_policy(
@@ -118,27 +151,60 @@ def curve_band(
         too_few="The curve is defined on {kept} of {B} bootstrap replicates; "
         "at least {minimum} are needed for a band.",
     )
-    low, high = pointwise_band(dist, level)
-    sim_low, sim_high, c = simultaneous_band(dist, level)
-    return CurveBand(
-        curve=curve,
-        grid=grid,
-        estimate=est,
-        low=low,
-        high=high,
-        simultaneous_low=sim_low,
-        simultaneous_high=sim_high,
-        calibrated_level=c,
-        level=level,
-        distribution=dist,
-        n_resamples=B,
-        n_undefined=undefined.count,
-        undefined_replicates=undefined.replicates,
-        undefined=policy,
-        pos_label=prepared.pos_label,
-        resampler=repr(fitted),
-        random_state=fitted.seed_entropy_,
+    return CurveRun(level, policy, prepared, grid, sw, dist, undefined, fitted)
+
+
+def band_fields(
+    run: CurveRun,
+    curve: str,
+    depths: tuple[np.ndarray, np.ndarray] | None = None,
+) -> dict[str, Any]:
+    """The fields of a :class:`CurveBand` (or a subclass) that a run gives,
+    the observed curve ``estimate`` left to the caller (``depths``: the
+    distribution's ``envelope_depths`` when already computed)."""
+    low, high = pointwise_band(run.distribution, run.level)
+    sim_low, sim_high, c = simultaneous_band(run.distribution, run.level, depths)
+    return {
+        "curve": curve,
+        "grid": run.grid,
+        "low": low,
+        "high": high,
+        "simultaneous_low": sim_low,
+        "simultaneous_high": sim_high,
+        "calibrated_level": c,
+        "level": run.level,
+        "distribution": run.distribution,
+        "n_resamples": int(run.resampler.n_resamples),
+        "n_undefined": run.undefined.count,
+        "undefined_replicates": run.undefined.replicates,
+        "undefined": run.policy,
+        "pos_label": run.prepared[0].pos_label,
+        "resampler": repr(run.resampler),
+        "random_state": run.resampler.seed_entropy_,
+    }
+
+
+def curve_estimate(run: CurveRun, curve: str, model: int = 0) -> np.ndarray:
+    """The observed curve of model ``model`` of a run on its grid."""
+    return CurveStatistic(
+        run.prepared[model], run.grid, curve, run.sample_weight
+    ).estimate()
+
+
+def curve_band(
+    owner: str,
+    curve: str,
+    y_true: Any,
+    y_score: Any,
+    grid: Any,
+    grid_name: str,
+    options: dict[str, Any],
+) -> CurveBand:
+    """The bands of one model's curve (:func:`run_curves`)."""
+    run = run_curves(
+        owner, curve, y_true, {"y_score": y_score}, grid, grid_name, options
     )
+    return CurveBand(estimate=curve_estimate(run, curve), **band_fields(run, curve))
 
 
 _NOTES = """
