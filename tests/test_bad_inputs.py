@@ -637,7 +637,7 @@ case(CB, "recall_grid-outside", lambda: skboot.precision_recall_band(_YB, _SB, r
 case(CB, "n_resamples-0", lambda: skboot.precision_recall_band(_YB, _SB, n_resamples=0), V, r"'n_resamples' parameter of precision_recall_band must be an int in \[1, 2\*\*32 - 1\] or None. Got 0")
 case(CB, "display-level", lambda: skboot.RocCurveBandDisplay.from_predictions(_YB, _SB, level=0), V, r"'level' parameter of roc_curve_band must be a float in \(0, 1\). Got 0")
 case(CB, "display-recall_grid-2d", lambda: skboot.PrecisionRecallBandDisplay.from_predictions(_YB, _SB, recall_grid=[[0.1]]), V, r"'recall_grid' parameter of precision_recall_band must be 1-D")
-_CR, _CP = skboot.metrics.compare_roc_curves, skboot.metrics.compare_precision_recall_curves
+_CR, _CP = skboot.compare_roc_curves, skboot.compare_precision_recall_curves
 case(CB, "compare-y_score_b-length", lambda: _CR(_YB, _SB, _SB[:10]), V, r"'y_score_b' parameter of compare_roc_curves must have as many rows as y_true \(40\). Got 10")
 case(CB, "compare-y_score_a-nan", lambda: _CR(_YB, np.r_[np.nan, _SB[1:]], _SB), V, r"'y_score_a' parameter of compare_roc_curves must contain only finite values")
 case(CB, "compare-y_score_b-2d", lambda: _CR(_YB, _SB, np.c_[_SB, _SB]), V, r"'y_score_b' parameter of compare_roc_curves must be 1-D")
@@ -757,6 +757,7 @@ def test_catalogue_size_and_coverage():
         "metric_permutation_test", "roc_curve_band", "precision_recall_band",
         "RocCurveBandDisplay", "PrecisionRecallBandDisplay", "abc_interval",
         "ParametricBootstrap", "VARResidualBootstrap", "wild_cluster_wald",
+        "compare_roc_curves", "compare_precision_recall_curves",
     }  # fmt: skip
     outputs = {
         "ConfidenceInterval", "BootstrapScore", "MetricCI", "MetricComparison",
@@ -764,7 +765,7 @@ def test_catalogue_size_and_coverage():
         "UndefinedStatisticWarning", "FewClustersWarning", "STREAM_VERSION", "cache_dir", "cuda_info",
         "WildClusterResult", "PermutationTestResult", "MonteCarloTestResult",
         "MetricPermutationTestResult", "SPAResult", "StepMResult", "MCSResult", "CurveBand",
-        "ABCInterval", "WildClusterWaldResult",
+        "ABCInterval", "WildClusterWaldResult", "CurveComparison",
     }  # fmt: skip
     assert set(skboot.__all__) == entry_points | outputs
 

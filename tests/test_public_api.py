@@ -237,6 +237,8 @@ def _build(name):
         return skboot.MCS(**kw).compute(np.column_stack([bench, models]))
     if name == "CurveBand":
         return skboot.roc_curve_band(y, score, **kw)
+    if name == "CurveComparison":
+        return skboot.compare_roc_curves(y, score, score[::-1].copy(), **kw)
     raise AssertionError(f"no example result for {name}: add one to _build")
 
 

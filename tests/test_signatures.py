@@ -41,6 +41,7 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
             "skboot.ConfidenceInterval.plot",
             "skboot.ABCInterval.plot",  # ConfidenceInterval's
             "skboot.CurveBand.plot",
+            "skboot.CurveComparison.plot",  # CurveBand's
             *(
                 f"skboot.{display}.{method}"
                 for display in ("RocCurveBandDisplay", "PrecisionRecallBandDisplay")

@@ -133,6 +133,9 @@ SECTION_OF_NAME = {
             "CurveBand",
             "RocCurveBandDisplay",
             "PrecisionRecallBandDisplay",
+            "compare_roc_curves",
+            "compare_precision_recall_curves",
+            "CurveComparison",
         )
     },
 }
