@@ -126,6 +126,7 @@ from skboot.intervals._checks import (
     check_method,
 )
 from skboot.intervals._dispatch import interval_by_method, method_endpoints
+from skboot.intervals._moments import JackknifeMoments
 from skboot.intervals._pvalue import (
     method_pvalues,
     pvalue_by_method,
@@ -150,6 +151,7 @@ __all__ = [
     "ABCInterval",
     "ConfidenceInterval",
     "IntervalEndpoints",
+    "JackknifeMoments",
     "basic_interval",
     "bc_interval",
     "bca_interval",

@@ -78,6 +78,7 @@ from scipy.special import ndtr, ndtri
 from skboot._exceptions import DegenerateDistributionWarning, warn
 from skboot._validation import Constraint, Options, param_error, validate_params
 from skboot.intervals._bc import bias_correction, jackknife_acceleration
+from skboot.intervals._moments import JackknifeMoments
 from skboot.intervals._checks import ALTERNATIVE, METHODS, OPTIONAL_CALLABLE
 
 __all__ = ["method_pvalues", "pvalue_by_method", "quantile_levels"]
@@ -348,7 +349,9 @@ def _method_inputs(
         if method == "bca":
             if jackknife is None:
                 raise ValueError("The 'bca' p-value needs the jackknife values.")
-            jk = np.asarray(jackknife(), dtype=np.float64).reshape(-1, k)
+            jk = jackknife()
+            if not isinstance(jk, JackknifeMoments):
+                jk = np.asarray(jk, dtype=np.float64).reshape(-1, k)
             a = np.atleast_1d(jackknife_acceleration(jk))
         return {"z0": list(z0), "a": list(a)}
     if method == "studentized":
