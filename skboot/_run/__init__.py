@@ -53,7 +53,12 @@ from skboot._run._jackknife import (
 from skboot._run._outputs import Outputs, labelled, outputs, shaped
 from skboot._run._run import Run, run, statistic_name
 from skboot._run._studentized import studentized_inputs
-from skboot._run._undefined import UNDEFINED_POLICIES, Undefined, apply_undefined_policy
+from skboot._run._undefined import (
+    UNDEFINED_POLICIES,
+    Undefined,
+    apply_undefined_count,
+    apply_undefined_policy,
+)
 
 __all__ = [
     "AUTO_JACKKNIFE_GROUPS",
@@ -68,6 +73,7 @@ __all__ = [
     "RunContext",
     "Undefined",
     "apply_nan_policy",
+    "apply_undefined_count",
     "apply_undefined_policy",
     "auto_jackknife_groups",
     "available_memory",

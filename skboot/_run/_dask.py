@@ -187,15 +187,11 @@ def tree_merge(parts: list[Any], merge: Any) -> Any:
     return parts[0]
 
 
-def loo_pass(array: Any, rule: LooRule, partition: Any = loo_partition) -> Any:
-    """The leave-one-out power sums of the rows of the dask ``array`` (or of
-    the delayed blocks ``array``), one task per partition, merged in the fixed
-    tree: :class:`~skboot.intervals.JackknifeMoments`."""
+def loo_pass(parts: list[Any]) -> JackknifeMoments:
+    """The leave-one-out power sums of the delayed per-partition
+    :class:`LooSums` ``parts``, merged in the fixed tree and computed."""
     import dask
 
-    blocks = array if isinstance(array, list) else list(array.to_delayed().ravel())
-    part = dask.delayed(partition, pure=True)
-    parts = [part(blk, rule) for blk in blocks]
     (total,) = dask.compute(tree_merge(parts, dask.delayed(merge_loo, pure=True)))
     return loo_moments(total)
 
@@ -251,7 +247,11 @@ class DataParallelStatistic(Statistic):
                     rule.n, zero, zero, zero == 0, n_nonfinite=rule.n
                 )
             else:
-                self.moments = loo_pass(self.rows.array, rule)
+                import dask
+
+                part = dask.delayed(loo_partition, pure=True)
+                blocks = self.rows.array.to_delayed().ravel()
+                self.moments = loo_pass([part(blk, rule) for blk in blocks])
         return self.moments
 
     def vector_output(self, data_ndim: int) -> bool:

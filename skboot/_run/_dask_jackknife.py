@@ -60,6 +60,7 @@ class LooSums:
     lo: np.ndarray
     hi: np.ndarray
     n_nonfinite: int = 0
+    first_nonfinite: int = -1
 
 
 def merge_loo(a: LooSums, b: LooSums) -> LooSums:
@@ -76,6 +77,7 @@ def merge_loo(a: LooSums, b: LooSums) -> LooSums:
         np.minimum(a.lo, b.lo),
         np.maximum(a.hi, b.hi),
         a.n_nonfinite + b.n_nonfinite,
+        a.first_nonfinite if a.first_nonfinite >= 0 else b.first_nonfinite,
     )
 
 
@@ -176,8 +178,9 @@ def loo_deviations(rule: LooRule, X: np.ndarray) -> np.ndarray:
         return _variance_deviations(rule, y)
 
 
-def loo_partition(block: Any, rule: LooRule) -> LooSums:
-    """The power sums of one partition's ``e_i`` (runs on a worker)."""
+def loo_partition(block: Any, rule: LooRule, start: int = 0) -> LooSums:
+    """The power sums of one partition's ``e_i`` (runs on a worker; ``start``:
+    the global number of its first row)."""
     X = as_float_rows(np.asarray(block))
     m = X.shape[0]
     d = 1 if rule.name in ("mean_metric", "rms_metric") else X.shape[1]
@@ -199,6 +202,7 @@ def loo_partition(block: Any, rule: LooRule) -> LooSums:
             lo,
             hi,
             int(m - finite.sum()),
+            start + int(np.argmin(finite)) if not finite.all() else -1,
         )
 
 
@@ -212,4 +216,5 @@ def loo_moments(total: LooSums) -> JackknifeMoments:
             total.p3,
             total.lo == total.hi,
             total.n_nonfinite,
+            first_nonfinite=total.first_nonfinite,
         )

@@ -20,7 +20,8 @@ class JackknifeMoments:
     ``m3 = sum(d**3)`` with ``d_i = mean(theta_(.)) - theta_(i)``, whether the
     values are all equal (``constant``), and how many rows have a non-finite
     value (``n_nonfinite``; the interval refuses them as it refuses such
-    values).  ``vector``: whether the values would be (n, k) rather than (n,).
+    values; ``first_nonfinite`` is the first such row; the power sums leave
+    them out).  ``vector``: whether the values would be (n, k) rather than (n,).
     """
 
     n: int
@@ -29,6 +30,7 @@ class JackknifeMoments:
     constant: NDArray[np.bool_]
     n_nonfinite: int = 0
     vector: bool = True
+    first_nonfinite: int = -1
 
     @classmethod
     def from_power_sums(
@@ -40,6 +42,7 @@ class JackknifeMoments:
         constant: NDArray[np.bool_],
         n_nonfinite: int = 0,
         vector: bool = True,
+        first_nonfinite: int = -1,
     ) -> JackknifeMoments:
         """From the sums ``p_r = sum(e**r)`` of ``e_i = theta_(i) - ref``, any
         reference ``ref`` (best: one close to their mean, so little cancels):
@@ -48,7 +51,8 @@ class JackknifeMoments:
         m = p1 / n
         c2 = np.maximum(p2 - m * p1, 0.0)
         c3 = p3 - 3.0 * m * p2 + 2.0 * m * m * p1
-        return cls(n, c2, -c3, np.asarray(constant, dtype=bool), n_nonfinite, vector)
+        constant = np.asarray(constant, dtype=bool)
+        return cls(n, c2, -c3, constant, n_nonfinite, vector, first_nonfinite)
 
     @property
     def k(self) -> int:
@@ -63,5 +67,11 @@ class JackknifeMoments:
             self.m3[j : j + 1],
             self.constant[j : j + 1],
             self.n_nonfinite,
-            vector=False,
+            False,
+            self.first_nonfinite,
         )
+
+    def finite_only(self) -> JackknifeMoments:
+        """The sums of the finite values alone (they leave out the others)."""
+        n = self.n - self.n_nonfinite
+        return JackknifeMoments(n, self.m2, self.m3, self.constant, 0, self.vector)
