@@ -527,9 +527,9 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
     of them by parameter name) and the metric's options as
     ``metric_options``."""
     y_true, preds = call["y_true"], call["preds"]
-    method, level = check_options(
-        owner, **{k: call[k] for k in _OPTIONS}, stratify=call["stratify"]
-    )
+    chosen = call["method"]  # None: the default
+    options = {k: call[k] for k in _OPTIONS} | {"method": chosen or "bca"}
+    method, level = check_options(owner, **options, stratify=call["stratify"])
     sample_weight, resampler = call["sample_weight"], call["resampler"]
     _check_call(
         owner,
@@ -550,6 +550,8 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
             "collections: each partition reduces its rows to per-replicate sums. "
             f"Got {resolved.name!r}.",
         )
+    if chosen is None and resolved.registry not in _MEAN_METRICS:
+        method = "bc"  # the default where BCa is not data-parallel
     if method == "bca" and resolved.registry not in _MEAN_METRICS:
         raise value_error(
             "method",
@@ -557,7 +559,8 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
             f"must be one of {', '.join(repr(m) for m in _NO_BCA)} for the metric "
             f"{resolved.name!r} with predictions in dask collections: its "
             "leave-one-out values (BCa's acceleration) have no closed form from "
-            "sums per partition; BCa, the default, is data-parallel for "
+            "sums per partition (the default, method=None, gives 'bc' here); BCa "
+            "is data-parallel for "
             f"{', '.join(repr(m) for m in _MEAN_METRICS)}. Got 'bca'.",
         )
     res, source = resolve_resampler(
