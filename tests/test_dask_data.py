@@ -267,7 +267,7 @@ def test_result_protocol_intervals_and_file(tmp_path):
         got.confidence_interval(method="studentized", n_inner=10)
     with pytest.raises(ValueError, match="leave-one-out values are not brought"):
         got.jackknife_values()
-    with pytest.raises(ValueError, match="'jackknife_groups' .* 'auto' or 'full'"):
+    with pytest.raises(ValueError, match=r"'jackknife_groups' .* 'auto' or 'full'"):
         got.confidence_interval(method="bca", jackknife_groups=10)
     assert 0.0 <= got.pvalue(1000.0, method="percentile") <= 1.0
     path = tmp_path / "r.npz"
@@ -525,7 +525,9 @@ def test_bca_one_pass_and_nothing_of_size_n(monkeypatch):
     import skboot._run._dask as mod
 
     x = _skewed(900, 1)[:, 0]
-    got = bootstrap(da.from_array(x, chunks=200), "mean", resampler=_pb(), random_state=1)
+    got = bootstrap(
+        da.from_array(x, chunks=200), "mean", resampler=_pb(), random_state=1
+    )
     calls = []
     real = mod.loo_pass
 
@@ -569,4 +571,3 @@ def test_bca_exact_on_binary_data():
     assert [str(w.message) for w in seen] == [str(w.message) for w in seen0]
     assert any("jackknife values are equal" in str(w.message) for w in seen)
     assert (ci.low, ci.high) == (ci0.low, ci0.high) == (1.0, 1.0)
-

@@ -366,7 +366,10 @@ def _args(**change):
 ERRORS = [
     ({"resampler": None}, r"'resampler' .* must be PoissonBootstrap.*Got None"),
     ({"resampler": Bootstrap(10)}, r"'resampler' .* must be PoissonBootstrap"),
-    ({"method": "bca"}, r"'method' .* must be one of 'percentile'.*'roc_auc'.*Got 'bca'"),
+    (
+        {"method": "bca"},
+        r"'method' .* must be one of 'percentile'.*'roc_auc'.*Got 'bca'",
+    ),
     (
         {"metric": "f1", "y_pred": _dask(_data()["label"], 100), "method": "bca"},
         r"'method' .* for the metric 'f1' .* BCa is data-parallel for 'accuracy'",
@@ -571,15 +574,21 @@ def test_mean_metrics_bca_equal_in_memory(metric, weight, chunks):
     kw = dict(resampler=PoissonBootstrap(B), random_state=SEED)
     dsw = None if sw is None else _dask(sw, chunks)
     want = metric_ci(y, pred, metric, sample_weight=sw, **kw)
-    got = metric_ci(_dask(y, chunks), _dask(pred, chunks), metric, sample_weight=dsw, **kw)
+    got = metric_ci(
+        _dask(y, chunks), _dask(pred, chunks), metric, sample_weight=dsw, **kw
+    )
     assert got.method == want.method == "bca"
     np.testing.assert_allclose(_acceleration(got), _acceleration(want), rtol=1e-10)
     ci, ci0 = got.confidence_interval(), want.confidence_interval()
     np.testing.assert_allclose([ci.low, ci.high], [ci0.low, ci0.high], rtol=1e-10)
     want = compare_metrics(y, pred, other, metric, sample_weight=sw, **kw)
     got = compare_metrics(
-        _dask(y, chunks), _dask(pred, chunks), _dask(other, chunks), metric,
-        sample_weight=dsw, **kw,
+        _dask(y, chunks),
+        _dask(pred, chunks),
+        _dask(other, chunks),
+        metric,
+        sample_weight=dsw,
+        **kw,
     )
     ci, ci0 = got.confidence_interval(), want.confidence_interval()
     np.testing.assert_allclose([ci.low, ci.high], [ci0.low, ci0.high], rtol=1e-10)
@@ -604,8 +613,11 @@ def test_mean_metric_bca_undefined_jackknife_follows_the_policy():
             (UndefinedStatisticWarning, DegenerateDistributionWarning)
         ) as w1:
             got = metric_ci(
-                _dask(y, chunks), _dask(pred, chunks), "accuracy",
-                sample_weight=_dask(sw, chunks), **kw,
+                _dask(y, chunks),
+                _dask(pred, chunks),
+                "accuracy",
+                sample_weight=_dask(sw, chunks),
+                **kw,
             )
         assert [str(w.message) for w in w1] == [str(w.message) for w in w0]
         assert any("jackknife (leave-one-out)" in str(w.message) for w in w1)

@@ -5,6 +5,7 @@ replicate of a moment statistic, an out-of-bag score without out-of-bag rows).""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -64,7 +65,7 @@ def apply_undefined_policy(
     record = Undefined(bad, B)
     if not bad.shape[0]:
         return dist, record
-    texts = dict(subject=subject, unit=unit, why=why, remedy=remedy)
+    texts: dict[str, Any] = dict(subject=subject, unit=unit, why=why, remedy=remedy)
     texts.update(omitted=omitted, item=item, minimum=minimum, too_few=too_few)
     apply_undefined_count(int(bad.shape[0]), B, int(bad[0]), policy, **texts)
     return (dist, record) if policy == "keep" else (dist[finite], record)

@@ -97,7 +97,9 @@ def mid_rank_z0(theta: FloatArray, est: FloatArray) -> FloatArray:
     return np.asarray(ndtri(count / (2 * n_rep)), dtype=np.float64)
 
 
-def acceleration(jk: FloatArray | JackknifeMoments) -> tuple[FloatArray, NDArray[np.bool_]]:
+def acceleration(
+    jk: FloatArray | JackknifeMoments,
+) -> tuple[FloatArray, NDArray[np.bool_]]:
     """Per-column acceleration (E&T eq. 14.15) and the mask of 0/0 columns;
     ``jk`` holds the leave-one-out values or their :class:`JackknifeMoments`."""
     if isinstance(jk, JackknifeMoments):

@@ -45,13 +45,13 @@ from skboot._run._dask import (
     partition_sums,
     tree_merge,
 )
-from skboot._run._dask_jackknife import LooRule, loo_partition, metric_rule
 from skboot._run._dask_checks import (
     holds_dask,
     is_dask_collection,
     require_poisson,
     row_starts,
 )
+from skboot._run._dask_jackknife import LooRule, loo_partition, metric_rule
 from skboot._validation import value_error
 from skboot.intervals import JackknifeMoments
 from skboot.metrics._dask_confusion import (
@@ -395,7 +395,11 @@ def mean_loo_partition(
     yt = np.asarray(y_true)
     cols = _metric_values(yt, preds, job)
     m = yt.shape[0]
-    w = np.ones(m) if sample_weight is None else _partition_weights(sample_weight, job.owner)
+    w = (
+        np.ones(m)
+        if sample_weight is None
+        else _partition_weights(sample_weight, job.owner)
+    )
     X = np.column_stack([*cols, w]) if m else np.empty((0, len(cols) + 1))
     return loo_partition(X, rule, start)
 
