@@ -18,7 +18,8 @@ the engine.  Everything a public entry point does once per call lives here, once
 * :mod:`~skboot._run._dask` and :mod:`~skboot._run._dask_checks`: the
   data-parallel Poisson bootstrap of data in a dask collection (per-partition
   sums on the workers, merged in a fixed tree), and what it refuses before any
-  work.
+  work; :mod:`~skboot._run._dask_jackknife`: the BCa acceleration of such a run
+  (closed-form leave-one-out values, their power sums in one more pass).
 """
 
 from skboot._run._calibration import calibration_inputs, check_calibration

@@ -94,6 +94,8 @@ input checks (:func:`check_level`, :func:`check_alternative`, :func:`check_metho
 arrays against the distribution); ``_common``: type-7 quantiles, ``z0``, ``a_hat``,
 the degenerate-case warnings; one module per family of methods (``_simple``:
 percentile, basic, normal; ``_bc``: BC, BCa and their constants;
+``_moments``: :class:`JackknifeMoments`, the acceleration's inputs without the
+leave-one-out values;
 ``_studentized``); ``_dispatch``: :func:`interval_by_method`.
 
 References
