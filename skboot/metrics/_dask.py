@@ -18,8 +18,9 @@ its rows alone and only per-replicate sums travel:
   Mann-Whitney sums are merged in order (:mod:`skboot.metrics._dask_rank`).
 
 The result equals the in-memory ``metric_ci(..., resampler=PoissonBootstrap)``
-on the same rows and seed (exactly on integer sums).  The BCa jackknife would
-revisit every row, so the intervals are those that need the distribution only.
+on the same rows and seed (exactly on integer sums).  BCa: the mean-type
+metrics' leave-one-out power sums, one more pass
+(:mod:`skboot._run._dask_jackknife`).
 """
 
 from __future__ import annotations
@@ -100,19 +101,13 @@ DASK_METRICS = tuple(
         )
     )
 )
-#: The interval methods of predictions in dask collections ("bca" for the
-#: mean-type metrics only: their leave-one-out values have closed forms).
+#: The interval methods of predictions in dask collections ("bca": mean-type only)
 DASK_METHODS = ("percentile", "basic", "normal", "bc", "bca")
 _NO_BCA = ("percentile", "basic", "normal", "bc")
 _OPTIONS = ("method", "level", "undefined", "n_jobs", "n_resamples")
 _RANKED = ("average_precision", "roc_auc")
-_MEAN_METRICS = (
-    "accuracy",
-    "brier_score",
-    "log_loss",
-    "mean_absolute_error",
-    "mean_squared_error",
-    "root_mean_squared_error",
+_MEAN_METRICS = tuple(
+    m for m in DASK_METRICS if m not in (*_RANKED, *CONFUSION_METRICS)
 )
 _LABELLED = ("accuracy", "average_precision", "brier_score", "log_loss", "roc_auc")
 _SMALL = (
@@ -369,7 +364,7 @@ def mean_partition(
 
 def _metric_values(yt: np.ndarray, preds: list[Any], job: _Job) -> list[np.ndarray]:
     """Each prediction's per-row metric values on one partition's rows."""
-    cols = []
+    cols: list[np.ndarray] = []
     for param, yp in zip(job.params, preds, strict=True):
         if yt.shape[0] == 0:
             cols.append(np.empty(0))
@@ -390,8 +385,7 @@ def mean_loo_partition(
     job: _Job,
     rule: LooRule,
 ) -> Any:
-    """The leave-one-out power sums of one partition's rows (runs on a
-    worker): the per-row values of each prediction and the weights."""
+    """The leave-one-out power sums of one partition's rows (on a worker)."""
     yt = np.asarray(y_true)
     cols = _metric_values(yt, preds, job)
     m = yt.shape[0]
@@ -457,8 +451,7 @@ def _mean_run(
 
 
 def _mean_loo(inputs: _Inputs, job: _Job, rule: LooRule) -> list[Any]:
-    """The delayed per-partition leave-one-out power sums of a mean-type
-    metric (nothing computed)."""
+    """The delayed leave-one-out power sums of each partition's rows."""
     import dask
 
     part = dask.delayed(mean_loo_partition, pure=True)
