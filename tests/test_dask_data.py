@@ -256,16 +256,19 @@ def test_result_protocol_intervals_and_file(tmp_path):
             want.confidence_interval(method=method),
         )
         _close([ci.low, ci.high], [ci0.low, ci0.high])
-    # the default is the percentile interval: BCa needs the rows
-    assert got.confidence_interval().method == "percentile"
-    with pytest.raises(ValueError, match="'percentile', 'basic', 'normal' or 'bc'"):
-        got.confidence_interval(method="bca")
-    with pytest.raises(ValueError, match="studentized interval would revisit"):
+    # the default is BCa, as in memory (one more pass for the acceleration)
+    ci, ci0 = got.confidence_interval(), want.confidence_interval()
+    assert ci.method == ci0.method == "bca"
+    _close([ci.low, ci.high], [ci0.low, ci0.high])
+    # the in-memory acceleration loses digits to the offset of these data
+    p, p0 = got.pvalue(1000.0, method="bca"), want.pvalue(1000.0, method="bca")
+    np.testing.assert_allclose(p, p0, rtol=1e-10)
+    with pytest.raises(ValueError, match="studentized and calibrated intervals"):
         got.confidence_interval(method="studentized", n_inner=10)
-    with pytest.raises(ValueError, match="BCa jackknife"):
-        got.pvalue(1000.0, method="bca")
-    with pytest.raises(ValueError, match="stay in a dask collection"):
+    with pytest.raises(ValueError, match="leave-one-out values are not brought"):
         got.jackknife_values()
+    with pytest.raises(ValueError, match=r"'jackknife_groups' .* 'auto' or 'full'"):
+        got.confidence_interval(method="bca", jackknife_groups=10)
     assert 0.0 <= got.pvalue(1000.0, method="percentile") <= 1.0
     path = tmp_path / "r.npz"
     got.save(path)
@@ -457,3 +460,114 @@ def test_local_cluster_data_larger_than_a_worker(small_cluster):
     se = np.sqrt(21 / 16 / N_LARGE)
     assert np.all(np.abs(res.distribution - 2.75) < 8 * se)
     assert res.standard_error > 0
+
+
+# -- BCa: the acceleration from one more pass ---------------------------------
+
+#: partition lengths of 1500 rows: a 1-row and an empty partition among them
+BCA_CHUNKS = [(1500,), (600, 1, 0, 499, 400), (1,) * 7 + (1493,)]
+
+
+def _skewed(n: int = 1500, d: int = 2) -> np.ndarray:
+    gen = np.random.default_rng(11)
+    return 50.0 + gen.exponential(size=(n, d)) * np.arange(1, d + 1)
+
+
+def _acceleration(result) -> np.ndarray:
+    from skboot.intervals import jackknife_acceleration
+
+    ctx = result._context
+    moments = ctx.stat.jackknife_moments()
+    if moments is None:
+        return np.atleast_1d(jackknife_acceleration(result.jackknife_values()))
+    return np.atleast_1d(jackknife_acceleration(moments))
+
+
+@pytest.mark.parametrize("chunks", BCA_CHUNKS)
+@pytest.mark.parametrize(
+    "statistic, kwargs",
+    [
+        ("mean", {}),
+        ("sum", {}),
+        ("var", {}),
+        ("var", {"ddof": 1}),
+        ("std", {"ddof": 1}),
+        ("std", {}),
+    ],
+)
+def test_bca_equals_in_memory(statistic, kwargs, chunks):
+    """The acceleration and the BCa interval of a dask collection equal the
+    in-memory run's on the same data and seed (the leave-one-out values are
+    the in-memory ones: sum leaves a row out of the total, var/std keep
+    their ddof)."""
+    x = _skewed()
+    kw = dict(resampler=_pb(), random_state=SEED, statistic_kwargs=kwargs)
+    got = bootstrap(da.from_array(x, chunks=(chunks, 2)), statistic, **kw)
+    want = bootstrap(x, statistic, **kw)
+    # the in-memory leave-one-out values are rounded at the scale of the
+    # statistic, not of their spread (the sum's are about 75000 apart by 1)
+    np.testing.assert_allclose(_acceleration(got), _acceleration(want), rtol=1e-9)
+    if statistic in ("mean", "sum"):  # d_i is proportional to x_i - mean
+        d = x - x.mean(axis=0)
+        exact = (d**3).sum(axis=0) / (6.0 * ((d**2).sum(axis=0)) ** 1.5)
+        np.testing.assert_allclose(_acceleration(got), exact, rtol=1e-12)
+    for level, alternative in ((0.95, "two-sided"), (0.9, "less")):
+        ci = got.confidence_interval(level, alternative=alternative)
+        ci0 = want.confidence_interval(level, alternative=alternative)
+        assert ci.method == "bca"
+        np.testing.assert_allclose(ci.low, ci0.low, rtol=1e-10)
+        np.testing.assert_allclose(ci.high, ci0.high, rtol=1e-10)
+
+
+def test_bca_one_pass_and_nothing_of_size_n(monkeypatch):
+    """One more dask compute, the first time only; what it returns is a few
+    numbers per column, not n values."""
+    import skboot._run._dask as mod
+
+    x = _skewed(900, 1)[:, 0]
+    got = bootstrap(
+        da.from_array(x, chunks=200), "mean", resampler=_pb(), random_state=1
+    )
+    calls = []
+    real = mod.loo_pass
+
+    def counted(parts):
+        calls.append(len(parts))
+        return real(parts)
+
+    monkeypatch.setattr(mod, "loo_pass", counted)
+    first = got.confidence_interval()
+    again = got.confidence_interval(method="bca", level=0.8)
+    assert calls == [5]  # one pass over the five partitions
+    moments = got._context.stat.jackknife_moments()
+    assert moments.n == 900 and moments.m2.shape == (1,)
+    assert first.low < again.low < again.high < first.high
+
+
+def test_bca_exact_on_binary_data():
+    """0/1 data: a constant jackknife (all ones) gives a_hat = 0 with the same
+    warning as in memory, and the intervals are equal; otherwise the
+    proportion's acceleration and interval agree with the in-memory ones."""
+    from skboot import DegenerateDistributionWarning
+
+    gen = np.random.default_rng(5)
+    x = (gen.random(1200) < 0.2).astype(np.int64)
+    kw = dict(resampler=_pb(), random_state=SEED)
+    for chunks in (1200, 333, 1):
+        got = bootstrap(da.from_array(x, chunks=chunks), "proportion", **kw)
+        want = bootstrap(x, "proportion", **kw)
+        assert got.estimate == want.estimate
+        np.testing.assert_array_equal(got.distribution, want.distribution)
+        np.testing.assert_allclose(_acceleration(got), _acceleration(want), rtol=1e-12)
+        ci, ci0 = got.confidence_interval(), want.confidence_interval()
+        np.testing.assert_allclose([ci.low, ci.high], [ci0.low, ci0.high], rtol=1e-12)
+    ones = np.ones(50, dtype=np.int64)
+    got = bootstrap(da.from_array(ones, chunks=7), "proportion", **kw)
+    want = bootstrap(ones, "proportion", **kw)
+    with pytest.warns(DegenerateDistributionWarning) as seen:
+        ci = got.confidence_interval()
+    with pytest.warns(DegenerateDistributionWarning) as seen0:
+        ci0 = want.confidence_interval()
+    assert [str(w.message) for w in seen] == [str(w.message) for w in seen0]
+    assert any("jackknife values are equal" in str(w.message) for w in seen)
+    assert (ci.low, ci.high) == (ci0.low, ci0.high) == (1.0, 1.0)

@@ -332,9 +332,18 @@ def test_bca_and_file_round_trip(tmp_path):
         random_state=SEED,
         method="normal",
     )
-    with pytest.raises(ValueError, match="stay in dask collections"):
-        res.confidence_interval(method="bca")
+    assert res.confidence_interval(method="bca").method == "bca"
     assert res.confidence_interval(method="bc").low <= res.estimate
+    auc = metric_ci(
+        _dask(y, 100),
+        _dask(data["score"], 100),
+        "roc_auc",
+        resampler=PoissonBootstrap(B),
+        random_state=SEED,
+        method="bc",
+    )
+    with pytest.raises(ValueError, match="BCa is data-parallel for 'accuracy'"):
+        auc.confidence_interval(method="bca")
     path = tmp_path / "acc.skboot"
     res.save(path)
     back = type(res).load(path)
@@ -357,7 +366,14 @@ def _args(**change):
 ERRORS = [
     ({"resampler": None}, r"'resampler' .* must be PoissonBootstrap.*Got None"),
     ({"resampler": Bootstrap(10)}, r"'resampler' .* must be PoissonBootstrap"),
-    ({"method": "bca"}, r"'method' .* must be one of 'percentile'.*Got 'bca'"),
+    (
+        {"method": "bca"},
+        r"'method' .* must be one of 'percentile'.*'roc_auc'.*Got 'bca'",
+    ),
+    (
+        {"metric": "f1", "y_pred": _dask(_data()["label"], 100), "method": "bca"},
+        r"'method' .* for the metric 'f1' .* BCa is data-parallel for 'accuracy'",
+    ),
     ({"groups": np.zeros(N)}, r"'groups' .* must be None"),
     ({"stratify": True}, r"'stratify' .* must be None"),
     ({"device": "cuda"}, r"'device' .* must be 'cpu' or 'auto'"),
@@ -524,3 +540,103 @@ def test_losing_a_worker_mid_run_changes_nothing(metric, request):
     assert killed, "no partition was being reduced within two minutes"
     assert set(client.run(os.getpid).values()) != set(pids.values())
     _close(got.distribution, want.distribution)
+
+
+# -- BCa: the acceleration from one more pass ---------------------------------
+
+
+def _acceleration(res) -> float:
+    from skboot.intervals import jackknife_acceleration
+
+    stat = res.result._context.stat
+    moments = stat.jackknife_moments()
+    if moments is not None:
+        return float(jackknife_acceleration(moments.column(0)))
+    return float(jackknife_acceleration(res.result.jackknife_values()[:, 0]))
+
+
+@pytest.mark.parametrize("chunks", CHUNKINGS)
+@pytest.mark.parametrize("weight", [None, "weight", "fweight"])
+@pytest.mark.parametrize("metric", MEAN_METRICS)
+def test_mean_metrics_bca_equal_in_memory(metric, weight, chunks):
+    """The default interval (BCa) of a mean-type metric, and of the paired
+    difference of two models, equals the in-memory run's: the leave-one-out
+    values are ``(A - w_i v_i) / (W - w_i)``, a zero-weight row's the full
+    value."""
+    data = _data()
+    y, pred = _pred(metric, data)
+    other = pred if metric == "accuracy" else pred + 0.05 * data["other"]
+    if metric in ("log_loss", "brier_score"):
+        other = np.clip(other, 0.01, 0.99)
+    if metric == "accuracy":
+        other = (data["other"] > 0.5).astype(np.int64)
+    sw = None if weight is None else data[weight]
+    kw = dict(resampler=PoissonBootstrap(B), random_state=SEED)
+    dsw = None if sw is None else _dask(sw, chunks)
+    want = metric_ci(y, pred, metric, sample_weight=sw, **kw)
+    got = metric_ci(
+        _dask(y, chunks), _dask(pred, chunks), metric, sample_weight=dsw, **kw
+    )
+    assert got.method == want.method == "bca"
+    np.testing.assert_allclose(_acceleration(got), _acceleration(want), rtol=1e-10)
+    ci, ci0 = got.confidence_interval(), want.confidence_interval()
+    np.testing.assert_allclose([ci.low, ci.high], [ci0.low, ci0.high], rtol=1e-10)
+    want = compare_metrics(y, pred, other, metric, sample_weight=sw, **kw)
+    got = compare_metrics(
+        _dask(y, chunks),
+        _dask(pred, chunks),
+        _dask(other, chunks),
+        metric,
+        sample_weight=dsw,
+        **kw,
+    )
+    ci, ci0 = got.confidence_interval(), want.confidence_interval()
+    np.testing.assert_allclose([ci.low, ci.high], [ci0.low, ci0.high], rtol=1e-10)
+    assert got.pvalue == want.pvalue
+
+
+def test_mean_metric_bca_undefined_jackknife_follows_the_policy():
+    """One row holds all the weight: the jackknife sample without it is
+    undefined; with undefined="omit" the same warnings as in memory (the
+    replicates without it, then that jackknife sample) and the same interval."""
+    from skboot import DegenerateDistributionWarning
+
+    data = _data()
+    y, pred = _pred("accuracy", data)
+    sw = np.zeros(N)
+    sw[7] = 3.0
+    kw = dict(resampler=PoissonBootstrap(400), random_state=SEED, undefined="omit")
+    with pytest.warns((UndefinedStatisticWarning, DegenerateDistributionWarning)) as w0:
+        want = metric_ci(y, pred, "accuracy", sample_weight=sw, **kw)
+    for chunks in (N, 97):
+        with pytest.warns(
+            (UndefinedStatisticWarning, DegenerateDistributionWarning)
+        ) as w1:
+            got = metric_ci(
+                _dask(y, chunks),
+                _dask(pred, chunks),
+                "accuracy",
+                sample_weight=_dask(sw, chunks),
+                **kw,
+            )
+        assert [str(w.message) for w in w1] == [str(w.message) for w in w0]
+        assert any("jackknife (leave-one-out)" in str(w.message) for w in w1)
+        assert got.confidence_interval() == want.confidence_interval()
+
+
+@pytest.mark.parametrize("metric", ["roc_auc", "f1", "accuracy"])
+def test_the_default_method_works_on_dask(metric):
+    """The default interval runs on dask collections: BCa where its
+    acceleration is data-parallel, BC (and the result says so) elsewhere."""
+    data = _data()
+    y, pred = _pred(metric, data)
+    if metric == "f1":
+        y, pred = data["y"], data["label"]
+    kw = dict(resampler=PoissonBootstrap(B), random_state=SEED)
+    got = metric_ci(_dask(y, 100), _dask(pred, 100), metric, **kw)
+    expected = "bca" if metric == "accuracy" else "bc"
+    want = metric_ci(y, pred, metric, method=expected, **kw)
+    assert got.method == got.confidence_interval().method == expected
+    ci, ci0 = got.confidence_interval(), want.confidence_interval()
+    np.testing.assert_allclose([ci.low, ci.high], [ci0.low, ci0.high], rtol=1e-10)
+    assert metric_ci(y, pred, metric, **kw).method == "bca"  # in memory: BCa

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from skboot._exceptions import StatisticError
+from skboot.intervals import JackknifeMoments
 from skboot.resamplers import ResamplingPlan
 
 __all__ = ["Statistic", "accepts", "as_output", "call_user"]
@@ -97,6 +98,12 @@ class Statistic:
             keep[i:] = base[i + 1 :]
             out[i] = self.subset(keep).estimate()
         return out
+
+    def jackknife_moments(self) -> JackknifeMoments | None:
+        """The power sums of the leave-one-out values in place of the values,
+        for a statistic whose rows stay where they are (a dask collection); None
+        when :meth:`jackknife` gives the values."""
+        return None
 
     def group_jackknife(self, codes: np.ndarray) -> np.ndarray | None:
         """Delete-one-group values from group sums, or None (the caller then

@@ -18,7 +18,8 @@ the engine.  Everything a public entry point does once per call lives here, once
 * :mod:`~skboot._run._dask` and :mod:`~skboot._run._dask_checks`: the
   data-parallel Poisson bootstrap of data in a dask collection (per-partition
   sums on the workers, merged in a fixed tree), and what it refuses before any
-  work.
+  work; :mod:`~skboot._run._dask_jackknife`: the BCa acceleration of such a run
+  (closed-form leave-one-out values, their power sums in one more pass).
 """
 
 from skboot._run._calibration import calibration_inputs, check_calibration
@@ -53,7 +54,12 @@ from skboot._run._jackknife import (
 from skboot._run._outputs import Outputs, labelled, outputs, shaped
 from skboot._run._run import Run, run, statistic_name
 from skboot._run._studentized import studentized_inputs
-from skboot._run._undefined import UNDEFINED_POLICIES, Undefined, apply_undefined_policy
+from skboot._run._undefined import (
+    UNDEFINED_POLICIES,
+    Undefined,
+    apply_undefined_count,
+    apply_undefined_policy,
+)
 
 __all__ = [
     "AUTO_JACKKNIFE_GROUPS",
@@ -68,6 +74,7 @@ __all__ = [
     "RunContext",
     "Undefined",
     "apply_nan_policy",
+    "apply_undefined_count",
     "apply_undefined_policy",
     "auto_jackknife_groups",
     "available_memory",

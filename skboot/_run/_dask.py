@@ -31,14 +31,23 @@ from skboot._run._context import (
     resolve_resampler,
 )
 from skboot._run._dask_checks import DaskRows, check_data_parallel, dask_rows
+from skboot._run._dask_jackknife import (
+    LooRule,
+    loo_moments,
+    loo_partition,
+    merge_loo,
+    moment_rule,
+)
 from skboot._run._data import Data
 from skboot._validation import value_error
+from skboot.intervals import JackknifeMoments
 from skboot.resamplers import BaseResampler, ResamplingPlan
 
 __all__ = [
     "DataParallelRun",
     "DataParallelStatistic",
     "PartitionSums",
+    "loo_pass",
     "merge_sums",
     "partition_sums",
     "run_data_parallel",
@@ -47,11 +56,19 @@ __all__ = [
 
 #: Why the interval methods that revisit the rows are unavailable.
 NO_ROWS = (
-    "The data of this result stay in a dask collection: the BCa jackknife and "
-    "the studentized interval would revisit every row. Use method "
-    "'percentile', 'basic', 'normal' or 'bc' (they need only the "
-    "distribution), or call .compute() on the collection and bootstrap the "
-    "numpy array if it fits in memory."
+    "The data of this result stay in a dask collection: the studentized and "
+    "calibrated intervals would revisit every row. Use method 'percentile', "
+    "'basic', 'normal', 'bc' or 'bca' (BCa's acceleration takes one more pass "
+    "over the partitions), or call .compute() on the collection and bootstrap "
+    "the numpy array if it fits in memory."
+)
+#: Why the leave-one-out values themselves are unavailable.
+NO_VALUES = (
+    "The data of this result stay in a dask collection, so its n leave-one-out "
+    "values are not brought to this process; confidence_interval(method='bca') "
+    "and pvalue(method='bca') compute the acceleration from their sums where "
+    "the rows live. Call .compute() on the collection and bootstrap the numpy "
+    "array to get the values if they fit in memory."
 )
 
 
@@ -170,6 +187,15 @@ def tree_merge(parts: list[Any], merge: Any) -> Any:
     return parts[0]
 
 
+def loo_pass(parts: list[Any]) -> JackknifeMoments:
+    """The leave-one-out power sums of the delayed per-partition
+    :class:`LooSums` ``parts``, merged in the fixed tree and computed."""
+    import dask
+
+    (total,) = dask.compute(tree_merge(parts, dask.delayed(merge_loo, pure=True)))
+    return loo_moments(total)
+
+
 def _graph(rows: DaskRows, seed: Any, gamma: Any, B: int, want2: bool) -> Any:
     """The delayed root of the tree over the partitions (nothing computed)."""
     import dask
@@ -187,23 +213,46 @@ def _graph(rows: DaskRows, seed: Any, gamma: Any, B: int, want2: bool) -> Any:
 @dataclass
 class DataParallelStatistic(Statistic):
     """A moment statistic computed from the merged sums of a dask collection:
-    what a result keeps of a data-parallel run.  It holds no rows, so the
-    jackknife (BCa) and the studentized interval are unavailable."""
+    what a result keeps of a data-parallel run.  It holds no rows: the BCa
+    acceleration comes from one more pass over the partitions (``rows``, lazy;
+    ``rule``: the totals every partition needs), the studentized interval is
+    unavailable."""
 
-    has_jackknife: ClassVar[bool] = False
     data_unavailable: ClassVar[str | None] = NO_ROWS
     name: str = "mean"
     ddof: int = 0
     k: int = 1
     arrays: tuple[np.ndarray, ...] = ()
     cached_estimate: np.ndarray | None = field(default=None)
+    rows: DaskRows | None = field(default=None, repr=False)
+    rule: LooRule | None = field(default=None, repr=False)
+    moments: JackknifeMoments | None = field(default=None, repr=False)
 
     def estimate(self) -> np.ndarray:
         assert self.cached_estimate is not None
         return self.cached_estimate.copy()
 
     def jackknife(self) -> np.ndarray:
-        raise ValueError(NO_ROWS)
+        raise ValueError(NO_VALUES)
+
+    def jackknife_moments(self) -> JackknifeMoments:
+        """The power sums of the leave-one-out values, from one pass over the
+        partitions the first time (kept: the same sums every later time)."""
+        if self.moments is None:
+            assert self.rows is not None and self.rule is not None
+            rule = self.rule
+            if rule.name in ("var", "std") and rule.dof <= 0:  # NaN, as in memory
+                zero = np.zeros(self.k)
+                self.moments = JackknifeMoments(
+                    rule.n, zero, zero, zero == 0, n_nonfinite=rule.n
+                )
+            else:
+                import dask
+
+                part = dask.delayed(loo_partition, pure=True)
+                blocks = self.rows.array.to_delayed().ravel()
+                self.moments = loo_pass([part(blk, rule) for blk in blocks])
+        return self.moments
 
     def vector_output(self, data_ndim: int) -> bool:
         return data_ndim == 2
@@ -299,12 +348,15 @@ def run_data_parallel(
         name, total.s1, total.s2, total.sw[:, None], total.shift[None, :], ddof
     )
     shape = (0,) if rows.ndim == 1 else (0, d)
+    rule = moment_rule(name, total.n, total.shift, total.s1[B], total.s2[B], ddof)
     stat = DataParallelStatistic(
         name=name,
         ddof=ddof,
         k=d,
         arrays=(np.empty(shape),),
         cached_estimate=np.ascontiguousarray(values[B]),
+        rows=rows,
+        rule=rule,
     )
     stat.builtin_name = None
     placeholder = Data((np.empty(shape),), rows.n_samples, rows.labels, rows.kind)

@@ -130,6 +130,15 @@ def check_jackknife_groups(
         return groups
     if groups is None and not words:
         return None
+    if ctx is not None and ctx.stat.data_unavailable:
+        either = "'auto' or 'full'" if words else "None"
+        raise value_error(
+            "jackknife_groups",
+            owner,
+            f"must be {either} with data in a "
+            "dask collection (the leave-one-out values are reduced where the "
+            f"rows live). Got jackknife_groups={groups!r}.",
+        )
     n = None if ctx is None else ctx.stat.arrays[0].shape[0]
     allowed = "an int >= 2" if n is None else f"an int in [2, {n}]"
     if words:

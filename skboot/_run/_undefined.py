@@ -5,12 +5,18 @@ replicate of a moment statistic, an out-of-bag score without out-of-bag rows).""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from skboot._exceptions import UndefinedStatisticWarning, warn
 
-__all__ = ["UNDEFINED_POLICIES", "Undefined", "apply_undefined_policy"]
+__all__ = [
+    "UNDEFINED_POLICIES",
+    "Undefined",
+    "apply_undefined_count",
+    "apply_undefined_policy",
+]
 
 #: "keep": the replicates stay (NaN), counted and reported by one warning, and
 #: intervals refuse the distribution; "raise": a ValueError before any interval;
@@ -59,15 +65,41 @@ def apply_undefined_policy(
     record = Undefined(bad, B)
     if not bad.shape[0]:
         return dist, record
-    head = f"{subject} on {bad.shape[0]} of {B} {unit}"
-    first = f"first: {item} {int(bad[0])}"
+    texts: dict[str, Any] = dict(subject=subject, unit=unit, why=why, remedy=remedy)
+    texts.update(omitted=omitted, item=item, minimum=minimum, too_few=too_few)
+    apply_undefined_count(int(bad.shape[0]), B, int(bad[0]), policy, **texts)
+    return (dist, record) if policy == "keep" else (dist[finite], record)
+
+
+def apply_undefined_count(
+    count: int,
+    total: int,
+    first: int,
+    policy: str,
+    *,
+    subject: str,
+    unit: str = "replicates",
+    why: str = "",
+    remedy: str = "",
+    omitted: str = "they are omitted",
+    item: str = "replicate",
+    minimum: int = 1,
+    too_few: str = "",
+) -> None:
+    """:func:`apply_undefined_policy` for ``count`` undefined of ``total``
+    units that stay elsewhere (the leave-one-out values of rows in a dask
+    collection): ``first`` is the number of the first; raises or warns alike
+    (with "omit", the caller leaves them out)."""
+    if not count:
+        return
+    head = f"{subject} on {count} of {total} {unit}"
+    first_text = f"first: {item} {first}"
     if policy == "raise":
-        raise ValueError(f"{head} ({first}{why}). {remedy}".rstrip())
+        raise ValueError(f"{head} ({first_text}{why}). {remedy}".rstrip())
     if policy == "keep":
-        warn(f"{head} ({first}). {remedy}".rstrip(), UndefinedStatisticWarning)
-        return dist, record
-    warn(f"{head} ({first}); {omitted}.", UndefinedStatisticWarning)
-    kept = dist[finite]
-    if kept.shape[0] < minimum:
-        raise ValueError(too_few.format(kept=kept.shape[0], B=B, minimum=minimum))
-    return kept, record
+        warn(f"{head} ({first_text}). {remedy}".rstrip(), UndefinedStatisticWarning)
+        return
+    warn(f"{head} ({first_text}); {omitted}.", UndefinedStatisticWarning)
+    if total - count < minimum:
+        kept = total - count
+        raise ValueError(too_few.format(kept=kept, B=total, minimum=minimum))

@@ -94,6 +94,8 @@ input checks (:func:`check_level`, :func:`check_alternative`, :func:`check_metho
 arrays against the distribution); ``_common``: type-7 quantiles, ``z0``, ``a_hat``,
 the degenerate-case warnings; one module per family of methods (``_simple``:
 percentile, basic, normal; ``_bc``: BC, BCa and their constants;
+``_moments``: :class:`JackknifeMoments`, the acceleration's inputs without the
+leave-one-out values;
 ``_studentized``); ``_dispatch``: :func:`interval_by_method`.
 
 References
@@ -126,6 +128,7 @@ from skboot.intervals._checks import (
     check_method,
 )
 from skboot.intervals._dispatch import interval_by_method, method_endpoints
+from skboot.intervals._moments import JackknifeMoments
 from skboot.intervals._pvalue import (
     method_pvalues,
     pvalue_by_method,
@@ -150,6 +153,7 @@ __all__ = [
     "ABCInterval",
     "ConfidenceInterval",
     "IntervalEndpoints",
+    "JackknifeMoments",
     "basic_interval",
     "bc_interval",
     "bca_interval",

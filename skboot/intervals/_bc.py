@@ -26,6 +26,7 @@ from skboot.intervals._common import (
     warn_columns,
     warn_zero_spread,
 )
+from skboot.intervals._moments import JackknifeMoments
 from skboot.intervals._result import (
     Alternative,
     FloatArray,
@@ -308,7 +309,9 @@ def bias_correction(distribution: ArrayLike, estimate: ArrayLike) -> FloatOrArra
     return as_output(z0, vector)
 
 
-def jackknife_acceleration(jackknife_values: ArrayLike) -> FloatOrArray:
+def jackknife_acceleration(
+    jackknife_values: ArrayLike | JackknifeMoments,
+) -> FloatOrArray:
     """Acceleration ``a_hat`` of the BCa interval from jackknife values.
 
     Implements Efron & Tibshirani (1993) eq. 14.15:
@@ -319,8 +322,10 @@ def jackknife_acceleration(jackknife_values: ArrayLike) -> FloatOrArray:
 
     Parameters
     ----------
-    jackknife_values : array-like of shape (n,) or (n, k)
+    jackknife_values : array-like of shape (n,) or (n, k), or JackknifeMoments
         The statistic on each of the ``n`` leave-one-out samples. Must be finite.
+        Or their central power sums (what a run on a dask collection computes
+        where the rows live).
 
     Returns
     -------

@@ -25,6 +25,7 @@ from skboot._validation import (
     validate_params,
     value_error,
 )
+from skboot.intervals._moments import JackknifeMoments
 from skboot.intervals._result import Alternative, FloatArray
 
 __all__ = [
@@ -239,11 +240,16 @@ def check_estimate(estimate: Any, k: int, vector: bool, owner: str) -> FloatArra
 
 def check_jackknife(
     jackknife_values: Any, k: int | None, vector: bool | None, owner: str
-) -> tuple[FloatArray, bool]:
+) -> tuple[Any, bool]:
     """Jackknife values as (n, k), and whether they were 2-D.
 
     ``k``/``vector`` are None when there is no distribution to match.
+    :class:`JackknifeMoments` (the values' power sums) are checked alike.
     """
+    if isinstance(jackknife_values, JackknifeMoments):
+        return _check_moments(jackknife_values, k, vector, owner), (
+            jackknife_values.vector
+        )
     jk = numeric_array(jackknife_values, "jackknife_values", owner)
     if k is None:
         ok = jk.ndim in (1, 2) and 0 not in jk.shape
@@ -270,3 +276,24 @@ def check_jackknife(
             f"leave-one-out value(s) out of {jk2.shape[0]} instead.",
         )
     return jk2, jk.ndim == 2
+
+
+def _check_moments(
+    jk: JackknifeMoments, k: int | None, vector: bool | None, owner: str
+) -> JackknifeMoments:
+    """The checks of :func:`check_jackknife` on the values' power sums."""
+    if (k is not None and (jk.k != k or jk.vector != vector)) or jk.n < 1:
+        raise value_error(
+            "jackknife_values",
+            owner,
+            f"must describe {'(n, k)' if vector else '(n,)'} values matching the "
+            f"distribution. Got the sums of {jk.n} values in {jk.k} column(s).",
+        )
+    if jk.n_nonfinite:
+        raise value_error(
+            "jackknife_values",
+            owner,
+            f"must contain only finite values. Got {jk.n_nonfinite} non-finite "
+            f"leave-one-out value(s) out of {jk.n} instead.",
+        )
+    return jk

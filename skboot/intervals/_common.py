@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 from scipy.special import ndtri
 
 from skboot._exceptions import DegenerateDistributionWarning, warn
+from skboot.intervals._moments import JackknifeMoments
 from skboot.intervals._result import FloatArray, FloatOrArray, IntervalEndpoints
 
 __all__ = [
@@ -96,8 +97,15 @@ def mid_rank_z0(theta: FloatArray, est: FloatArray) -> FloatArray:
     return np.asarray(ndtri(count / (2 * n_rep)), dtype=np.float64)
 
 
-def acceleration(jk: FloatArray) -> tuple[FloatArray, NDArray[np.bool_]]:
-    """Per-column acceleration (E&T eq. 14.15) and the mask of 0/0 columns."""
+def acceleration(
+    jk: FloatArray | JackknifeMoments,
+) -> tuple[FloatArray, NDArray[np.bool_]]:
+    """Per-column acceleration (E&T eq. 14.15) and the mask of 0/0 columns;
+    ``jk`` holds the leave-one-out values or their :class:`JackknifeMoments`."""
+    if isinstance(jk, JackknifeMoments):
+        ok = ~jk.constant & (jk.m2 > 0.0)
+        den = 6.0 * np.where(ok, jk.m2, 1.0) ** 1.5
+        return np.where(ok, jk.m3 / den, 0.0), jk.constant
     constant = jk.max(axis=0) == jk.min(axis=0)
     dev = jk.mean(axis=0) - jk
     num = np.sum(dev**3, axis=0)

@@ -17,6 +17,7 @@ from skboot.intervals._checks import (
     METHODS,
     OPTIONAL_CALLABLE,
 )
+from skboot.intervals._moments import JackknifeMoments
 from skboot.intervals._result import IntervalEndpoints
 from skboot.intervals._simple import _basic, _normal, _percentile
 from skboot.intervals._studentized import _studentized
@@ -40,7 +41,7 @@ def interval_by_method(
     *,
     level: float = 0.95,
     alternative: str = "two-sided",
-    jackknife: Callable[[], ArrayLike] | None = None,
+    jackknife: Callable[[], ArrayLike | JackknifeMoments] | None = None,
     studentized: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
     calibration: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
 ) -> IntervalEndpoints:
@@ -110,7 +111,7 @@ def method_endpoints(
     *,
     level: float,
     alternative: str,
-    jackknife: Callable[[], ArrayLike] | None = None,
+    jackknife: Callable[[], ArrayLike | JackknifeMoments] | None = None,
     studentized: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
     calibration: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
 ) -> IntervalEndpoints:

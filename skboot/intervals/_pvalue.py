@@ -79,6 +79,7 @@ from skboot._exceptions import DegenerateDistributionWarning, warn
 from skboot._validation import Constraint, Options, param_error, validate_params
 from skboot.intervals._bc import bias_correction, jackknife_acceleration
 from skboot.intervals._checks import ALTERNATIVE, METHODS, OPTIONAL_CALLABLE
+from skboot.intervals._moments import JackknifeMoments
 
 __all__ = ["method_pvalues", "pvalue_by_method", "quantile_levels"]
 
@@ -192,7 +193,7 @@ def pvalue_by_method(
     null: ArrayLike,
     *,
     alternative: str = "two-sided",
-    jackknife: Callable[[], ArrayLike] | None = None,
+    jackknife: Callable[[], ArrayLike | JackknifeMoments] | None = None,
     studentized: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
     owner: str = "pvalue_by_method",
     calibration: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
@@ -267,7 +268,7 @@ def method_pvalues(
     null: ArrayLike,
     *,
     alternative: str,
-    jackknife: Callable[[], ArrayLike] | None = None,
+    jackknife: Callable[[], ArrayLike | JackknifeMoments] | None = None,
     studentized: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
     owner: str = "pvalue_by_method",
     calibration: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
@@ -327,7 +328,7 @@ def _method_inputs(
     method: str,
     dist: np.ndarray,
     est: np.ndarray,
-    jackknife: Callable[[], ArrayLike] | None,
+    jackknife: Callable[[], ArrayLike | JackknifeMoments] | None,
     studentized: Callable[[], tuple[ArrayLike, ArrayLike]] | None,
     calibration: Callable[[], tuple[ArrayLike, ArrayLike]] | None = None,
 ) -> dict[str, Any]:
@@ -348,7 +349,9 @@ def _method_inputs(
         if method == "bca":
             if jackknife is None:
                 raise ValueError("The 'bca' p-value needs the jackknife values.")
-            jk = np.asarray(jackknife(), dtype=np.float64).reshape(-1, k)
+            jk = jackknife()
+            if not isinstance(jk, JackknifeMoments):
+                jk = np.asarray(jk, dtype=np.float64).reshape(-1, k)
             a = np.atleast_1d(jackknife_acceleration(jk))
         return {"z0": list(z0), "a": list(a)}
     if method == "studentized":

@@ -115,7 +115,7 @@ def metric_ci(
     resampler: BaseResampler | None = None,
     n_resamples: int | None = None,
     random_state: RandomStateLike = None,
-    method: str = "bca",
+    method: str | None = None,
     level: float = 0.95,
     n_jobs: int | None = None,
     undefined: str = "raise",
@@ -145,8 +145,10 @@ def metric_ci(
     O(n_resamples * n) for fused metrics.
 
     Predictions in dask collections (dask arrays or Series, partitioned like
-    ``y_true``) run data-parallel with ``resampler=PoissonBootstrap(...)`` and
-    ``method`` "percentile", "basic", "normal" or "bc": each partition reduces
+    ``y_true``) run data-parallel with ``resampler=PoissonBootstrap(...)``
+    (``method`` "bca", the default, for the mean-type metrics only: one more
+    pass computes its acceleration; "percentile", "basic", "normal" or "bc"
+    for all): each partition reduces
     its rows to per-replicate sums on the dask workers (ROC AUC after a dask
     sort by score), so the rows never come to this process; the result equals
     the in-memory Poisson bootstrap of the same rows and seed.  Metrics
@@ -194,8 +196,11 @@ def metric_ci(
     random_state : None, int, SeedSequence or Generator, default=None
         Root seed of the replicates' derived streams; None draws fresh entropy,
         recorded on the result so the run can be repeated.
-    method : {"percentile", "basic", "normal", "bc", "bca"}, default="bca"
-        Any letter case ("BCa" is "bca").
+    method : {"percentile", "basic", "normal", "bc", "bca"} or None, default=None
+        Any letter case ("BCa" is "bca").  None: "bca", except for predictions
+        in dask collections with a metric whose BCa acceleration is not
+        data-parallel ("roc_auc", "average_precision", the confusion-matrix
+        metrics): "bc" there.
     level : float, default=0.95
         Confidence level, in (0, 1).
     n_jobs : int, default=None
@@ -294,6 +299,7 @@ def metric_ci(
             owner,
         )
     else:
+        kwargs["method"] = "bca" if method is None else method
         setup = setup_metric_run(owner, y_true, preds, metric, metric_options, **kwargs)
         result, undefined_replicates = run_metric(
             setup, setup.metric, undefined, n_jobs, owner, device
@@ -328,7 +334,7 @@ def compare_metrics(
     resampler: BaseResampler | None = None,
     n_resamples: int | None = None,
     random_state: RandomStateLike = None,
-    method: str = "bca",
+    method: str | None = None,
     level: float = 0.95,
     n_jobs: int | None = None,
     undefined: str = "raise",
@@ -377,8 +383,8 @@ def compare_metrics(
         Number of replicates, as in :func:`metric_ci`.
     random_state : None, int, SeedSequence or Generator, default=None
         Root seed of the replicates' derived streams.
-    method : {"percentile", "basic", "normal", "bc", "bca"}, default="bca"
-        Interval method for the difference.
+    method : {"percentile", "basic", "normal", "bc", "bca"} or None, default=None
+        Interval method for the difference; None as in :func:`metric_ci`.
     level : float, default=0.95
         Confidence level, in (0, 1).
     n_jobs : int, default=None
@@ -444,6 +450,7 @@ def compare_metrics(
             setup.context, setup.distribution, setup.estimate, diff, undefined, owner
         )
     else:
+        kwargs["method"] = "bca" if method is None else method
         setup = setup_metric_run(owner, y_true, preds, metric, metric_options, **kwargs)
         resolved = setup.metric
         est_a, est_b = setup.stat.each_estimate()  # type: ignore[attr-defined]

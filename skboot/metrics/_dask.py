@@ -18,13 +18,14 @@ its rows alone and only per-replicate sums travel:
   Mann-Whitney sums are merged in order (:mod:`skboot.metrics._dask_rank`).
 
 The result equals the in-memory ``metric_ci(..., resampler=PoissonBootstrap)``
-on the same rows and seed (exactly on integer sums).  The BCa jackknife would
-revisit every row, so the intervals are those that need the distribution only.
+on the same rows and seed (exactly on integer sums).  BCa: the mean-type
+metrics' leave-one-out power sums, one more pass
+(:mod:`skboot._run._dask_jackknife`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
@@ -38,14 +39,22 @@ from skboot._run import (
     fit_resampler,
     resolve_resampler,
 )
-from skboot._run._dask import merge_sums, partition_sums, tree_merge
+from skboot._run._dask import (
+    NO_VALUES,
+    loo_pass,
+    merge_sums,
+    partition_sums,
+    tree_merge,
+)
 from skboot._run._dask_checks import (
     holds_dask,
     is_dask_collection,
     require_poisson,
     row_starts,
 )
+from skboot._run._dask_jackknife import LooRule, loo_partition, metric_rule
 from skboot._validation import value_error
+from skboot.intervals import JackknifeMoments
 from skboot.metrics._dask_confusion import (
     CONFUSION_METRICS,
     bin_partition,
@@ -92,28 +101,37 @@ DASK_METRICS = tuple(
         )
     )
 )
-#: The interval methods that need the distribution only.
-DASK_METHODS = ("percentile", "basic", "normal", "bc")
+#: The interval methods of predictions in dask collections ("bca": mean-type only)
+DASK_METHODS = ("percentile", "basic", "normal", "bc", "bca")
+_NO_BCA = ("percentile", "basic", "normal", "bc")
 _OPTIONS = ("method", "level", "undefined", "n_jobs", "n_resamples")
 _RANKED = ("average_precision", "roc_auc")
+_MEAN_METRICS = tuple(
+    m for m in DASK_METRICS if m not in (*_RANKED, *CONFUSION_METRICS)
+)
 _LABELLED = ("accuracy", "average_precision", "brier_score", "log_loss", "roc_auc")
 _SMALL = (
     "For predictions that fit in memory, call .compute() on the collections and "
     "pass the numpy arrays or pandas objects instead."
 )
-#: Why BCa is unavailable on a result of predictions in dask collections.
+#: Why the methods that revisit the rows are unavailable on such a result.
 NO_ROWS = (
-    "The predictions of this result stay in dask collections: the BCa jackknife "
-    "would revisit every row. Use method 'percentile', 'basic', 'normal' or "
-    "'bc' (they need only the distribution), or call .compute() on the "
-    "collections and pass the numpy arrays if they fit in memory."
+    "The predictions of this result stay in dask collections, and the "
+    "leave-one-out values of this metric have no closed form from sums per "
+    "partition: BCa is data-parallel for "
+    + ", ".join(repr(m) for m in _MEAN_METRICS)
+    + ". Use method 'percentile', 'basic', 'normal' or 'bc' (they need only the "
+    "distribution), or call .compute() on the collections and pass the numpy "
+    "arrays if they fit in memory."
 )
 
 
 @dataclass
 class DaskMetricStatistic(Statistic):
-    """What a result keeps of a data-parallel metric run: the estimate, no rows
-    (so no jackknife, hence no BCa)."""
+    """What a result keeps of a data-parallel metric run: the estimate, no rows.
+    For the mean-type metrics, ``loo`` holds the delayed per-partition tasks of
+    the leave-one-out power sums (BCa's acceleration, one more pass, run the
+    first time it is needed); None for the others (no BCa)."""
 
     has_jackknife: ClassVar[bool] = False
     data_unavailable: ClassVar[str | None] = NO_ROWS
@@ -121,13 +139,21 @@ class DaskMetricStatistic(Statistic):
     k: int = 1
     arrays: tuple[np.ndarray, ...] = ()
     cached_estimate: np.ndarray | None = None
+    loo: list[Any] | None = field(default=None, repr=False)
+    moments: JackknifeMoments | None = field(default=None, repr=False)
 
     def estimate(self) -> np.ndarray:
         assert self.cached_estimate is not None
         return self.cached_estimate.copy()
 
     def jackknife(self) -> np.ndarray:
-        raise ValueError(NO_ROWS)
+        raise ValueError(NO_ROWS if self.loo is None else NO_VALUES)
+
+    def jackknife_moments(self) -> JackknifeMoments | None:
+        """The leave-one-out power sums (one pass the first time), or None."""
+        if self.moments is None and self.loo is not None:
+            self.moments = loo_pass(self.loo)
+        return self.moments
 
 
 @dataclass(frozen=True)
@@ -181,8 +207,8 @@ def _check_call(
             "method",
             owner,
             f"must be one of {', '.join(repr(m) for m in DASK_METHODS)} with "
-            "predictions in dask collections (BCa's jackknife would revisit "
-            f"every row). Got {method!r}.",
+            "predictions in dask collections (the studentized and calibrated "
+            f"intervals would revisit every row). Got {method!r}.",
         )
     if device not in ("cpu", "auto"):
         raise value_error(
@@ -327,23 +353,49 @@ def mean_partition(
     and followed by them when given."""
     yt = np.asarray(y_true)
     m = yt.shape[0]
-    cols = []
-    name, options, owner = job.name, job.options, job.owner
-    for param, yp in zip(job.params, preds, strict=True):
-        if m == 0:
-            cols.append(np.empty(0))
-            continue
-        try:
-            prepared = METRICS[name].prepare(yt, np.asarray(yp), **options)
-        except ValueError as exc:
-            raise ValueError(f"{exc} (in '{param}' of {owner})") from exc
-        cols.append(prepared.args[0])
+    cols = _metric_values(yt, preds, job)
     if sample_weight is not None:
-        sw = _partition_weights(sample_weight, owner)
+        sw = _partition_weights(sample_weight, job.owner)
         cols = [c * sw for c in cols] + [sw]
     X = np.column_stack(cols) if m else np.empty((0, len(cols)))
     seed, gamma, B = job.stream
     return partition_sums(X, start, seed, gamma, B, False)
+
+
+def _metric_values(yt: np.ndarray, preds: list[Any], job: _Job) -> list[np.ndarray]:
+    """Each prediction's per-row metric values on one partition's rows."""
+    cols: list[np.ndarray] = []
+    for param, yp in zip(job.params, preds, strict=True):
+        if yt.shape[0] == 0:
+            cols.append(np.empty(0))
+            continue
+        try:
+            prepared = METRICS[job.name].prepare(yt, np.asarray(yp), **job.options)
+        except ValueError as exc:
+            raise ValueError(f"{exc} (in '{param}' of {job.owner})") from exc
+        cols.append(prepared.args[0])
+    return cols
+
+
+def mean_loo_partition(
+    y_true: Any,
+    preds: list[Any],
+    sample_weight: Any,
+    start: int,
+    job: _Job,
+    rule: LooRule,
+) -> Any:
+    """The leave-one-out power sums of one partition's rows (on a worker)."""
+    yt = np.asarray(y_true)
+    cols = _metric_values(yt, preds, job)
+    m = yt.shape[0]
+    w = (
+        np.ones(m)
+        if sample_weight is None
+        else _partition_weights(sample_weight, job.owner)
+    )
+    X = np.column_stack([*cols, w]) if m else np.empty((0, len(cols) + 1))
+    return loo_partition(X, rule, start)
 
 
 def _mean_values(
@@ -371,8 +423,11 @@ def _per_partition(inputs: _Inputs, call: Any) -> list[Any]:
     ]
 
 
-def _mean_run(inputs: _Inputs, job: _Job) -> list[np.ndarray]:
-    """The mean-type metrics from per-replicate weighted sums."""
+def _mean_run(
+    inputs: _Inputs, job: _Job, sign: float
+) -> tuple[list[np.ndarray], LooRule]:
+    """The mean-type metrics from per-replicate weighted sums, and the rule of
+    their leave-one-out values (the full weighted means, the total weight)."""
     import dask
 
     part = dask.delayed(mean_partition, pure=True)
@@ -387,7 +442,22 @@ def _mean_run(inputs: _Inputs, job: _Job) -> list[np.ndarray]:
         )
     weighted = inputs.weight[0] is not None
     rms = job.name == "root_mean_squared_error"
-    return _mean_values(total, len(job.params), weighted, rms)
+    p = len(job.params)
+    B = job.stream[2]
+    full = total.s1[B] + total.sw[B] * total.shift
+    weight = full[-1] if weighted else total.sw[B]
+    rule = metric_rule(rms, full[:p] / weight, float(weight), sign)
+    return _mean_values(total, p, weighted, rms), rule
+
+
+def _mean_loo(inputs: _Inputs, job: _Job, rule: LooRule) -> list[Any]:
+    """The delayed leave-one-out power sums of each partition's rows."""
+    import dask
+
+    part = dask.delayed(mean_loo_partition, pure=True)
+    return _per_partition(
+        inputs, lambda yt, preds, sw, start: part(yt, preds, sw, start, job, rule)
+    )
 
 
 def _confusion_run(inputs: _Inputs, job: _Job) -> list[np.ndarray]:
@@ -454,9 +524,9 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
     of them by parameter name) and the metric's options as
     ``metric_options``."""
     y_true, preds = call["y_true"], call["preds"]
-    method, level = check_options(
-        owner, **{k: call[k] for k in _OPTIONS}, stratify=call["stratify"]
-    )
+    chosen = call["method"]  # None: the default
+    options = {k: call[k] for k in _OPTIONS} | {"method": chosen or "bca"}
+    method, level = check_options(owner, **options, stratify=call["stratify"])
     sample_weight, resampler = call["sample_weight"], call["resampler"]
     _check_call(
         owner,
@@ -477,6 +547,19 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
             "collections: each partition reduces its rows to per-replicate sums. "
             f"Got {resolved.name!r}.",
         )
+    if chosen is None and resolved.registry not in _MEAN_METRICS:
+        method = "bc"  # the default where BCa is not data-parallel
+    if method == "bca" and resolved.registry not in _MEAN_METRICS:
+        raise value_error(
+            "method",
+            owner,
+            f"must be one of {', '.join(repr(m) for m in _NO_BCA)} for the metric "
+            f"{resolved.name!r} with predictions in dask collections: its "
+            "leave-one-out values (BCa's acceleration) have no closed form from "
+            "sums per partition (the default, method=None, gives 'bc' here); BCa "
+            "is data-parallel for "
+            f"{', '.join(repr(m) for m in _MEAN_METRICS)}. Got 'bca'.",
+        )
     res, source = resolve_resampler(
         resampler, call["n_resamples"], call["random_state"], owner
     )
@@ -493,18 +576,20 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
         classes = label_sets(inputs.y_true, [])[0]
         options = _pinned(name, options, classes, inputs.pred_ndim, owner)
     job = _Job(name, options, (seed, gamma, B), tuple(preds), owner)
+    loo = None
     if name in _RANKED:
         values = _rank_run(inputs, job)
     elif name in CONFUSION_METRICS:
         values = _confusion_run(inputs, job)
     else:
-        values = _mean_run(inputs, job)
+        values, rule = _mean_run(inputs, job, resolved.sign)
+        loo = _mean_loo(inputs, job, rule)
     values = [resolved.sign * v for v in values]
     total = values[0] - values[1] if len(values) == 2 else values[0]
     each = (float(values[0][B]), float(values[-1][B]))
     est = np.array([total[B]])
     stat = DaskMetricStatistic(
-        name=resolved.name, arrays=(np.empty(0),), cached_estimate=est
+        name=resolved.name, arrays=(np.empty(0),), cached_estimate=est, loo=loo
     )
     data = Data((np.empty(0),), inputs.n_samples)
     context = RunContext(stat, data, res.plan_, res, None)

@@ -13,13 +13,14 @@ import numpy as np
 
 from skboot._results import Result
 from skboot._run import (
+    apply_undefined_count,
     apply_undefined_policy,
     auto_jackknife_groups,
     check_jackknife_groups,
     stratified_jackknife,
 )
 from skboot._validation import ALTERNATIVE, NONE, Constraint, validate_params
-from skboot.intervals import ConfidenceInterval, interval_by_method
+from skboot.intervals import ConfidenceInterval, JackknifeMoments, interval_by_method
 from skboot.metrics._inputs import INTERVAL_OPTIONS
 from skboot.metrics._plot import plot_metric_result
 from skboot.statistic import BootstrapResult
@@ -62,13 +63,10 @@ def metric_interval(
     est = float(result.estimate)
     dist = np.asarray(result.distribution, dtype=float)
 
-    def jackknife() -> np.ndarray:
-        jk = np.asarray(result.jackknife_values(groups), dtype=float)[:, 0]
+    def jackknife() -> np.ndarray | JackknifeMoments:
         kind = "leave-one-out" if groups is None else "delete-a-group"
         esc = name.replace("{", "{{").replace("}", "}}")
-        kept, undefined = apply_undefined_policy(
-            jk,
-            policy,
+        texts: dict[str, Any] = dict(
             subject=f"The metric {name} is undefined",
             unit=f"jackknife ({kind}) samples",
             item="unit",
@@ -79,6 +77,14 @@ def metric_interval(
             too_few=f"The metric {esc} is defined on {{kept}} of {{B}} jackknife "
             "samples; the BCa acceleration needs at least {minimum}.",
         )
+        sums = None if ctx is None or groups else ctx.stat.jackknife_moments()
+        if sums is not None:  # predictions in dask collections
+            sums = sums.column(0)
+            bad, first = sums.n_nonfinite, sums.first_nonfinite
+            apply_undefined_count(bad, sums.n, first, policy, **texts)
+            return sums.finite_only()
+        jk = np.asarray(result.jackknife_values(groups), dtype=float)[:, 0]
+        kept, undefined = apply_undefined_policy(jk, policy, **texts)
         codes = None if ctx is None or groups is not None else ctx.plan.strata_codes
         if codes is None:
             return kept

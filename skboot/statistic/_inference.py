@@ -30,6 +30,7 @@ from skboot._validation import ALTERNATIVE, LEVEL, Constraint, lower, validate_p
 from skboot.intervals import (
     CALIBRATED_METHODS,
     ConfidenceInterval,
+    JackknifeMoments,
     check_method,
     method_endpoints,
     method_pvalues,
@@ -95,7 +96,7 @@ def _inputs(
     n_inner: Any,
     ndim: int,
 ) -> tuple[
-    Callable[[], np.ndarray],
+    Callable[[], np.ndarray | JackknifeMoments],
     Callable[[], tuple[np.ndarray, np.ndarray]],
     Callable[[], tuple[np.ndarray, np.ndarray]],
 ]:
@@ -106,9 +107,12 @@ def _inputs(
 
     ctx = result._context
 
-    def jackknife_values() -> np.ndarray:
+    def jackknife_values() -> np.ndarray | JackknifeMoments:
         if ctx is None:
             raise ValueError(_NO_DATA.format(what="The jackknife"))
+        moments = ctx.stat.jackknife_moments() if groups is None else None
+        if moments is not None:  # the rows stay on the dask workers
+            return moments if ndim else moments.column(0)
         if ctx.stat.data_unavailable:
             raise ValueError(ctx.stat.data_unavailable)
         jk = jackknife(ctx, groups)
