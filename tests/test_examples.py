@@ -65,6 +65,12 @@ EXPECTED: dict[str, list[str]] = {
         r"of the replicates' curves lie inside it everywhere",
         r"Precision at recall 0\.90: 0\.\d+",
     ],
+    "plot_calibrated_coverage.py": [
+        r"100 data sets of n = 10 per law",
+        r"Coverage of 90% intervals for the true mean",
+        r"normal\s+calibrated\s+0\.\d+\s+\(standard error 0\.0\d+\)",
+        r"exponential\s+percentile\s+0\.\d+",
+    ],
     "parametric_bootstrap.py": [
         r"parametric\s+\[\d\.\d+, \d\.\d+\]",
         r"exact\s+\[\d\.\d+, \d\.\d+\]",
