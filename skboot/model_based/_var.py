@@ -136,10 +136,11 @@ class VARResidualBootstrap(SyntheticResampler):
     ----------
     order_ : int
         The VAR order used.
-    var_coef_ : ndarray of shape (order_, m, m)
-        ``var_coef_[j]`` is ``A_{j+1}`` (statsmodels' ``coefs``).
+    var_coef_ : ndarray of shape (p, m, m)
+        ``var_coef_[j]`` is ``A_{j+1}`` (statsmodels' ``coefs``); ``p`` is
+        ``order_``.
     intercept_ : ndarray of shape (m,)
-    residuals_ : ndarray of shape (n - order_, m)
+    residuals_ : ndarray of shape (n - p, m)
         The centred residual rows that are resampled.
     sigma_u_ : ndarray of shape (m, m)
         Residual covariance with statsmodels' degrees-of-freedom correction.
