@@ -84,7 +84,9 @@ def main() -> None:
         else:
             per = med[name] / (m * B) * 1e9
             ratio = med[name] / med["poisson"]
-            print(f"{name:18s} {per:8.2f} ns per row x replicate  {ratio:5.2f} x poisson")
+            print(
+                f"{name:18s} {per:8.2f} ns per row x replicate  {ratio:5.2f} x poisson"
+            )
 
 
 if __name__ == "__main__":

@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 from skboot import (
-    MovingBlockBootstrap,
     BootstrapResult,
     BootstrapStatistic,
+    MovingBlockBootstrap,
     PoissonBootstrap,
     UndefinedStatisticWarning,
     bootstrap,

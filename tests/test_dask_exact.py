@@ -97,7 +97,16 @@ def _row_counts(
         for b in range(B):
             cnt = np.empty(m)
             stratum_row_counts(
-                seeds, gamma, np.uint64(b), table[j, b], pool, offsets, local, buf, tmp, cnt
+                seeds,
+                gamma,
+                np.uint64(b),
+                table[j, b],
+                pool,
+                offsets,
+                local,
+                buf,
+                tmp,
+                cnt,
             )
             out[b, starts[j] : starts[j] + m] = cnt
     return out
@@ -163,7 +172,9 @@ def test_partition_sums_are_the_rebuilt_counts_times_the_rows():
 def test_sample_size_m_out_of_n():
     """m-out-of-n: every replicate draws exactly m rows."""
     ones = da.ones(1000, chunks=300)
-    res = bootstrap(ones, "sum", resampler=Bootstrap(50, sample_size=137), random_state=1)
+    res = bootstrap(
+        ones, "sum", resampler=Bootstrap(50, sample_size=137), random_state=1
+    )
     assert np.all(res.distribution == 137.0)
 
 
@@ -211,7 +222,10 @@ def test_same_partitioning_same_bits_any_scheduler_and_run():
     # another partitioning draws other replicates (the counts per partition
     # depend on it): a different, equally valid, distribution
     other = bootstrap(
-        da.from_array(x, chunks=(500, 2)), "var", resampler=Bootstrap(40), random_state=SEED
+        da.from_array(x, chunks=(500, 2)),
+        "var",
+        resampler=Bootstrap(40),
+        random_state=SEED,
     )
     assert not np.allclose(other.distribution, runs[0].distribution)
     np.testing.assert_allclose(other.estimate, runs[0].estimate, rtol=RTOL)
@@ -260,12 +274,19 @@ def test_stratified_row_counts_and_text_labels():
     ddf = dd.from_pandas(frame, npartitions=3)
     B = 20_000
     res = bootstrap(
-        ddf["x"], "mean", resampler=StratifiedBootstrap(B), y=ddf["y"], random_state=SEED
+        ddf["x"],
+        "mean",
+        resampler=StratifiedBootstrap(B),
+        y=ddf["y"],
+        random_state=SEED,
     )
     lengths = ddf.map_partitions(len).compute().to_numpy()
     bounds = np.concatenate([[0], np.cumsum(lengths)])
     sizes = np.array(
-        [[np.sum(codes[bounds[j] : bounds[j + 1]] == s) for j in range(3)] for s in range(3)]
+        [
+            [np.sum(codes[bounds[j] : bounds[j + 1]] == s) for j in range(3)]
+            for s in range(3)
+        ]
     )
     counts = _row_counts(check_random_state(SEED), sizes, sizes.sum(axis=1), B, codes)
     np.testing.assert_allclose(res.distribution, counts @ x / n, rtol=RTOL, atol=RTOL)
@@ -289,15 +310,27 @@ def test_stratified_bca_acceleration_is_the_in_memory_one():
     )
     got = res._context.stat.jackknife_moments()
     mem = bootstrap(
-        x, "std", resampler=StratifiedBootstrap(30), y=y, random_state=SEED,
+        x,
+        "std",
+        resampler=StratifiedBootstrap(30),
+        y=y,
+        random_state=SEED,
         statistic_kwargs={"ddof": 1},
     )
-    jk = stratified_jackknife(mem._context.stat.jackknife(), np.unique(y, return_inverse=True)[1])
+    jk = stratified_jackknife(
+        mem._context.stat.jackknife(), np.unique(y, return_inverse=True)[1]
+    )
     d = jk.mean(axis=0) - jk
     np.testing.assert_allclose(got.m2, (d**2).sum(axis=0), rtol=1e-10)
-    np.testing.assert_allclose(got.m3, (d**3).sum(axis=0), rtol=1e-8, atol=1e-12 * np.abs(d**3).sum())
+    np.testing.assert_allclose(
+        got.m3, (d**3).sum(axis=0), rtol=1e-8, atol=1e-12 * np.abs(d**3).sum()
+    )
     ci = res.confidence_interval()
-    assert ci.method == "bca" and np.all(ci.low < res.estimate) and np.all(res.estimate < ci.high)
+    assert (
+        ci.method == "bca"
+        and np.all(ci.low < res.estimate)
+        and np.all(res.estimate < ci.high)
+    )
 
 
 # -- groups ------------------------------------------------------------------------
@@ -321,7 +354,9 @@ def _group_reference(x, ids, key, B):
         out = np.empty(B)
         for b in range(B):
             z = _mix64(base + np.uint64(b + 1) * gamma)
-            c = (((z >> np.uint64(11)).astype(np.int64))[:, None] >= T[None, :]).sum(axis=1)
+            c = (((z >> np.uint64(11)).astype(np.int64))[:, None] >= T[None, :]).sum(
+                axis=1
+            )
             out[b] = (c * x).sum() / c.sum()
     return out
 
@@ -365,8 +400,10 @@ def test_group_bca_refused_percentile_default():
         random_state=1,
     )
     assert res.confidence_interval().method == "percentile"
-    with pytest.raises(ValueError, match="delete-one-group jackknife.*'percentile'"):
+    with pytest.raises(ValueError, match=r"delete-one-group jackknife.*'percentile'"):
         res.confidence_interval(method="bca")
+    with pytest.raises(ValueError, match="'normal' or 'bc', or call"):
+        res.confidence_interval(method="studentized")
 
 
 # -- the result --------------------------------------------------------------------
@@ -395,7 +432,10 @@ def _poisoned(n: int = 1000):
 
 SCHEMES = "Bootstrap.*GroupBootstrap.*PoissonBootstrap.*StratifiedBootstrap"
 ERRORS = [
-    ({"resampler": MovingBlockBootstrap(10, block_length=5)}, SCHEMES + ".*MovingBlock"),
+    (
+        {"resampler": MovingBlockBootstrap(10, block_length=5)},
+        SCHEMES + ".*MovingBlock",
+    ),
     ({"resampler": CircularBlockBootstrap(10, block_length=5)}, SCHEMES + ".*Circular"),
     ({"resampler": StationaryBootstrap(10, block_length=5)}, SCHEMES + ".*Stationary"),
     ({"resampler": BayesianBootstrap(10)}, SCHEMES + ".*Bayesian"),
@@ -406,7 +446,10 @@ ERRORS = [
         "'y' parameter.*dask array or Series.*ndarray",
     ),
     ({"resampler": Bootstrap(10), "y": np.zeros(1000)}, "'y' parameter.*only Strat"),
-    ({"resampler": PoissonBootstrap(10), "groups": np.zeros(1000)}, "'groups'.*only Group"),
+    (
+        {"resampler": PoissonBootstrap(10), "groups": np.zeros(1000)},
+        "'groups'.*only Group",
+    ),
     (
         {
             "resampler": StratifiedBootstrap(10),
@@ -427,15 +470,15 @@ def test_errors_before_any_work(kwargs, match):
 def test_misaligned_or_bad_labels_refused_before_the_replicates():
     x = da.from_array(np.zeros(1000), chunks=100)
     bad = da.from_array(np.zeros(1000), chunks=300)
-    with pytest.raises(ValueError, match="'y' parameter.*partitioned like the data"):
+    with pytest.raises(ValueError, match=r"'y' parameter.*partitioned like the data"):
         bootstrap(x, "mean", resampler=StratifiedBootstrap(10), y=bad)
-    with pytest.raises(ValueError, match="'groups' parameter.*partitioned like"):
+    with pytest.raises(ValueError, match=r"'groups' parameter.*partitioned like"):
         bootstrap(x, "mean", resampler=GroupBootstrap(10), groups=bad)
     two = da.zeros((1000, 2), chunks=(100, 2))
-    with pytest.raises(ValueError, match="'y' parameter.*1-D"):
+    with pytest.raises(ValueError, match=r"'y' parameter.*1-D"):
         bootstrap(x, "mean", resampler=StratifiedBootstrap(10), y=two)
     nan = da.from_array(np.r_[np.nan, np.zeros(999)], chunks=100)
-    with pytest.raises(ValueError, match="'y' parameter.*NaN"):
+    with pytest.raises(ValueError, match=r"'y' parameter.*NaN"):
         bootstrap(x, "mean", resampler=StratifiedBootstrap(10), y=nan)
 
 
@@ -444,8 +487,13 @@ def test_exact_partition_detects_changed_strata():
     seeds = np.array([np.uint64(1), np.uint64(2)])
     with pytest.raises(RuntimeError, match="not deterministic"):
         exact_partition(
-            np.ones(4), np.array([1, 1, 1, 1]), np.array([0, 1]), draws, seeds,
-            np.uint64(3), False,
+            np.ones(4),
+            np.array([1, 1, 1, 1]),
+            np.array([0, 1]),
+            draws,
+            seeds,
+            np.uint64(3),
+            False,
         )
 
 
@@ -479,14 +527,22 @@ def test_local_cluster_gives_the_local_schedulers_bits(thread_cluster):
     ya = da.from_array(y, chunks=700)
     on_cluster = [
         bootstrap(arr, "mean", resampler=Bootstrap(30), random_state=SEED),
-        bootstrap(arr, "std", resampler=StratifiedBootstrap(30), y=ya, random_state=SEED),
-        bootstrap(arr, "mean", resampler=GroupBootstrap(30), groups=ya, random_state=SEED),
+        bootstrap(
+            arr, "std", resampler=StratifiedBootstrap(30), y=ya, random_state=SEED
+        ),
+        bootstrap(
+            arr, "mean", resampler=GroupBootstrap(30), groups=ya, random_state=SEED
+        ),
     ]
     with dask.config.set(scheduler="synchronous"):
         local = [
             bootstrap(arr, "mean", resampler=Bootstrap(30), random_state=SEED),
-            bootstrap(arr, "std", resampler=StratifiedBootstrap(30), y=ya, random_state=SEED),
-            bootstrap(arr, "mean", resampler=GroupBootstrap(30), groups=ya, random_state=SEED),
+            bootstrap(
+                arr, "std", resampler=StratifiedBootstrap(30), y=ya, random_state=SEED
+            ),
+            bootstrap(
+                arr, "mean", resampler=GroupBootstrap(30), groups=ya, random_state=SEED
+            ),
         ]
-    for a, b in zip(on_cluster, local):
+    for a, b in zip(on_cluster, local, strict=True):
         np.testing.assert_array_equal(a.distribution, b.distribution)

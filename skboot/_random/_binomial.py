@@ -120,7 +120,7 @@ def exp_fixed(x):
     acc = t[13]
     for j in range(12, -1, -1):
         acc = acc * r + t[j]
-    scale = bits_double(np.uint64(np.int64(k) + 1023) << np.uint64(52))
+    scale = bits_double(np.uint64(np.int64(k) + 1023) << np.uint64(52))  # type: ignore[call-arg, var-annotated]
     return acc * scale
 
 

@@ -178,6 +178,10 @@ class DataParallelGroupStatistic(DataParallelStatistic):
     partition), so intervals default to the percentile method."""
 
     has_jackknife: ClassVar[bool] = False
+    data_unavailable: ClassVar[str | None] = NO_ROWS.replace(
+        ", 'bc' or 'bca' (BCa's acceleration takes one more pass over the partitions)",
+        " or 'bc'",
+    )
 
     def jackknife_moments(self) -> JackknifeMoments:
         raise ValueError(NO_GROUP_BCA)

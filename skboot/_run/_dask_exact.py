@@ -268,7 +268,10 @@ def scheme_total(
         gblocks = label_blocks(groups, "groups", owner, rows)
         seed, gamma = key.stream(PURPOSE["data_parallel"])
         part = dask.delayed(group_partition, pure=True)
-        parts = [part(b, g, seed, gamma, B, want2) for b, g in zip(blocks, gblocks)]
+        parts = [
+            part(b, g, seed, gamma, B, want2)
+            for b, g in zip(blocks, gblocks, strict=True)
+        ]
         (total,) = dask.compute(tree_merge(parts, merge))
         return SchemeTotal(total, DataParallelPlan(key, n, scheme="group"))
     labels: np.ndarray | None = None
@@ -287,7 +290,7 @@ def scheme_total(
     S = sizes.shape[0]
     part = dask.delayed(exact_partition, pure=True)
     parts = []
-    for j, (blk, yb) in enumerate(zip(blocks, yblocks)):
+    for j, (blk, yb) in enumerate(zip(blocks, yblocks, strict=True)):
         seeds = np.array([substream_seed(seed, j * S + s + 1) for s in range(S)])
         parts.append(part(blk, yb, labels, table[j], seeds, gamma, want2))
     (total,) = dask.compute(tree_merge(parts, merge))
@@ -386,6 +389,9 @@ class StrataJackknife:
         part = dask.delayed(strata_loo_partition, pure=True)
         merge = dask.delayed(merge_strata_loo, pure=True)
         data = rows.array.to_delayed().ravel()
-        parts = [part(b, y, self.labels, rule) for b, y in zip(data, self.blocks)]
+        parts = [
+            part(b, y, self.labels, rule)
+            for b, y in zip(data, self.blocks, strict=True)
+        ]
         (total,) = dask.compute(tree_merge(parts, merge))
         return strata_moments(total)
