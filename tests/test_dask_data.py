@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 from skboot import (
-    Bootstrap,
     BootstrapResult,
     BootstrapStatistic,
+    MovingBlockBootstrap,
     PoissonBootstrap,
     UndefinedStatisticWarning,
     bootstrap,
@@ -291,10 +291,12 @@ ERRORS = [
     ),
     ({"statistic": "median"}, "statistic.*Got 'median'"),
     ({"statistic": "corr"}, "statistic.*Got 'corr'"),
-    ({"resampler": None}, "resampler.*PoissonBootstrap.*Got None \\(Bootstrap\\)"),
-    ({"resampler": Bootstrap(10)}, "resampler.*PoissonBootstrap.*Got Bootstrap"),
-    ({"y": np.zeros(1000)}, "'y' parameter.*no strata or groups"),
-    ({"groups": np.zeros(1000)}, "'groups' parameter.*no strata or groups"),
+    (
+        {"resampler": MovingBlockBootstrap(10, block_length=3)},
+        "resampler.*Bootstrap.*PoissonBootstrap.*Got MovingBlockBootstrap",
+    ),
+    ({"y": np.zeros(1000)}, "'y' parameter.*only StratifiedBootstrap takes strata"),
+    ({"groups": np.zeros(1000)}, "'groups' parameter.*only GroupBootstrap takes"),
     ({"nan_policy": "omit"}, "nan_policy.*'raise' or 'propagate'.*dropna"),
     ({"device": "cuda"}, "device.*'cpu' or 'auto'"),
     ({"statistic": "mean", "statistic_kwargs": {"ddof": 1}}, "statistic_kwargs"),

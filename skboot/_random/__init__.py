@@ -8,11 +8,21 @@ Modules:
   (the definition of the stream: see its docstring);
 * :mod:`skboot._random._blocks`: the block draw every index path uses and the fills
   built on it (indices, stratified pools, Poisson counts, Dirichlet weights);
+* :mod:`skboot._random._binomial`: binomial variates (inversion and BTRD), and
+  the fixed-operation ``log``/``exp`` they use;
 * :mod:`skboot._random._exp`: skboot's own ``-log(v)`` (the Exp(1) variates of the
   Dirichlet weights; the same bits on every platform and device);
 * :mod:`skboot._random._reference`: a slow pure-numpy reference, for tests.
 """
 
+from skboot._random._binomial import (
+    binomial,
+    binomial_fill,
+    exp_fixed,
+    ln_fixed,
+    log1p_fixed,
+    substream_seed,
+)
 from skboot._random._blocks import (
     FAST_BLOCK,
     HALF_BLOCK,
@@ -96,6 +106,8 @@ __all__ = [
     "PURPOSE_STRIDE",
     "STREAM_VERSION",
     "RootKey",
+    "binomial",
+    "binomial_fill",
     "bits_double",
     "bounded",
     "check_random_state",
@@ -111,6 +123,7 @@ __all__ = [
     "draw_sumsq_pairs_prefetch",
     "exp1_of_complement",
     "exp1_of_output",
+    "exp_fixed",
     "fast_pairs",
     "fast_pairs_split",
     "fill_dirichlet_weights",
@@ -124,6 +137,8 @@ __all__ = [
     "fy_swap_sum_pairs",
     "index_dtype",
     "lemire_threshold",
+    "ln_fixed",
+    "log1p_fixed",
     "mix64",
     "neg_log",
     "pool_thresholds",
@@ -135,6 +150,7 @@ __all__ = [
     "reference_words",
     "replicate_counter",
     "splitmix_at",
+    "substream_seed",
     "target_lanes",
     "uniform01",
     "uniform_at",

@@ -107,6 +107,12 @@ PURPOSE = {
     # inner replicates of the calibrated intervals' double bootstrap: inner
     # replicate c of outer replicate b is replicate b * n_inner + c
     "calibration": 13,
+    # the data-parallel schemes of dask collections (skboot._run._dask_exact):
+    # the conditional binomials that split replicate b's draws among the
+    # partitions read this stream at b * 2**32; partition j's row draws (stratum
+    # s of S) read its sub-stream j * S + s + 1; group h's Poisson count reads
+    # output b of the stream seeded mix64(seed ^ h)
+    "data_parallel": 15,
     # sample j of independent samples reads slot 16 + j
     "independent": 16,
 }

@@ -22,15 +22,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from skboot._engine import Statistic, as_float_rows, moments_to_values
-from skboot._kernels.poisson_rows import column_summary, poisson_rows_moments
-from skboot._random import PURPOSE
+from skboot._engine import Statistic, moments_to_values
+from skboot._random import PURPOSE, check_random_state
 from skboot._run._context import (
     check_distribution_memory,
     fit_resampler,
     resolve_resampler,
 )
 from skboot._run._dask_checks import DaskRows, check_data_parallel, dask_rows
+from skboot._run._dask_exact import StrataJackknife, scheme_total
 from skboot._run._dask_jackknife import (
     LooRule,
     loo_moments,
@@ -38,10 +38,21 @@ from skboot._run._dask_jackknife import (
     merge_loo,
     moment_rule,
 )
+from skboot._run._dask_sums import (
+    PartitionSums,
+    merge_sums,
+    partition_sums,
+    tree_merge,
+)
 from skboot._run._data import Data
 from skboot._validation import value_error
 from skboot.intervals import JackknifeMoments
-from skboot.resamplers import BaseResampler, ResamplingPlan
+from skboot.resamplers import (
+    BaseResampler,
+    GroupBootstrap,
+    PoissonBootstrap,
+    ResamplingPlan,
+)
 
 __all__ = [
     "DataParallelRun",
@@ -62,6 +73,14 @@ NO_ROWS = (
     "over the partitions), or call .compute() on the collection and bootstrap "
     "the numpy array if it fits in memory."
 )
+#: Why BCa is unavailable for the data-parallel group bootstrap.
+NO_GROUP_BCA = (
+    "BCa needs the delete-one-group jackknife, and the rows of a group may lie "
+    "in every partition of the dask collection, so its values are not computed "
+    "where the rows live. Use method 'percentile' (the default here), 'basic', "
+    "'normal' or 'bc', or call .compute() on the collections and bootstrap the "
+    "numpy arrays with GroupBootstrap if they fit in memory."
+)
 #: Why the leave-one-out values themselves are unavailable.
 NO_VALUES = (
     "The data of this result stay in a dask collection, so its n leave-one-out "
@@ -70,121 +89,6 @@ NO_VALUES = (
     "the rows live. Call .compute() on the collection and bootstrap the numpy "
     "array to get the values if they fit in memory."
 )
-
-
-@dataclass(frozen=True)
-class PartitionSums:
-    """Per-replicate sums of some rows, about the centre ``shift`` (d,).
-
-    ``s1``, ``s2``: (B + 1, d) count-weighted sums of ``x - shift`` and of its
-    square (row B: unit weights, the original data); ``sw``: (B + 1,) the
-    counts' totals; ``integral``: whether each column held integers only (its
-    shift is then an integer and the sums stay exact); ``n_nonfinite`` and
-    ``n_notbinary``: values the checks made after the pass refuse.
-    """
-
-    n: int
-    shift: np.ndarray
-    integral: np.ndarray
-    s1: np.ndarray
-    s2: np.ndarray
-    sw: np.ndarray
-    n_nonfinite: int = 0
-    n_notbinary: int = 0
-
-
-def partition_sums(
-    block: Any,
-    start: int,
-    seed: np.uint64,
-    gamma: np.uint64,
-    n_resamples: int,
-    want2: bool,
-) -> PartitionSums:
-    """The sums of one partition (runs on a worker): ``block`` holds the global
-    rows ``start .. start + len(block) - 1``.  Two passes over the rows (their
-    centre, then the sums) and nothing of their size allocated beyond a float64
-    copy of a block of another dtype."""
-    X = as_float_rows(np.asarray(block))
-    m, d = X.shape
-    B = n_resamples
-    s1 = np.zeros((B + 1, d))
-    s2 = np.zeros((B + 1, d))
-    sw = np.zeros(B + 1)
-    sums = np.empty(d)
-    finite = np.empty(d, dtype=np.int64)
-    integral = np.empty(d, dtype=np.bool_)
-    if m == 0:
-        return PartitionSums(0, np.zeros(d), np.ones(d, dtype=bool), s1, s2, sw)
-    n_nonfinite, n_notbinary = column_summary(X, sums, finite, integral)
-    # the centre: the mean of the finite values (0 if none), an integer for a
-    # column of integers (its centred sums are then exact)
-    shift = np.where(finite > 0, sums / np.maximum(finite, 1), 0.0)
-    shift = np.where(integral, np.round(shift), shift)
-    poisson_rows_moments(
-        X,
-        shift,
-        seed,
-        gamma,
-        np.int64(0),
-        np.int64(start),
-        want2,
-        s1[:B],
-        s2[:B],
-        sw[:B],
-        s1[B],
-        s2[B],
-    )
-    sw[B] = float(m)
-    return PartitionSums(
-        m, shift, integral, s1, s2, sw, int(n_nonfinite), int(n_notbinary)
-    )
-
-
-def _moved(p: PartitionSums, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``p``'s sums about ``centre`` instead of ``p.shift``."""
-    delta = (p.shift - centre)[None, :]
-    w = p.sw[:, None]
-    with np.errstate(invalid="ignore"):
-        s1 = p.s1 + w * delta
-        s2 = p.s2 + (2.0 * delta) * p.s1 + w * (delta * delta)
-    return s1, s2
-
-
-def merge_sums(a: PartitionSums, b: PartitionSums) -> PartitionSums:
-    """The sums of the rows of ``a`` and ``b``, about their pooled centre
-    (rounded to an integer for columns of integers, so their sums stay exact)."""
-    if b.n == 0:
-        return a
-    if a.n == 0:
-        return b
-    n = a.n + b.n
-    centre = (a.n * a.shift + b.n * b.shift) / n
-    integral = a.integral & b.integral
-    centre = np.where(integral, np.round(centre), centre)
-    a1, a2 = _moved(a, centre)
-    b1, b2 = _moved(b, centre)
-    return PartitionSums(
-        n,
-        centre,
-        integral,
-        a1 + b1,
-        a2 + b2,
-        a.sw + b.sw,
-        a.n_nonfinite + b.n_nonfinite,
-        a.n_notbinary + b.n_notbinary,
-    )
-
-
-def tree_merge(parts: list[Any], merge: Any) -> Any:
-    """Merge ``parts`` pairwise, level by level, in their order: a fixed tree,
-    so the result does not depend on when each part finishes."""
-    if not parts:
-        raise ValueError("tree_merge needs at least one part.")
-    while len(parts) > 1:
-        pairs = [merge(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
-        parts = pairs + ([parts[-1]] if len(parts) % 2 else [])
-    return parts[0]
 
 
 def loo_pass(parts: list[Any]) -> JackknifeMoments:
@@ -227,6 +131,8 @@ class DataParallelStatistic(Statistic):
     rows: DaskRows | None = field(default=None, repr=False)
     rule: LooRule | None = field(default=None, repr=False)
     moments: JackknifeMoments | None = field(default=None, repr=False)
+    #: the stratified bootstrap's jackknife pass (None: the plain jackknife)
+    strata: StrataJackknife | None = field(default=None, repr=False)
 
     def estimate(self) -> np.ndarray:
         assert self.cached_estimate is not None
@@ -249,6 +155,9 @@ class DataParallelStatistic(Statistic):
             else:
                 import dask
 
+                if self.strata is not None:
+                    self.moments = self.strata.moments(self.rows, rule)
+                    return self.moments
                 part = dask.delayed(loo_partition, pure=True)
                 blocks = self.rows.array.to_delayed().ravel()
                 self.moments = loo_pass([part(blk, rule) for blk in blocks])
@@ -260,6 +169,22 @@ class DataParallelStatistic(Statistic):
     def keywords(self) -> dict[str, object]:
         """The ``statistic_kwargs`` that rebuild this statistic."""
         return {"ddof": self.ddof} if self.name in ("var", "std") else {}
+
+
+@dataclass
+class DataParallelGroupStatistic(DataParallelStatistic):
+    """The statistic of a data-parallel group bootstrap: no BCa (its jackknife
+    deletes one group at a time, and a group's rows may lie in every
+    partition), so intervals default to the percentile method."""
+
+    has_jackknife: ClassVar[bool] = False
+    data_unavailable: ClassVar[str | None] = NO_ROWS.replace(
+        ", 'bc' or 'bca' (BCa's acceleration takes one more pass over the partitions)",
+        " or 'bc'",
+    )
+
+    def jackknife_moments(self) -> JackknifeMoments:
+        raise ValueError(NO_GROUP_BCA)
 
 
 @dataclass(frozen=True)
@@ -327,6 +252,46 @@ def run_data_parallel(
     d = 1 if rows.ndim == 1 else int(rows.array.shape[1])
     B = int(res.n_resamples)
     check_distribution_memory(B, d, owner)
+    want2 = name in ("var", "std")
+    if isinstance(res, PoissonBootstrap):
+        total, plan = _poisson_total(res, source, rows, want2, owner)
+        strata = None
+    else:
+        key = check_random_state(source, owner=type(res).__name__)
+        st = scheme_total(res, key, rows, y, groups, want2, owner)
+        # the replicates live on the workers: the plan records the scheme only
+        res = res._fit_plan(key, st.plan)
+        total, plan, strata = st.total, st.plan, st.strata
+    _check_values(total, name, nan_policy, owner)
+    values = moments_to_values(
+        name, total.s1, total.s2, total.sw[:, None], total.shift[None, :], ddof
+    )
+    shape = (0,) if rows.ndim == 1 else (0, d)
+    rule = moment_rule(name, total.n, total.shift, total.s1[B], total.s2[B], ddof)
+    kind = (
+        DataParallelGroupStatistic
+        if isinstance(res, GroupBootstrap)
+        else DataParallelStatistic
+    )
+    stat = kind(
+        name=name,
+        ddof=ddof,
+        k=d,
+        arrays=(np.empty(shape),),
+        cached_estimate=np.ascontiguousarray(values[B]),
+        rows=rows,
+        rule=rule,
+        strata=strata,
+    )
+    stat.builtin_name = None
+    placeholder = Data((np.empty(shape),), rows.n_samples, rows.labels, rows.kind)
+    return DataParallelRun(stat, placeholder, plan, res, values[:B])
+
+
+def _poisson_total(
+    res: BaseResampler, source: Any, rows: DaskRows, want2: bool, owner: str
+) -> tuple[PartitionSums, ResamplingPlan]:
+    """The Poisson run's merged sums and plan (``res`` fitted on the way)."""
     # the plan needs only the row count: a (n, 0) placeholder holds no bytes
     res = fit_resampler(res, source, np.empty((rows.n_samples, 0)), checked=True)
     plan = res.plan_
@@ -341,23 +306,6 @@ def run_data_parallel(
     seed, gamma = res.key_.stream(PURPOSE["poisson"])
     import dask
 
-    want2 = name in ("var", "std")
+    B = int(res.n_resamples)
     (total,) = dask.compute(_graph(rows, seed, gamma, B, want2))
-    _check_values(total, name, nan_policy, owner)
-    values = moments_to_values(
-        name, total.s1, total.s2, total.sw[:, None], total.shift[None, :], ddof
-    )
-    shape = (0,) if rows.ndim == 1 else (0, d)
-    rule = moment_rule(name, total.n, total.shift, total.s1[B], total.s2[B], ddof)
-    stat = DataParallelStatistic(
-        name=name,
-        ddof=ddof,
-        k=d,
-        arrays=(np.empty(shape),),
-        cached_estimate=np.ascontiguousarray(values[B]),
-        rows=rows,
-        rule=rule,
-    )
-    stat.builtin_name = None
-    placeholder = Data((np.empty(shape),), rows.n_samples, rows.labels, rows.kind)
-    return DataParallelRun(stat, placeholder, plan, res, values[:B])
+    return total, plan

@@ -10,15 +10,22 @@ from typing import Any
 import numpy as np
 
 from skboot._validation import is_int, param_error, value_error
-from skboot.resamplers import PoissonBootstrap
+from skboot.resamplers import (
+    Bootstrap,
+    GroupBootstrap,
+    PoissonBootstrap,
+    StratifiedBootstrap,
+)
 
 __all__ = [
+    "DATA_PARALLEL_RESAMPLERS",
     "DATA_PARALLEL_STATISTICS",
     "DaskRows",
     "check_data_parallel",
     "dask_rows",
     "holds_dask",
     "is_dask_collection",
+    "require_data_parallel_scheme",
     "require_poisson",
     "row_starts",
 ]
@@ -26,6 +33,15 @@ __all__ = [
 #: The statistics a data-parallel run computes from per-partition sums.
 DATA_PARALLEL_STATISTICS = ("mean", "proportion", "std", "sum", "var")
 _NAMES = ", ".join(repr(s) for s in DATA_PARALLEL_STATISTICS)
+#: The resamplers a data-parallel bootstrap runs (None means Bootstrap).
+DATA_PARALLEL_RESAMPLERS = (
+    Bootstrap,
+    GroupBootstrap,
+    PoissonBootstrap,
+    StratifiedBootstrap,
+)
+_SCHEMES = ", ".join(f"{c.__name__}(...)" for c in DATA_PARALLEL_RESAMPLERS)
+_WHAT = {"y": "strata", "groups": "group ids"}
 _SMALL = (
     "For data that fit in memory, call .compute() on the collection and pass the "
     "numpy array or pandas object instead."
@@ -74,7 +90,8 @@ def check_data_parallel(
             "data",
             owner,
             "must be one dask array, DataFrame or Series to run data-parallel "
-            f"(tuples of arrays, and dask collections in y or groups, are not). "
+            "(tuples of arrays are not; y and groups may be dask collections "
+            "only alongside dask data). "
             f"Got a {type(data).__name__}.",
         )
     if estimator is not None:
@@ -84,13 +101,7 @@ def check_data_parallel(
             "must be None with data in a dask collection: estimator refits are "
             "not data-parallel.",
         )
-    if y is not None or groups is not None:
-        raise _refuse(
-            "y" if y is not None else "groups",
-            owner,
-            "must be None with data in a dask collection: the data-parallel "
-            "Poisson bootstrap has no strata or groups.",
-        )
+    _check_labels(resampler, y, groups, owner)
     if not isinstance(statistic, str) or statistic not in DATA_PARALLEL_STATISTICS:
         what = "a callable" if callable(statistic) else repr(statistic)
         raise _refuse(
@@ -100,7 +111,6 @@ def check_data_parallel(
             "partition reduces its rows to per-replicate sums; a callable or an "
             f"order statistic would need every row in one place). Got {what}.",
         )
-    require_poisson(resampler, owner, "data in a dask collection")
     if nan_policy == "omit":
         raise value_error(
             "nan_policy",
@@ -117,6 +127,54 @@ def check_data_parallel(
             "partitions run on the dask workers). Got 'cuda'.",
         )
     return statistic, _ddof(statistic, statistic_kwargs, owner)
+
+
+def require_data_parallel_scheme(resampler: Any, owner: str) -> None:
+    """Refuse a resampler whose replicates tie rows of different partitions
+    together in a way the partitions cannot draw alone."""
+    if resampler is None or isinstance(resampler, DATA_PARALLEL_RESAMPLERS):
+        return
+    raise _refuse(
+        "resampler",
+        owner,
+        f"must be one of {_SCHEMES} with data in a dask collection (block "
+        "bootstraps draw runs of consecutive rows across partition boundaries; "
+        "Bayesian weights are normalized by a sum over all rows; model-based "
+        f"and permutation schemes need every row in one place). Got {resampler!r}.",
+    )
+
+
+def _check_labels(resampler: Any, y: Any, groups: Any, owner: str) -> None:
+    """``y`` only with StratifiedBootstrap, ``groups`` only with GroupBootstrap,
+    each a dask collection like the data."""
+    require_data_parallel_scheme(resampler, owner)
+    needs = {"y": StratifiedBootstrap, "groups": GroupBootstrap}
+    for param, value in (("y", y), ("groups", groups)):
+        wanted = isinstance(resampler, needs[param])
+        if value is None and wanted:
+            raise value_error(
+                param,
+                owner,
+                f"must be a dask collection partitioned like the data for "
+                f"{type(resampler).__name__} (the {_WHAT[param]}). Got None.",
+            )
+        if value is None:
+            continue
+        if not wanted:
+            raise _refuse(
+                param,
+                owner,
+                f"must be None with data in a dask collection and "
+                f"resampler={resampler!r}: only StratifiedBootstrap takes strata "
+                "(y) and only GroupBootstrap takes groups.",
+            )
+        if not is_dask_collection(value):
+            raise _refuse(
+                param,
+                owner,
+                "must be a dask array or Series partitioned like the data (all "
+                f"dask or none). Got a {type(value).__name__}.",
+            )
 
 
 def require_poisson(resampler: Any, owner: str, inputs: str) -> None:

@@ -51,18 +51,23 @@ def bootstrap(
     Memory: O(n_jobs * chunk * n) working set plus O(n_resamples * k) for the
     distribution; nothing of size ``n_resamples x n``.
 
-    Data in a dask array, DataFrame or Series run data-parallel with
-    ``resampler=PoissonBootstrap(...)`` and the statistics "mean", "sum", "var",
-    "std" and "proportion": each partition reduces its rows, on the dask
-    workers (the active distributed Client, else dask's local scheduler), to
-    per-replicate sums (``n_resamples x k`` numbers), merged in a fixed pairwise
-    tree; the rows never come to this process.  Row ``i``'s count in replicate
-    ``b`` depends on the seed, ``b`` and ``i`` only, so the distribution equals
-    the in-memory run on the same data and seed to about 1e-12 relative, for any
-    chunking and number of workers.  Anything else (another resampler, a
-    callable, an order statistic, ``y``/``groups``) raises before any work; the
-    BCa and studentized intervals are unavailable (they revisit the rows).  See
-    the guide page "Data larger than memory".
+    Data in a dask array, DataFrame or Series run data-parallel with the
+    statistics "mean", "sum", "var", "std" and "proportion": each partition
+    reduces its rows, on the dask workers (the active distributed Client, else
+    dask's local scheduler), to per-replicate sums (``n_resamples x k``
+    numbers), merged in a fixed pairwise tree; the rows never come to this
+    process.  ``PoissonBootstrap``: row ``i``'s count in replicate ``b``
+    depends on the seed, ``b`` and ``i`` only, so the distribution equals the
+    in-memory run to about 1e-12 relative, for any chunking.  ``Bootstrap``
+    (the default) and ``StratifiedBootstrap`` (``y`` a dask collection
+    partitioned like the data): exact multinomial counts, each partition's
+    share of the draws drawn on the client by conditional binomials; the
+    in-memory law from another stream, bit-identical for a given partitioning
+    on any scheduler.  ``GroupBootstrap`` (``groups`` likewise): each group's
+    rows get one Poisson(1) count keyed by a hash of the group id.  Other
+    resamplers, a callable or an order statistic raise before any work; the
+    studentized and calibrated intervals are unavailable (they revisit the
+    rows).  See the guide page "Data larger than memory".
 
     Parameters
     ----------

@@ -1,0 +1,397 @@
+"""The data-parallel iid, stratified and group bootstraps of a dask collection.
+
+* ``Bootstrap`` (iid, with replacement, ``sample_size`` draws) and
+  ``StratifiedBootstrap`` (``y`` a dask collection partitioned like the data):
+  exact multinomial counts.  A light first pass returns each partition's row
+  count per stratum; the client draws, per replicate, how many of the stratum's
+  draws land in each partition (conditional binomials in partition order,
+  :func:`skboot._kernels.exact_rows.partition_draws`) and sends partition ``j``
+  its ``B x S`` numbers; the partition draws its rows uniformly with
+  replacement among its own rows of each stratum and returns the sums of
+  :class:`~skboot._run._dask_sums.PartitionSums`.  The replicates' law is the
+  in-memory scheme's (counts Multinomial within each stratum), read from
+  another stream, which depends on the partitioning.
+* ``GroupBootstrap`` (``groups`` a dask collection partitioned like the data):
+  every row of a group gets the group's Poisson(1) count, a pure function of
+  the seed, the replicate and a 64-bit hash of the group id
+  (:func:`pandas.util.hash_array`), so partitions need not hold whole groups:
+  the Poisson analogue of the group bootstrap (Chamandy et al. 2012 hash the
+  keys of dependent records the same way), not its multinomial counts.
+
+References
+----------
+.. [1] N. Chamandy, O. Muralidharan, A. Najmi, S. Naidu, "Estimating
+       uncertainty for massive data streams", Google technical report, 2012.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from skboot._engine import as_float_rows
+from skboot._kernels.exact_rows import (
+    exact_rows_moments,
+    group_poisson_moments,
+    partition_draws,
+)
+from skboot._random import PURPOSE, RootKey, substream_seed
+from skboot._run._dask_checks import DaskRows
+from skboot._run._dask_jackknife import LooRule, loo_deviations
+from skboot._run._dask_sums import (
+    PartitionSums,
+    empty_sums,
+    merge_sums,
+    partition_centre,
+    tree_merge,
+)
+from skboot._validation import value_error
+from skboot.intervals import JackknifeMoments
+from skboot.resamplers import (
+    BaseResampler,
+    GroupBootstrap,
+    ResamplingPlan,
+    StratifiedBootstrap,
+)
+
+__all__ = [
+    "DataParallelPlan",
+    "StrataJackknife",
+    "exact_partition",
+    "group_hashes",
+    "group_partition",
+    "scheme_total",
+    "strata_layout",
+]
+
+#: Strata x partitions above this: the client's binomial table would be large.
+MAX_CELLS = 2**22
+
+
+@dataclass(frozen=True, eq=False)
+class DataParallelPlan(ResamplingPlan):
+    """The plan a data-parallel run of ``scheme`` ("iid", "stratified",
+    "group") records: its replicates are drawn on the workers, from streams
+    that depend on the partitioning, so they are not regenerated here."""
+
+    scheme: str = "iid"
+
+    def indices(self, b: int) -> np.ndarray:
+        raise ValueError(
+            f"The replicates of a data-parallel {self.scheme} bootstrap are drawn "
+            "where the rows live, from a stream that depends on the partitioning; "
+            "they are not regenerated on the client. Bootstrap the computed "
+            "collection (numpy or pandas) to inspect replicates."
+        )
+
+    def counts(self, b: int) -> np.ndarray:
+        return self.indices(b)
+
+
+# -- the strata -----------------------------------------------------------------
+def _unique_counts(block: Any) -> tuple[np.ndarray, np.ndarray]:
+    values, counts = np.unique(np.asarray(block), return_counts=True)
+    return values, counts
+
+
+def _codes(labels: np.ndarray, block: Any) -> np.ndarray:
+    """Each row's stratum number among the sorted ``labels``."""
+    return np.searchsorted(labels, np.asarray(block)).astype(np.int64)
+
+
+def label_blocks(value: Any, param: str, owner: str, rows: DaskRows) -> list[Any]:
+    """The delayed row blocks of the 1-D dask collection ``value`` (strata or
+    groups), checked to be partitioned like the data."""
+    if hasattr(value, "to_dask_array"):
+        if value.ndim != 1:
+            raise value_error(
+                param, owner, f"must be 1-D. Got {value.ndim} dimensions instead."
+            )
+        if not isinstance(value.dtype, np.dtype):
+            value = value.astype(object)  # text labels: numpy objects per row
+        arr = value.to_dask_array(lengths=True)
+    else:
+        arr = value
+        if arr.ndim != 1:
+            raise value_error(param, owner, f"must be 1-D. Got shape {arr.shape}.")
+        if any(np.isnan(c) for c in arr.chunks[0]):
+            arr = arr.compute_chunk_sizes()
+    sizes = tuple(int(c) for c in arr.chunks[0])
+    want = tuple(int(c) for c in rows.array.chunks[0])
+    if sizes != want:
+        raise value_error(
+            param,
+            owner,
+            "must be partitioned like the data (row i of both in the same "
+            f"partition). Got partition lengths {sizes[:6]} ({len(sizes)} "
+            f"partitions); the data have {want[:6]} ({len(want)} partitions). "
+            "Rechunk (dask arrays) or repartition (dask Series) one to match.",
+        )
+    return list(arr.to_delayed().ravel())
+
+
+def strata_layout(blocks: list[Any], owner: str) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted stratum labels and the (S, P) row counts of every stratum in
+    every partition, from one pass that returns each partition's distinct
+    labels and their counts."""
+    import dask
+
+    parts = dask.compute(*[dask.delayed(_unique_counts, pure=True)(b) for b in blocks])
+    labels = np.unique(np.concatenate([p[0] for p in parts]))
+    if labels.dtype.kind == "f" and np.isnan(labels).any():
+        raise value_error(
+            "y", owner, "must not contain NaN (a stratum label). Got NaN."
+        )
+    sizes = np.zeros((labels.shape[0], len(parts)), dtype=np.int64)
+    for j, (values, counts) in enumerate(parts):
+        sizes[np.searchsorted(labels, values), j] = counts
+    if sizes.size > MAX_CELLS:
+        raise value_error(
+            "y",
+            owner,
+            f"has {labels.shape[0]} strata over {len(parts)} partitions: the "
+            f"client would draw that many binomials per replicate (at most "
+            f"{MAX_CELLS} strata x partitions). Use fewer strata or partitions.",
+        )
+    return labels, sizes
+
+
+# -- one partition (runs on a worker) ------------------------------------------
+def exact_partition(
+    block: Any,
+    strata: Any,
+    labels: np.ndarray | None,
+    draws: np.ndarray,
+    seeds: np.ndarray,
+    gamma: np.uint64,
+    want2: bool,
+) -> PartitionSums:
+    """The sums of one partition's exact replicates: ``draws`` (B, S) of
+    :func:`partition_draws`, ``seeds`` (S,) its sub-streams; ``strata`` the
+    partition's stratum labels (None: one stratum)."""
+    c = partition_centre(block)
+    m, d = c.X.shape
+    B, S = draws.shape
+    s1, s2, sw = empty_sums(B, d)
+    if m == 0:
+        return c.sums(s1, s2, sw)
+    if labels is None:
+        pool = np.arange(m, dtype=np.int64)
+        sizes = np.array([m], dtype=np.int64)
+    else:
+        codes = _codes(labels, strata)
+        pool = np.argsort(codes, kind="stable").astype(np.int64)
+        sizes = np.bincount(codes, minlength=S).astype(np.int64)
+    if np.any((draws.max(axis=0) > 0) & (sizes == 0)):
+        raise RuntimeError(
+            "A partition's strata changed between two passes over it (the dask "
+            "collection is not deterministic); persist() it first."
+        )
+    offsets = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+    exact_rows_moments(
+        c.X, c.shift, seeds, gamma, draws, pool, offsets, sizes, want2, s1, s2, sw
+    )
+    return c.sums(s1, s2, sw)
+
+
+def group_hashes(block: Any) -> np.ndarray:
+    """The 64-bit hash of every row's group id (:func:`pandas.util.hash_array`:
+    the same on every machine and process)."""
+    from pandas.util import hash_array
+
+    values = np.asarray(block)
+    if values.dtype.kind not in "biufcmM":
+        values = values.astype(object)
+    return np.ascontiguousarray(hash_array(values), dtype=np.uint64)
+
+
+def group_partition(
+    block: Any,
+    groups: Any,
+    seed: np.uint64,
+    gamma: np.uint64,
+    n_resamples: int,
+    want2: bool,
+) -> PartitionSums:
+    """The sums of one partition's hashed-group Poisson replicates."""
+    c = partition_centre(block)
+    s1, s2, sw = empty_sums(n_resamples, c.X.shape[1])
+    if c.X.shape[0] == 0:
+        return c.sums(s1, s2, sw)
+    hashes = group_hashes(groups)
+    group_poisson_moments(c.X, c.shift, seed, gamma, hashes, want2, s1, s2, sw)
+    return c.sums(s1, s2, sw)
+
+
+# -- the run ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class SchemeTotal:
+    """A data-parallel scheme's merged sums, its plan, and (stratified) what
+    BCa's stratified jackknife needs."""
+
+    total: PartitionSums
+    plan: DataParallelPlan
+    strata: StrataJackknife | None = None
+
+
+def _draw_table(
+    key: RootKey, totals: np.ndarray, sizes: np.ndarray, B: int
+) -> tuple[np.ndarray, np.uint64, np.uint64]:
+    """(P, B, S) draws per partition, replicate and stratum; the stream."""
+    seed, gamma = key.stream(PURPOSE["data_parallel"])
+    S, P = sizes.shape
+    out = np.empty((P, B, S), dtype=np.int64)
+    partition_draws(seed, gamma, np.uint64(0), totals, sizes, out)
+    return out, seed, gamma
+
+
+def scheme_total(
+    res: BaseResampler,
+    key: RootKey,
+    rows: DaskRows,
+    y: Any,
+    groups: Any,
+    want2: bool,
+    owner: str,
+) -> SchemeTotal:
+    """Run the data-parallel ``res`` (Bootstrap, StratifiedBootstrap or
+    GroupBootstrap, parameters checked) on ``rows``; ``key`` the run's root."""
+    import dask
+
+    B = int(res.n_resamples)
+    blocks = list(rows.array.to_delayed().ravel())
+    merge = dask.delayed(merge_sums, pure=True)
+    n = rows.n_samples
+    if isinstance(res, GroupBootstrap):
+        gblocks = label_blocks(groups, "groups", owner, rows)
+        seed, gamma = key.stream(PURPOSE["data_parallel"])
+        part = dask.delayed(group_partition, pure=True)
+        parts = [
+            part(b, g, seed, gamma, B, want2)
+            for b, g in zip(blocks, gblocks, strict=True)
+        ]
+        (total,) = dask.compute(tree_merge(parts, merge))
+        return SchemeTotal(total, DataParallelPlan(key, n, scheme="group"))
+    labels: np.ndarray | None = None
+    if isinstance(res, StratifiedBootstrap):
+        yblocks: list[Any] = label_blocks(y, "y", owner, rows)
+        labels, sizes = strata_layout(yblocks, owner)
+        totals = sizes.sum(axis=1)
+        scheme = "stratified"
+    else:
+        yblocks = [None] * len(blocks)
+        sizes = np.array([[int(s) for s in rows.array.chunks[0]]], dtype=np.int64)
+        size = res.fit_with_key(key, np.empty((n, 0))).plan_.replicate_size
+        totals = np.array([size], dtype=np.int64)
+        scheme = "iid"
+    table, seed, gamma = _draw_table(key, totals, sizes, B)
+    S = sizes.shape[0]
+    part = dask.delayed(exact_partition, pure=True)
+    parts = []
+    for j, (blk, yb) in enumerate(zip(blocks, yblocks, strict=True)):
+        seeds = np.array([substream_seed(seed, j * S + s + 1) for s in range(S)])
+        parts.append(part(blk, yb, labels, table[j], seeds, gamma, want2))
+    (total,) = dask.compute(tree_merge(parts, merge))
+    strata = None if labels is None else StrataJackknife(yblocks, labels)
+    return SchemeTotal(total, DataParallelPlan(key, n, scheme=scheme), strata)
+
+
+# -- BCa of the stratified bootstrap ------------------------------------------------
+@dataclass(frozen=True)
+class StrataLoo:
+    """Per stratum (rows) and column: the count, the power sums of the finite
+    ``e_i`` and their least and greatest value; the non-finite rows."""
+
+    n: np.ndarray
+    p1: np.ndarray
+    p2: np.ndarray
+    p3: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    n_nonfinite: int = 0
+
+
+def strata_loo_partition(
+    block: Any, strata: Any, labels: np.ndarray, rule: LooRule
+) -> StrataLoo:
+    """One partition's leave-one-out power sums, stratum by stratum."""
+    X = as_float_rows(np.asarray(block))
+    S, d = labels.shape[0], X.shape[1]
+    out = StrataLoo(
+        np.zeros(S, dtype=np.int64),
+        np.zeros((S, d)),
+        np.zeros((S, d)),
+        np.zeros((S, d)),
+        np.full((S, d), np.inf),
+        np.full((S, d), -np.inf),
+    )
+    if X.shape[0] == 0:
+        return out
+    codes = _codes(labels, strata)
+    e = loo_deviations(rule, X)
+    finite = np.isfinite(e).all(axis=1)
+    np.add.at(out.n, codes, 1)
+    fc, fe = codes[finite], e[finite]
+    for power, acc in ((1, out.p1), (2, out.p2), (3, out.p3)):
+        np.add.at(acc, fc, fe**power)
+    np.minimum.at(out.lo, fc, fe)
+    np.maximum.at(out.hi, fc, fe)
+    nonfinite = int(X.shape[0] - finite.sum())
+    return StrataLoo(out.n, out.p1, out.p2, out.p3, out.lo, out.hi, nonfinite)
+
+
+def merge_strata_loo(a: StrataLoo, b: StrataLoo) -> StrataLoo:
+    return StrataLoo(
+        a.n + b.n,
+        a.p1 + b.p1,
+        a.p2 + b.p2,
+        a.p3 + b.p3,
+        np.minimum(a.lo, b.lo),
+        np.maximum(a.hi, b.hi),
+        a.n_nonfinite + b.n_nonfinite,
+    )
+
+
+def strata_moments(t: StrataLoo) -> JackknifeMoments:
+    """The acceleration's sums of the stratified jackknife (what
+    :func:`skboot._run.stratified_jackknife` gives in memory): stratum ``s``'s
+    values centred on their mean and scaled by ``c_s = (n_s - 1) / n_s``, so
+    ``m2 = sum_s c_s**2 C2_s`` and ``m3 = -sum_s c_s**3 C3_s`` with ``C2_s``,
+    ``C3_s`` the stratum's central sums (a stratum of one row adds 0)."""
+    n = t.n[:, None].astype(float)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        mean = t.p1 / np.maximum(n, 1.0)
+        c2 = np.maximum(t.p2 - mean * t.p1, 0.0)
+        c3 = t.p3 - 3.0 * mean * t.p2 + 2.0 * mean * mean * t.p1
+        c = np.where(n > 1, (n - 1.0) / np.maximum(n, 1.0), 0.0)
+        m2 = (c * c * c2).sum(axis=0)
+        m3 = -(c * c * c * c3).sum(axis=0)
+    flat = (t.lo == t.hi) | (t.n[:, None] <= 1)
+    return JackknifeMoments(
+        int(t.n.sum()), m2, m3, flat.all(axis=0), t.n_nonfinite, True
+    )
+
+
+@dataclass(frozen=True)
+class StrataJackknife:
+    """What the stratified jackknife's pass needs: the strata's row blocks
+    (delayed, aligned with the data's) and the sorted labels."""
+
+    blocks: list[Any]
+    labels: np.ndarray
+
+    def moments(self, rows: DaskRows, rule: LooRule) -> JackknifeMoments:
+        """One pass over the partitions: the stratified acceleration's sums."""
+        import dask
+
+        part = dask.delayed(strata_loo_partition, pure=True)
+        merge = dask.delayed(merge_strata_loo, pure=True)
+        data = rows.array.to_delayed().ravel()
+        parts = [
+            part(b, y, self.labels, rule)
+            for b, y in zip(data, self.blocks, strict=True)
+        ]
+        (total,) = dask.compute(tree_merge(parts, merge))
+        return strata_moments(total)
