@@ -31,13 +31,16 @@ from skboot._run._context import (
     resolve_resampler,
 )
 from skboot._run._dask_checks import DaskRows, check_data_parallel, dask_rows
+from skboot._run._dask_corr import corr_graph, corr_values
 from skboot._run._dask_jackknife import (
     LooRule,
+    corr_rule,
     loo_moments,
     loo_partition,
     merge_loo,
     moment_rule,
 )
+from skboot._run._dask_progress import dask_compute
 from skboot._run._data import Data
 from skboot._validation import value_error
 from skboot.intervals import JackknifeMoments
@@ -187,12 +190,14 @@ def tree_merge(parts: list[Any], merge: Any) -> Any:
     return parts[0]
 
 
-def loo_pass(parts: list[Any]) -> JackknifeMoments:
+def loo_pass(parts: list[Any], progress: bool = False) -> JackknifeMoments:
     """The leave-one-out power sums of the delayed per-partition
-    :class:`LooSums` ``parts``, merged in the fixed tree and computed."""
+    :class:`LooSums` ``parts``, merged in the fixed tree and computed (with
+    dask's progress display if ``progress``)."""
     import dask
 
-    (total,) = dask.compute(tree_merge(parts, dask.delayed(merge_loo, pure=True)))
+    root = tree_merge(parts, dask.delayed(merge_loo, pure=True))
+    (total,) = dask_compute(root, progress=progress)
     return loo_moments(total)
 
 
@@ -227,6 +232,7 @@ class DataParallelStatistic(Statistic):
     rows: DaskRows | None = field(default=None, repr=False)
     rule: LooRule | None = field(default=None, repr=False)
     moments: JackknifeMoments | None = field(default=None, repr=False)
+    progress: bool = False
 
     def estimate(self) -> np.ndarray:
         assert self.cached_estimate is not None
@@ -251,11 +257,12 @@ class DataParallelStatistic(Statistic):
 
                 part = dask.delayed(loo_partition, pure=True)
                 blocks = self.rows.array.to_delayed().ravel()
-                self.moments = loo_pass([part(blk, rule) for blk in blocks])
+                parts = [part(blk, rule) for blk in blocks]
+                self.moments = loo_pass(parts, self.progress)
         return self.moments
 
     def vector_output(self, data_ndim: int) -> bool:
-        return data_ndim == 2
+        return data_ndim == 2 and self.name != "corr"
 
     def keywords(self) -> dict[str, object]:
         """The ``statistic_kwargs`` that rebuild this statistic."""
@@ -305,10 +312,12 @@ def run_data_parallel(
     nan_policy: str,
     device: str,
     estimator: Any,
+    progress: bool = False,
 ) -> DataParallelRun:
     """The Poisson bootstrap of a moment statistic of a dask collection,
     computed on the dask scheduler in use (a distributed Client when one is
-    active); only ``(n_resamples + 1) x d`` sums per partition travel."""
+    active); only ``(n_resamples + 1) x d`` sums per partition travel.
+    ``progress``: dask's progress display (:mod:`skboot._run._dask_progress`)."""
     name, ddof = check_data_parallel(
         data,
         statistic,
@@ -325,8 +334,13 @@ def run_data_parallel(
     res.check_params()
     rows = dask_rows(data, owner)
     d = 1 if rows.ndim == 1 else int(rows.array.shape[1])
+    if name == "corr" and d != 2:  # the in-memory message
+        raise ValueError(
+            "The statistic 'corr' needs exactly two columns (or two arrays). "
+            f"Got {d} column(s) instead."
+        )
     B = int(res.n_resamples)
-    check_distribution_memory(B, d, owner)
+    check_distribution_memory(B, 1 if name == "corr" else d, owner)
     # the plan needs only the row count: a (n, 0) placeholder holds no bytes
     res = fit_resampler(res, source, np.empty((rows.n_samples, 0)), checked=True)
     plan = res.plan_
@@ -339,24 +353,31 @@ def run_data_parallel(
             f"{getattr(scheme, 'kind', 'something else')}.",
         )
     seed, gamma = res.key_.stream(PURPOSE["poisson"])
-    import dask
-
-    want2 = name in ("var", "std")
-    (total,) = dask.compute(_graph(rows, seed, gamma, B, want2))
-    _check_values(total, name, nan_policy, owner)
-    values = moments_to_values(
-        name, total.s1, total.s2, total.sw[:, None], total.shift[None, :], ddof
-    )
+    if name == "corr":
+        graph = corr_graph(rows, seed, gamma, B, tree_merge)
+        (total,) = dask_compute(graph, progress=progress)
+        _check_values(total, name, nan_policy, owner)
+        values = corr_values(total)
+        rule = corr_rule(total.n, total.shift, total.s[B], values[B, 0])
+    else:
+        want2 = name in ("var", "std")
+        graph = _graph(rows, seed, gamma, B, want2)
+        (total,) = dask_compute(graph, progress=progress)
+        _check_values(total, name, nan_policy, owner)
+        values = moments_to_values(
+            name, total.s1, total.s2, total.sw[:, None], total.shift[None, :], ddof
+        )
+        rule = moment_rule(name, total.n, total.shift, total.s1[B], total.s2[B], ddof)
     shape = (0,) if rows.ndim == 1 else (0, d)
-    rule = moment_rule(name, total.n, total.shift, total.s1[B], total.s2[B], ddof)
     stat = DataParallelStatistic(
         name=name,
         ddof=ddof,
-        k=d,
+        k=values.shape[1],
         arrays=(np.empty(shape),),
         cached_estimate=np.ascontiguousarray(values[B]),
         rows=rows,
         rule=rule,
+        progress=progress,
     )
     stat.builtin_name = None
     placeholder = Data((np.empty(shape),), rows.n_samples, rows.labels, rows.kind)

@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 #: The statistics a data-parallel run computes from per-partition sums.
-DATA_PARALLEL_STATISTICS = ("mean", "proportion", "std", "sum", "var")
+DATA_PARALLEL_STATISTICS = ("corr", "mean", "proportion", "std", "sum", "var")
 _NAMES = ", ".join(repr(s) for s in DATA_PARALLEL_STATISTICS)
 _SMALL = (
     "For data that fit in memory, call .compute() on the collection and pass the "

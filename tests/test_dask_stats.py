@@ -1,0 +1,196 @@
+"""More statistics of dask collections: Pearson's correlation (two columns,
+centred sums merged across partitions), its BCa interval, and dask's own
+progress display; each equal to the in-memory Poisson bootstrap on the same
+rows and seed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from skboot import PoissonBootstrap, UndefinedStatisticWarning, bootstrap
+from skboot._random import PURPOSE, check_random_state
+from skboot._run._dask_corr import corr_partition, merge_corr
+
+da = pytest.importorskip("dask.array")
+dask = pytest.importorskip("dask")
+
+B = 64
+SEED = 20251202
+#: partition lengths of 3001 rows: a 1-row and an empty partition among them
+CHUNKS = [3001, 1000, (1, 1500, 1, 1499), (700, 0, 2301), 257]
+
+
+def _xy(n: int = 3001, offset: float = 1e6) -> np.ndarray:
+    """Correlated columns far from zero (spread 2, offset ``offset``): the
+    centring must carry the offset."""
+    gen = np.random.default_rng(3)
+    x = gen.normal(0.0, 2.0, size=n)
+    y = 0.5 * x + gen.exponential(size=n)
+    return np.column_stack([offset + x, -3.0 * offset + y])
+
+
+def _kw(**extra):
+    return dict(resampler=PoissonBootstrap(B), random_state=SEED, **extra)
+
+
+@pytest.mark.parametrize("chunks", CHUNKS, ids=str)
+def test_corr_equals_in_memory(chunks):
+    x = _xy()
+    want = bootstrap(x, "corr", **_kw())
+    got = bootstrap(da.from_array(x, chunks=(chunks, 1)), "corr", **_kw())
+    assert got.distribution.shape == want.distribution.shape == (B,)
+    np.testing.assert_allclose(got.distribution, want.distribution, rtol=1e-12)
+    assert isinstance(got.estimate, float)
+    np.testing.assert_allclose(got.estimate, want.estimate, rtol=1e-12)
+
+
+def test_corr_uncentred_sums_would_fail_far_from_zero():
+    """The merged sums are centred: about zero, sums of squares of values
+    near 1e6 lose the spread's digits (what the centring is for)."""
+    x = _xy(offset=1e6)
+    seed, gamma = check_random_state(SEED).stream(PURPOSE["poisson"])
+    parts = [corr_partition(x[a:b], a, seed, gamma, 4) for a, b in ((0, 9), (9, 3001))]
+    total = merge_corr(*parts)
+    c = x - total.shift
+    np.testing.assert_allclose(
+        total.s[4, :5],
+        [
+            c[:, 0].sum(),
+            c[:, 1].sum(),
+            (c[:, 0] ** 2).sum(),
+            (c[:, 1] ** 2).sum(),
+            (c[:, 0] * c[:, 1]).sum(),
+        ],
+        rtol=1e-12,
+        atol=1e-9,
+    )
+    raw = x[:, 0] @ x[:, 0] - x[:, 0].sum() ** 2 / x.shape[0]
+    exact = (c[:, 0] ** 2).sum() - c[:, 0].sum() ** 2 / x.shape[0]
+    assert abs(raw / exact - 1) > 1e-9  # what an uncentred sum would give
+
+
+@pytest.mark.parametrize(
+    "chunks", [(3001,), (600, 1, 0, 1999, 401), (1,) * 5 + (2996,)]
+)
+def test_corr_bca_equals_in_memory(chunks):
+    """BCa's acceleration from one pass: ``r_(i)`` from the totals less row
+    ``i``'s terms, as the in-memory jackknife computes it."""
+    x = _xy(offset=50.0)
+    want = bootstrap(x, "corr", **_kw())
+    got = bootstrap(da.from_array(x, chunks=(chunks, 2)), "corr", **_kw())
+    for level, alternative in ((0.95, "two-sided"), (0.9, "greater")):
+        ci = got.confidence_interval(level, method="bca", alternative=alternative)
+        ci0 = want.confidence_interval(level, method="bca", alternative=alternative)
+        np.testing.assert_allclose([ci.low, ci.high], [ci0.low, ci0.high], rtol=1e-10)
+    moments = got._context.stat.jackknife_moments()
+    assert moments.n == 3001 and moments.m2.shape == (1,)
+    with pytest.raises(ValueError, match="stay in a dask collection"):
+        got.jackknife_values()
+
+
+def test_corr_replicates_of_one_value_undefined_as_in_memory():
+    """Three rows: replicates holding one distinct row have no correlation,
+    NaN in both runs (counted and named once)."""
+    x = np.array([[1.0, 2.0], [2.0, 1.0], [4.0, 7.0]]) + 1e3
+    kw = dict(resampler=PoissonBootstrap(200), random_state=SEED)
+    with pytest.warns(UndefinedStatisticWarning) as w0:
+        want = bootstrap(x, "corr", **kw)
+    with pytest.warns(UndefinedStatisticWarning) as w1:
+        got = bootstrap(da.from_array(x, chunks=(1, 2)), "corr", **kw)
+    assert [str(w.message) for w in w1] == [str(w.message) for w in w0]
+    assert np.isnan(want.distribution).sum() > 10
+    np.testing.assert_array_equal(
+        np.isnan(got.distribution), np.isnan(want.distribution)
+    )
+    ok = ~np.isnan(want.distribution)
+    np.testing.assert_allclose(got.distribution[ok], want.distribution[ok], rtol=1e-12)
+
+
+def test_corr_dataframe_and_errors_before_any_work():
+    dd = pytest.importorskip("dask.dataframe")
+    x = _xy(500)
+    frame = pd.DataFrame(x, columns=["a", "b"])
+    want = bootstrap(frame, "corr", **_kw())
+    got = bootstrap(dd.from_pandas(frame, npartitions=3), "corr", **_kw())
+    np.testing.assert_allclose(got.distribution, want.distribution, rtol=1e-12)
+
+    def boom(block):
+        raise AssertionError("a partition was computed")
+
+    lazy = da.from_array(np.zeros((600, 3)), chunks=(100, 3)).map_blocks(
+        boom, dtype=float
+    )
+    with pytest.raises(ValueError, match=r"'corr' needs exactly two columns.*Got 3"):
+        bootstrap(lazy, "corr", **_kw())
+    with pytest.raises(ValueError, match=r"nan_policy.*'raise' or 'propagate'"):
+        bootstrap(lazy[:, :2], "corr", nan_policy="omit", **_kw())
+    bad = x.copy()
+    bad[7, 1] = np.nan
+    with pytest.raises(ValueError, match="contains 1 NaN or infinite"):
+        bootstrap(da.from_array(bad, chunks=(100, 2)), "corr", **_kw())
+
+
+# -- progress: dask's own diagnostics -------------------------------------------
+
+
+def test_progress_local_scheduler_shows_dasks_bar(capsys):
+    """progress=True on the local scheduler: dask's ProgressBar for the run
+    and for BCa's pass; the numbers are those of a run without it."""
+    x = da.from_array(_xy(400), chunks=(100, 2))
+    want = bootstrap(x, "corr", **_kw())
+    capsys.readouterr()
+    got = bootstrap(x, "corr", progress=True, **_kw())
+    assert "100% Completed" in capsys.readouterr().out
+    ci = got.confidence_interval(method="bca")
+    assert "100% Completed" in capsys.readouterr().out
+    assert got == want
+    assert ci == want.confidence_interval(method="bca")
+    bootstrap(x, "mean", **_kw())
+    assert capsys.readouterr().out == ""  # nothing without progress
+
+
+@pytest.fixture
+def cluster_client(request):
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        # a free loopback port: None would still try 8787 for the HTTP
+        # endpoints, and warn when another cluster holds it
+        dashboard_address="127.0.0.1:0",
+        silence_logs=50,
+    )
+    client = distributed.Client(cluster)
+
+    def close():
+        client.close()
+        cluster.close()
+
+    request.addfinalizer(close)
+    return client
+
+
+def test_progress_distributed_client(cluster_client, monkeypatch):
+    """With a Client active, the run goes through distributed's progress
+    (on the client's futures), and equals the local scheduler's run."""
+    import distributed
+
+    shown = []
+    real = distributed.progress
+
+    def spy(*futures, **kwargs):
+        shown.append(len(futures[0]))
+        kwargs["notebook"] = False
+        return real(*futures, **kwargs)
+
+    monkeypatch.setattr(distributed, "progress", spy)
+    x = _xy(400)
+    got = bootstrap(da.from_array(x, chunks=(100, 2)), "corr", progress=True, **_kw())
+    assert shown == [1]
+    want = bootstrap(x, "corr", **_kw())
+    np.testing.assert_allclose(got.distribution, want.distribution, rtol=1e-12)
