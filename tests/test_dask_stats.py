@@ -194,3 +194,142 @@ def test_progress_distributed_client(cluster_client, monkeypatch):
     assert shown == [1]
     want = bootstrap(x, "corr", **_kw())
     np.testing.assert_allclose(got.distribution, want.distribution, rtol=1e-12)
+
+
+# -- BCa of the ROC AUC and the label metrics --------------------------------
+
+N = 601
+#: partition lengths of N rows: 1-row and empty partitions among them
+METRIC_CHUNKS = [(N,), (150, 1, 0, 250, 200), (97,) * 6 + (19,), (1,) * 9 + (592,)]
+
+
+def _labels(n: int = N) -> dict[str, np.ndarray]:
+    gen = np.random.default_rng(3)
+    y = gen.integers(0, 2, n)
+    # scores on a grid of 0.1: many ties, some cut by partition boundaries
+    score = np.round(y + gen.normal(size=n), 1)
+    return {
+        "y": y,
+        "score": score,
+        "coarse": np.round(score / 2.0),  # a handful of scores, ties everywhere
+        "label": (score > 0.5).astype(np.int64),
+        "other": (np.round(y + gen.normal(scale=2.0, size=n), 1) > 0.5).astype(int),
+        "multi": gen.integers(0, 3, n),
+        "weight": gen.integers(0, 4, n).astype(np.float64),
+        "fweight": gen.uniform(0.1, 2.0, n),
+    }
+
+
+def _acceleration(res) -> float:
+    from skboot.intervals import jackknife_acceleration
+
+    moments = res.result._context.stat.jackknife_moments()
+    if moments is not None:
+        return float(jackknife_acceleration(moments.column(0)))
+    return float(jackknife_acceleration(res.result.jackknife_values()[:, 0]))
+
+
+def _metric_pair(metric, data, chunks, sw=None, pred="label", **options):
+    from skboot import metric_ci
+
+    y, p = data["y"], data[pred]
+    kw = dict(resampler=PoissonBootstrap(40), random_state=SEED, **options)
+    want = metric_ci(y, p, metric, sample_weight=sw, **kw)
+
+    def dsk(a):
+        return da.from_array(a, chunks=(chunks,))
+
+    dsw = None if sw is None else dsk(sw)
+    got = metric_ci(dsk(y), dsk(p), metric, sample_weight=dsw, **kw)
+    return got, want
+
+
+def _same_bca(got, want) -> None:
+    assert got.method == want.method == "bca"
+    np.testing.assert_allclose(_acceleration(got), _acceleration(want), rtol=1e-10)
+    for level in (0.95, 0.8):
+        ci, ci0 = got.confidence_interval(level), want.confidence_interval(level)
+        np.testing.assert_allclose([ci.low, ci.high], [ci0.low, ci0.high], rtol=1e-10)
+
+
+@pytest.mark.parametrize("chunks", METRIC_CHUNKS, ids=str)
+@pytest.mark.parametrize("weight", [None, "weight", "fweight"])
+@pytest.mark.parametrize("pred", ["score", "coarse"])
+def test_roc_auc_bca_is_the_default_and_equals_in_memory(pred, weight, chunks):
+    """ROC AUC's leave-one-out values from the sorted partitions (ties cut by
+    their boundaries included): BCa by default, as in memory, and equal."""
+    data = _labels()
+    sw = None if weight is None else data[weight]
+    got, want = _metric_pair("roc_auc", data, chunks, sw, pred)
+    _same_bca(got, want)
+
+
+@pytest.mark.parametrize("chunks", METRIC_CHUNKS[1:], ids=str)
+@pytest.mark.parametrize("weight", [None, "weight", "fweight"])
+@pytest.mark.parametrize(
+    "metric, options",
+    [
+        ("f1", {}),
+        ("precision", {}),
+        ("recall", {}),
+        ("balanced_accuracy", {}),
+        ("f1", {"average": "macro"}),
+    ],
+)
+def test_label_metrics_bca_equal_in_memory(metric, options, weight, chunks):
+    """Precision, recall, F1 and balanced accuracy: a row left out takes its
+    weight from one cell of the confusion matrix."""
+    data = _labels()
+    sw = None if weight is None else data[weight]
+    pred = "multi" if options else "label"
+    if options:
+        data = dict(data, y=(data["y"] + data["label"]) % 3)
+    got, want = _metric_pair(metric, data, chunks, sw, pred, **options)
+    _same_bca(got, want)
+
+
+def test_compare_metrics_f1_bca_and_roc_auc_bc():
+    """The paired difference of two models: BCa for F1 (a row leaves both
+    confusion matrices), BC by default for the ROC AUC (its rows are sorted
+    by each model's scores apart), whose BCa is refused before any work."""
+    from skboot import compare_metrics
+
+    data = _labels()
+    y, a, b = data["y"], data["label"], data["other"]
+    kw = dict(resampler=PoissonBootstrap(40), random_state=SEED)
+    want = compare_metrics(y, a, b, "f1", **kw)
+
+    def dsk(x):
+        return da.from_array(x, chunks=97)
+
+    got = compare_metrics(dsk(y), dsk(a), dsk(b), "f1", **kw)
+    assert got.method == want.method == "bca"
+    ci, ci0 = got.confidence_interval(), want.confidence_interval()
+    np.testing.assert_allclose([ci.low, ci.high], [ci0.low, ci0.high], rtol=1e-10)
+    assert got.pvalue == want.pvalue
+    score, coarse = dsk(data["score"]), dsk(data["coarse"])
+    auc = compare_metrics(dsk(y), score, coarse, "roc_auc", **kw)
+    assert auc.method == "bc"
+    with pytest.raises(ValueError, match=r"'method' .*'roc_auc' of two models.*"):
+        compare_metrics(dsk(y), score, coarse, "roc_auc", method="bca", **kw)
+
+
+def test_roc_auc_bca_undefined_jackknife_as_in_memory():
+    """One positive row: the sample without it has no ROC AUC; with
+    undefined="omit" the same warnings as in memory (that jackknife sample
+    named) and the same interval."""
+    data = _labels()
+    y = np.zeros(N, dtype=np.int64)
+    y[123] = 1
+    data = dict(data, y=y)
+    kw = dict(undefined="omit")
+    with pytest.warns(UndefinedStatisticWarning) as w0:
+        want = _metric_pair("roc_auc", data, (N,), None, "score", **kw)[1]
+    for chunks in METRIC_CHUNKS[1:]:
+        with pytest.warns(UndefinedStatisticWarning) as w1:
+            got = _metric_pair("roc_auc", data, chunks, None, "score", **kw)[0]
+        assert [str(w.message) for w in w1] == [str(w.message) for w in w0]
+        assert any("jackknife (leave-one-out)" in str(w.message) for w in w1)
+        ci, ci0 = got.confidence_interval(), want.confidence_interval()
+        assert ci.method == ci0.method == "bca"
+        np.testing.assert_allclose([ci.low, ci.high], [ci0.low, ci0.high], rtol=1e-10)

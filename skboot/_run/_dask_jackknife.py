@@ -46,6 +46,7 @@ __all__ = [
     "loo_deviations",
     "loo_moments",
     "loo_partition",
+    "loo_sums",
     "merge_loo",
     "metric_rule",
     "moment_rule",
@@ -81,8 +82,14 @@ def merge_loo(a: LooSums, b: LooSums) -> LooSums:
         np.minimum(a.lo, b.lo),
         np.maximum(a.hi, b.hi),
         a.n_nonfinite + b.n_nonfinite,
-        a.first_nonfinite if a.first_nonfinite >= 0 else b.first_nonfinite,
+        _first(a.first_nonfinite, b.first_nonfinite),
     )
+
+
+def _first(a: int, b: int) -> int:
+    """The smaller of two row numbers, -1 standing for none (partitions sorted
+    by score hold rows in any order)."""
+    return b if a < 0 else a if b < 0 else min(a, b)
 
 
 @dataclass(frozen=True)
@@ -216,9 +223,18 @@ def loo_partition(block: Any, rule: LooRule, start: int = 0) -> LooSums:
     m = X.shape[0]
     d = 1 if rule.name in ("mean_metric", "rms_metric", "corr") else X.shape[1]
     if m == 0:
+        return loo_sums(np.empty((0, d)), np.empty(0, dtype=np.int64))
+    rows = np.arange(start, start + m, dtype=np.int64)
+    return loo_sums(loo_deviations(rule, X), rows)
+
+
+def loo_sums(e: np.ndarray, rows: np.ndarray) -> LooSums:
+    """The power sums of the (m, d) deviations ``e`` of the rows numbered
+    ``rows`` (their finite ones; the first row with a non-finite one)."""
+    m, d = e.shape
+    if m == 0:
         zero = np.zeros(d)
         return LooSums(0, zero, zero, zero, np.full(d, np.inf), np.full(d, -np.inf))
-    e = loo_deviations(rule, X)
     with np.errstate(invalid="ignore", over="ignore"):
         finite = np.isfinite(e).all(axis=1)
         ef = e[finite]
@@ -233,7 +249,7 @@ def loo_partition(block: Any, rule: LooRule, start: int = 0) -> LooSums:
             lo,
             hi,
             int(m - finite.sum()),
-            start + int(np.argmin(finite)) if not finite.all() else -1,
+            int(rows[~finite].min()) if not finite.all() else -1,
         )
 
 
