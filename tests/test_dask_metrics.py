@@ -12,6 +12,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.metrics import max_error
 
 # the two-worker loopback LocalCluster of the data-parallel tests
 from test_dask_data import small_cluster  # noqa: F401
@@ -374,7 +375,7 @@ ERRORS = [
     ({"stratify": True}, r"'stratify' .* must be None"),
     ({"device": "cuda"}, r"'device' .* must be 'cpu' or 'auto'"),
     ({"y_pred": np.zeros(N)}, r"'y_pred' .* must be a dask collection"),
-    ({"metric": "r2"}, r"'metric' .* must be one of 'accuracy'"),
+    ({"metric": max_error}, r"'metric' .* must be one of 'accuracy'.*'max_error'"),
     ({"metric": lambda a, b: 0.0}, r"'metric' .* must be one of"),
     (
         {"method": "studentized"},

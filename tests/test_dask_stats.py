@@ -333,3 +333,95 @@ def test_roc_auc_bca_undefined_jackknife_as_in_memory():
         ci, ci0 = got.confidence_interval(), want.confidence_interval()
         assert ci.method == ci0.method == "bca"
         np.testing.assert_allclose([ci.low, ci.high], [ci0.low, ci0.high], rtol=1e-10)
+
+
+# -- R2 ------------------------------------------------------------------------
+
+
+def _regression(n: int = N) -> dict[str, np.ndarray]:
+    gen = np.random.default_rng(8)
+    y = 1e4 + gen.normal(size=n)  # far from zero: the sums must be centred
+    return {
+        "y": y,
+        "a": y + 0.5 * gen.normal(size=n),
+        "b": y + gen.normal(size=n),
+        "weight": gen.integers(0, 4, n).astype(np.float64),
+        "fweight": gen.uniform(0.1, 2.0, n),
+    }
+
+
+@pytest.mark.parametrize("chunks", METRIC_CHUNKS, ids=str)
+@pytest.mark.parametrize("weight", [None, "weight", "fweight"])
+def test_r2_equals_in_memory(weight, chunks):
+    """R2 and the paired difference of two models' R2 from centred weighted
+    sums per partition: the in-memory values to 1e-12."""
+    from skboot import compare_metrics, metric_ci
+
+    data = _regression()
+    y, a, b = data["y"], data["a"], data["b"]
+    sw = None if weight is None else data[weight]
+    kw = dict(resampler=PoissonBootstrap(40), random_state=SEED, sample_weight=sw)
+
+    def dsk(x):
+        return None if x is None else da.from_array(x, chunks=(chunks,))
+
+    want = metric_ci(y, a, "r2", method="percentile", **kw)
+    got = metric_ci(dsk(y), dsk(a), "r2", **dict(kw, sample_weight=dsk(sw)))
+    assert got.method == "bc"  # the default: BCa's values are not data-parallel
+    np.testing.assert_allclose(got.distribution, want.distribution, rtol=1e-12)
+    np.testing.assert_allclose(got.estimate, want.estimate, rtol=1e-12)
+    want = compare_metrics(y, a, b, "r2", method="percentile", **kw)
+    got = compare_metrics(
+        dsk(y),
+        dsk(a),
+        dsk(b),
+        "r2",
+        method="percentile",
+        **dict(kw, sample_weight=dsk(sw)),
+    )
+    np.testing.assert_allclose(got.distribution, want.distribution, rtol=1e-12)
+    assert got.pvalue == want.pvalue
+
+
+@pytest.mark.parametrize("force_finite", [False, True])
+def test_r2_constant_replicates_as_in_memory(force_finite):
+    """Three rows, two of one value: replicates drawing y of one value are
+    undefined (force_finite=False: dropped with the in-memory warning) or
+    score 1.0 / 0.0, exactly as in memory."""
+    import warnings
+
+    from skboot import metric_ci
+
+    y = np.array([5.0, 5.0, 7.0])
+    pred = np.array([5.0, 5.5, 6.0])
+    kw = dict(resampler=PoissonBootstrap(300), random_state=SEED, method="percentile")
+    kw.update(force_finite=force_finite, undefined="omit")
+    with warnings.catch_warnings(record=True) as w0:
+        warnings.simplefilter("always")
+        want = metric_ci(y, pred, "r2", **kw)
+    with warnings.catch_warnings(record=True) as w1:
+        warnings.simplefilter("always")
+        got = metric_ci(
+            da.from_array(y, chunks=1), da.from_array(pred, chunks=1), "r2", **kw
+        )
+    assert [str(w.message) for w in w1] == [str(w.message) for w in w0]
+    assert w0  # empty replicates at least (every count 0)
+    np.testing.assert_array_equal(got.undefined_replicates, want.undefined_replicates)
+    np.testing.assert_allclose(got.distribution, want.distribution, rtol=1e-12)
+    if force_finite:
+        assert np.isin(want.distribution, (0.0, 1.0)).sum() > 10
+
+
+def test_r2_bca_refused_and_bad_predictions_named():
+    from skboot import metric_ci
+
+    data = _regression(300)
+    y, a = da.from_array(data["y"], chunks=100), da.from_array(data["a"], chunks=100)
+    with pytest.raises(ValueError, match=r"'method' .*'r2'.*Got 'bca'"):
+        metric_ci(y, a, "r2", resampler=PoissonBootstrap(10), method="bca")
+    bad = data["a"].copy()
+    bad[150] = np.nan
+    with pytest.raises(ValueError, match=r"(?i)y_pred"):
+        metric_ci(
+            y, da.from_array(bad, chunks=100), "r2", resampler=PoissonBootstrap(10)
+        )

@@ -34,6 +34,7 @@ __all__ = [
     "poisson_row_counts",
     "poisson_rows_corr",
     "poisson_rows_moments",
+    "poisson_rows_sums",
 ]
 
 TILE = CASCADE_ROWS
@@ -210,3 +211,37 @@ def poisson_rows_corr(X, shift, seed, gamma, row0, out, lo, hi):
         out[k, 3] = syy
         out[k, 4] = sxy
         out[k, 5] = sw
+
+
+@njit(cache=True, nogil=True)
+def poisson_rows_sums(X, y, seed, gamma, row0, out, lo, hi):
+    """Per replicate ``k`` (``out``'s rows): ``out[k, j] = sum_t c_t X[t, j]``
+    for each column ``j`` of the (m, q) ``X`` and ``out[k, q] = sum_t c_t``,
+    with ``c_t`` the count of global row ``row0 + t``; ``lo[k]``, ``hi[k]``:
+    the least and greatest ``y[t]`` over the rows of non-zero count (a NaN
+    ``y[t]`` never compares: a row left out of them).  Sums in row order; a
+    zero count adds nothing.  Nothing of size m is allocated."""
+    m, q = X.shape
+    nb = out.shape[0]
+    T = poisson_thresholds()
+    w = np.empty(TILE)
+    acc = np.empty(q + 1)
+    for k in range(nb):
+        acc[:] = 0.0
+        for i0 in range(0, m, TILE):
+            c = min(TILE, m - i0)
+            base = replicate_counter(k) + np.uint64(row0 + i0)
+            _poisson_tile_row(seed, gamma, base, c, T, w)
+            for t in range(c):
+                wi = w[t]
+                if wi != 0.0:
+                    v = y[i0 + t]
+                    if v < lo[k]:
+                        lo[k] = v
+                    if v > hi[k]:
+                        hi[k] = v
+                    for j in range(q):
+                        acc[j] += wi * X[i0 + t, j]
+                    acc[q] += wi
+        for j in range(q + 1):
+            out[k, j] = acc[j]

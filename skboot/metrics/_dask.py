@@ -63,6 +63,7 @@ from skboot.metrics._dask_inputs import (
     Inputs,
     check_call,
     inputs_of,
+    partition_weights,
     refuse,
 )
 from skboot.metrics._dask_loo import (
@@ -70,6 +71,7 @@ from skboot.metrics._dask_loo import (
     auc_loo_partition,
     confusion_loo_partition,
 )
+from skboot.metrics._dask_r2 import merge_r2, r2_partition, r2_values
 from skboot.metrics._dask_rank import (
     auc_values,
     merge_ranks,
@@ -102,6 +104,7 @@ DASK_METRICS = tuple(
             "log_loss",
             "mean_absolute_error",
             "mean_squared_error",
+            "r2",
             "roc_auc",
             "root_mean_squared_error",
             *CONFUSION_METRICS,
@@ -112,7 +115,7 @@ _NO_BCA = ("percentile", "basic", "normal", "bc")
 _OPTIONS = ("method", "level", "undefined", "n_jobs", "n_resamples")
 _RANKED = ("average_precision", "roc_auc")
 _MEAN_METRICS = tuple(
-    m for m in DASK_METRICS if m not in (*_RANKED, *CONFUSION_METRICS)
+    m for m in DASK_METRICS if m not in (*_RANKED, *CONFUSION_METRICS, "r2")
 )
 _LABELLED = ("accuracy", "average_precision", "brier_score", "log_loss", "roc_auc")
 #: The metrics whose BCa acceleration is data-parallel (ROC AUC: one model).
@@ -193,25 +196,6 @@ def _pinned(
     return options
 
 
-def _partition_weights(sample_weight: Any, owner: str) -> np.ndarray:
-    sw = np.asarray(sample_weight)
-    if sw.dtype.kind not in "biuf":
-        raise value_error(
-            "sample_weight",
-            owner,
-            f"must hold real numbers. Got dtype {sw.dtype} instead.",
-        )
-    sw = sw.astype(np.float64)
-    if not np.isfinite(sw).all() or (sw < 0).any():
-        raise value_error(
-            "sample_weight",
-            owner,
-            "must hold finite, non-negative weights. Got minimum "
-            f"{float(np.nanmin(sw))!r} (found while reducing the partitions).",
-        )
-    return sw
-
-
 @dataclass(frozen=True)
 class _Job:
     """What every partition of a run needs: the registry name of the metric,
@@ -235,7 +219,7 @@ def mean_partition(
     m = yt.shape[0]
     cols = _metric_values(yt, preds, job)
     if sample_weight is not None:
-        sw = _partition_weights(sample_weight, job.owner)
+        sw = partition_weights(sample_weight, job.owner)
         cols = [c * sw for c in cols] + [sw]
     X = np.column_stack(cols) if m else np.empty((0, len(cols)))
     seed, gamma, B = job.stream
@@ -272,7 +256,7 @@ def mean_loo_partition(
     w = (
         np.ones(m)
         if sample_weight is None
-        else _partition_weights(sample_weight, job.owner)
+        else partition_weights(sample_weight, job.owner)
     )
     X = np.column_stack([*cols, w]) if m else np.empty((0, len(cols) + 1))
     return loo_partition(X, rule, start)
@@ -411,6 +395,28 @@ def _rank_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
     return list(dask.compute(*roots)), None
 
 
+def _r2_run(inputs: Inputs, job: _Job) -> list[np.ndarray]:
+    """R2 of each prediction per replicate from centred weighted sums
+    (:mod:`skboot.metrics._dask_r2`)."""
+    import dask
+
+    part = dask.delayed(r2_partition, pure=True)
+    parts = _per_partition(
+        inputs,
+        lambda *blocks: part(*blocks, job.stream, job.params, job.options, job.owner),
+    )
+    (total,) = dask.compute(tree_merge(parts, dask.delayed(merge_r2, pure=True)))
+    if total.n_nonfinite:
+        raise value_error(
+            "y_pred",
+            job.owner,
+            f"gives {total.n_nonfinite} non-finite value(s) "
+            "of the metric (found while reducing the partitions).",
+        )
+    force = bool(job.options.get("force_finite", False))
+    return r2_values(total, len(job.params), force)
+
+
 def _original(root: Any) -> tuple[float, float, float]:
     """The Mann-Whitney sum and class weights of the original rows."""
     return float(root.area[-1]), float(root.pos[-1]), float(root.neg[-1])
@@ -498,6 +504,8 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
         values, extra = _rank_run(inputs, job)
     elif name in CONFUSION_METRICS:
         values, extra = _confusion_run(inputs, job)
+    elif name == "r2":
+        values = _r2_run(inputs, job)
     else:
         values, rule = _mean_run(inputs, job, resolved.sign)
         loo = _mean_loo(inputs, job, rule)

@@ -11,7 +11,14 @@ import numpy as np
 from skboot._run._dask_checks import is_dask_collection, require_poisson, row_starts
 from skboot._validation import value_error
 
-__all__ = ["DASK_METHODS", "Inputs", "check_call", "inputs_of", "refuse"]
+__all__ = [
+    "DASK_METHODS",
+    "Inputs",
+    "check_call",
+    "inputs_of",
+    "partition_weights",
+    "refuse",
+]
 
 #: The interval methods of predictions in dask collections.
 DASK_METHODS = ("percentile", "basic", "normal", "bc", "bca")
@@ -143,3 +150,23 @@ def inputs_of(y_true: Any, preds: dict[str, Any], sw: Any, owner: str) -> Inputs
     weight = blocks.get("sample_weight", [None] * len(sizes))
     ndim = max(arrays[p].ndim for p in preds)
     return Inputs(list(yt.to_delayed().ravel()), pred_blocks, weight, starts, n, ndim)
+
+
+def partition_weights(sample_weight: Any, owner: str) -> np.ndarray:
+    """One partition's sample weights, checked (on a worker)."""
+    sw = np.asarray(sample_weight)
+    if sw.dtype.kind not in "biuf":
+        raise value_error(
+            "sample_weight",
+            owner,
+            f"must hold real numbers. Got dtype {sw.dtype} instead.",
+        )
+    sw = sw.astype(np.float64)
+    if not np.isfinite(sw).all() or (sw < 0).any():
+        raise value_error(
+            "sample_weight",
+            owner,
+            "must hold finite, non-negative weights. Got minimum "
+            f"{float(np.nanmin(sw))!r} (found while reducing the partitions).",
+        )
+    return sw
