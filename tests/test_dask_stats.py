@@ -425,3 +425,32 @@ def test_r2_bca_refused_and_bad_predictions_named():
         metric_ci(
             y, da.from_array(bad, chunks=100), "r2", resampler=PoissonBootstrap(10)
         )
+
+
+@pytest.mark.parametrize("case", ["corr", "r2", "roc_auc", "f1"])
+def test_the_rows_never_come_to_the_client(case, monkeypatch):
+    """No conversion of a collection to numpy on the client, in the run nor
+    in BCa's leave-one-out pass."""
+    from skboot import metric_ci
+
+    def refuse(self, *args, **kwargs):
+        raise AssertionError("a dask array was converted to numpy")
+
+    kw = dict(resampler=PoissonBootstrap(20), random_state=SEED)
+    with dask.config.set(scheduler="synchronous"):
+        if case == "corr":
+            x = da.from_array(_xy(300), chunks=(100, 2))
+            monkeypatch.setattr(type(x), "__array__", refuse)
+            res = bootstrap(x, "corr", **kw)
+            ci = res.confidence_interval(method="bca")
+        else:
+            data = _regression(300) if case == "r2" else _labels(300)
+            y = data["y"]
+            pred = {"r2": "a", "roc_auc": "score", "f1": "label"}[case]
+            yd = da.from_array(y, chunks=100)
+            pdk = da.from_array(data[pred], chunks=100)
+            monkeypatch.setattr(type(yd), "__array__", refuse)
+            res = metric_ci(yd, pdk, case, **kw)
+            ci = res.confidence_interval()
+    assert res.distribution.shape == (20,)
+    assert ci.method == ("bc" if case == "r2" else "bca")
