@@ -152,5 +152,6 @@ def auc_loo_partition(
     n_left = np.where(positive, N, N - weight)
     ok = (p_left > 0.0) & (n_left > 0.0)
     auc = np.where(ok, a / np.where(ok, p_left * n_left, 1.0), np.nan)
-    auc = np.where(weight == 0.0, area / (P * N), auc)
+    full = area / (P * N) if P > 0.0 and N > 0.0 else np.nan
+    auc = np.where(weight == 0.0, full, auc)  # a row of no weight changes nothing
     return loo_sums((sign * auc - ref)[:, None], rows)
