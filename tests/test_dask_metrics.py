@@ -12,6 +12,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.metrics import max_error
 
 # the two-worker loopback LocalCluster of the data-parallel tests
 from test_dask_data import small_cluster  # noqa: F401
@@ -334,16 +335,16 @@ def test_bca_and_file_round_trip(tmp_path):
     )
     assert res.confidence_interval(method="bca").method == "bca"
     assert res.confidence_interval(method="bc").low <= res.estimate
-    auc = metric_ci(
+    ap = metric_ci(
         _dask(y, 100),
         _dask(data["score"], 100),
-        "roc_auc",
+        "average_precision",
         resampler=PoissonBootstrap(B),
         random_state=SEED,
         method="bc",
     )
     with pytest.raises(ValueError, match="BCa is data-parallel for 'accuracy'"):
-        auc.confidence_interval(method="bca")
+        ap.confidence_interval(method="bca")
     path = tmp_path / "acc.skboot"
     res.save(path)
     back = type(res).load(path)
@@ -367,18 +368,14 @@ ERRORS = [
     ({"resampler": None}, r"'resampler' .* must be PoissonBootstrap.*Got None"),
     ({"resampler": Bootstrap(10)}, r"'resampler' .* must be PoissonBootstrap"),
     (
-        {"method": "bca"},
-        r"'method' .* must be one of 'percentile'.*'roc_auc'.*Got 'bca'",
-    ),
-    (
-        {"metric": "f1", "y_pred": _dask(_data()["label"], 100), "method": "bca"},
-        r"'method' .* for the metric 'f1' .* BCa is data-parallel for 'accuracy'",
+        {"metric": "average_precision", "method": "bca"},
+        r"'method' .* must be one of 'percentile'.*'average_precision'.*Got 'bca'",
     ),
     ({"groups": np.zeros(N)}, r"'groups' .* must be None"),
     ({"stratify": True}, r"'stratify' .* must be None"),
     ({"device": "cuda"}, r"'device' .* must be 'cpu' or 'auto'"),
     ({"y_pred": np.zeros(N)}, r"'y_pred' .* must be a dask collection"),
-    ({"metric": "r2"}, r"'metric' .* must be one of 'accuracy'"),
+    ({"metric": max_error}, r"'metric' .* must be one of 'accuracy'.*'max_error'"),
     ({"metric": lambda a, b: 0.0}, r"'metric' .* must be one of"),
     (
         {"method": "studentized"},
@@ -394,7 +391,7 @@ def test_errors_before_any_work(change, match, monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("work started")
 
-    monkeypatch.setattr(mod, "_inputs", refuse)
+    monkeypatch.setattr(mod, "inputs_of", refuse)
     with pytest.raises(ValueError, match=match):
         metric_ci(**_args(**change))
 
@@ -624,7 +621,7 @@ def test_mean_metric_bca_undefined_jackknife_follows_the_policy():
         assert got.confidence_interval() == want.confidence_interval()
 
 
-@pytest.mark.parametrize("metric", ["roc_auc", "f1", "accuracy"])
+@pytest.mark.parametrize("metric", ["roc_auc", "f1", "accuracy", "average_precision"])
 def test_the_default_method_works_on_dask(metric):
     """The default interval runs on dask collections: BCa where its
     acceleration is data-parallel, BC (and the result says so) elsewhere."""
@@ -632,9 +629,11 @@ def test_the_default_method_works_on_dask(metric):
     y, pred = _pred(metric, data)
     if metric == "f1":
         y, pred = data["y"], data["label"]
+    if metric == "average_precision":
+        y, pred = data["y"], data["score"]
     kw = dict(resampler=PoissonBootstrap(B), random_state=SEED)
     got = metric_ci(_dask(y, 100), _dask(pred, 100), metric, **kw)
-    expected = "bca" if metric == "accuracy" else "bc"
+    expected = "bc" if metric == "average_precision" else "bca"
     want = metric_ci(y, pred, metric, method=expected, **kw)
     assert got.method == got.confidence_interval().method == expected
     ci, ci0 = got.confidence_interval(), want.confidence_interval()

@@ -32,7 +32,9 @@ from skboot._random import replicate_counter
 __all__ = [
     "column_summary",
     "poisson_row_counts",
+    "poisson_rows_corr",
     "poisson_rows_moments",
+    "poisson_rows_sums",
 ]
 
 TILE = CASCADE_ROWS
@@ -153,3 +155,93 @@ def poisson_rows_moments(
                 out2[k0 + r, j] = acc[LANES + r]
         for r in range(nr):
             outw[k0 + r] = tot[r]
+
+
+@njit(cache=True, nogil=True)
+def poisson_rows_corr(X, shift, seed, gamma, row0, out, lo, hi):
+    """Per replicate ``k`` (``out``'s first ``nb`` rows): the count-weighted
+    sums of ``x``, ``y``, ``x*x``, ``y*y``, ``x*y`` and of the counts
+    (``out[k, :6]``), ``x = X[t, 0] - shift[0]``, ``y = X[t, 1] - shift[1]``,
+    with ``c_t`` the count of global row ``row0 + t``; ``lo[k]``, ``hi[k]``:
+    the least and greatest value of each raw column over the rows of non-zero
+    count (left as given where no value compares, e.g. all NaN).
+
+    Sums run in row order, as the in-memory weighted kernel's do; a zero count
+    adds nothing.  ``X`` is (m, 2) float64; nothing of size m is allocated.
+    """
+    m = X.shape[0]
+    nb = out.shape[0]
+    T = poisson_thresholds()
+    w = np.empty(TILE)
+    for k in range(nb):
+        sw = 0.0
+        sx = 0.0
+        sy = 0.0
+        sxx = 0.0
+        syy = 0.0
+        sxy = 0.0
+        for i0 in range(0, m, TILE):
+            c = min(TILE, m - i0)
+            base = replicate_counter(k) + np.uint64(row0 + i0)
+            _poisson_tile_row(seed, gamma, base, c, T, w)
+            for t in range(c):
+                wi = w[t]
+                if wi != 0.0:
+                    u = X[i0 + t, 0]
+                    v = X[i0 + t, 1]
+                    if u < lo[k, 0]:
+                        lo[k, 0] = u
+                    if u > hi[k, 0]:
+                        hi[k, 0] = u
+                    if v < lo[k, 1]:
+                        lo[k, 1] = v
+                    if v > hi[k, 1]:
+                        hi[k, 1] = v
+                    a = u - shift[0]
+                    b = v - shift[1]
+                    sw += wi
+                    sx += wi * a
+                    sy += wi * b
+                    sxx += wi * a * a
+                    syy += wi * b * b
+                    sxy += wi * a * b
+        out[k, 0] = sx
+        out[k, 1] = sy
+        out[k, 2] = sxx
+        out[k, 3] = syy
+        out[k, 4] = sxy
+        out[k, 5] = sw
+
+
+@njit(cache=True, nogil=True)
+def poisson_rows_sums(X, y, seed, gamma, row0, out, lo, hi):
+    """Per replicate ``k`` (``out``'s rows): ``out[k, j] = sum_t c_t X[t, j]``
+    for each column ``j`` of the (m, q) ``X`` and ``out[k, q] = sum_t c_t``,
+    with ``c_t`` the count of global row ``row0 + t``; ``lo[k]``, ``hi[k]``:
+    the least and greatest ``y[t]`` over the rows of non-zero count (a NaN
+    ``y[t]`` never compares: a row left out of them).  Sums in row order; a
+    zero count adds nothing.  Nothing of size m is allocated."""
+    m, q = X.shape
+    nb = out.shape[0]
+    T = poisson_thresholds()
+    w = np.empty(TILE)
+    acc = np.empty(q + 1)
+    for k in range(nb):
+        acc[:] = 0.0
+        for i0 in range(0, m, TILE):
+            c = min(TILE, m - i0)
+            base = replicate_counter(k) + np.uint64(row0 + i0)
+            _poisson_tile_row(seed, gamma, base, c, T, w)
+            for t in range(c):
+                wi = w[t]
+                if wi != 0.0:
+                    v = y[i0 + t]
+                    if v < lo[k]:
+                        lo[k] = v
+                    if v > hi[k]:
+                        hi[k] = v
+                    for j in range(q):
+                        acc[j] += wi * X[i0 + t, j]
+                    acc[q] += wi
+        for j in range(q + 1):
+            out[k, j] = acc[j]

@@ -19,7 +19,10 @@ the engine.  Everything a public entry point does once per call lives here, once
   data-parallel Poisson bootstrap of data in a dask collection (per-partition
   sums on the workers, merged in a fixed tree), and what it refuses before any
   work; :mod:`~skboot._run._dask_jackknife`: the BCa acceleration of such a run
-  (closed-form leave-one-out values, their power sums in one more pass).
+  (closed-form leave-one-out values, their power sums in one more pass);
+  :mod:`~skboot._run._dask_corr`: "corr" of two columns from centred sums;
+  :mod:`~skboot._run._dask_progress`: ``progress=True`` through dask's own
+  diagnostics.
 """
 
 from skboot._run._calibration import calibration_inputs, check_calibration

@@ -30,14 +30,17 @@ from skboot._run._context import (
     resolve_resampler,
 )
 from skboot._run._dask_checks import DaskRows, check_data_parallel, dask_rows
+from skboot._run._dask_corr import corr_graph, corr_values
 from skboot._run._dask_exact import StrataJackknife, scheme_total
 from skboot._run._dask_jackknife import (
     LooRule,
+    corr_rule,
     loo_moments,
     loo_partition,
     merge_loo,
     moment_rule,
 )
+from skboot._run._dask_progress import dask_compute
 from skboot._run._dask_sums import (
     PartitionSums,
     merge_sums,
@@ -91,12 +94,14 @@ NO_VALUES = (
 )
 
 
-def loo_pass(parts: list[Any]) -> JackknifeMoments:
+def loo_pass(parts: list[Any], progress: bool = False) -> JackknifeMoments:
     """The leave-one-out power sums of the delayed per-partition
-    :class:`LooSums` ``parts``, merged in the fixed tree and computed."""
+    :class:`LooSums` ``parts``, merged in the fixed tree and computed (with
+    dask's progress display if ``progress``)."""
     import dask
 
-    (total,) = dask.compute(tree_merge(parts, dask.delayed(merge_loo, pure=True)))
+    root = tree_merge(parts, dask.delayed(merge_loo, pure=True))
+    (total,) = dask_compute(root, progress=progress)
     return loo_moments(total)
 
 
@@ -133,6 +138,7 @@ class DataParallelStatistic(Statistic):
     moments: JackknifeMoments | None = field(default=None, repr=False)
     #: the stratified bootstrap's jackknife pass (None: the plain jackknife)
     strata: StrataJackknife | None = field(default=None, repr=False)
+    progress: bool = False
 
     def estimate(self) -> np.ndarray:
         assert self.cached_estimate is not None
@@ -156,15 +162,16 @@ class DataParallelStatistic(Statistic):
                 import dask
 
                 if self.strata is not None:
-                    self.moments = self.strata.moments(self.rows, rule)
+                    self.moments = self.strata.moments(self.rows, rule, self.progress)
                     return self.moments
                 part = dask.delayed(loo_partition, pure=True)
                 blocks = self.rows.array.to_delayed().ravel()
-                self.moments = loo_pass([part(blk, rule) for blk in blocks])
+                parts = [part(blk, rule) for blk in blocks]
+                self.moments = loo_pass(parts, self.progress)
         return self.moments
 
     def vector_output(self, data_ndim: int) -> bool:
-        return data_ndim == 2
+        return data_ndim == 2 and self.name != "corr"
 
     def keywords(self) -> dict[str, object]:
         """The ``statistic_kwargs`` that rebuild this statistic."""
@@ -230,10 +237,12 @@ def run_data_parallel(
     nan_policy: str,
     device: str,
     estimator: Any,
+    progress: bool = False,
 ) -> DataParallelRun:
     """The Poisson bootstrap of a moment statistic of a dask collection,
     computed on the dask scheduler in use (a distributed Client when one is
-    active); only ``(n_resamples + 1) x d`` sums per partition travel."""
+    active); only ``(n_resamples + 1) x d`` sums per partition travel.
+    ``progress``: dask's progress display (:mod:`skboot._run._dask_progress`)."""
     name, ddof = check_data_parallel(
         data,
         statistic,
@@ -250,24 +259,42 @@ def run_data_parallel(
     res.check_params()
     rows = dask_rows(data, owner)
     d = 1 if rows.ndim == 1 else int(rows.array.shape[1])
+    if name == "corr" and d != 2:  # the in-memory message
+        raise ValueError(
+            "The statistic 'corr' needs exactly two columns (or two arrays). "
+            f"Got {d} column(s) instead."
+        )
     B = int(res.n_resamples)
-    check_distribution_memory(B, d, owner)
+    check_distribution_memory(B, 1 if name == "corr" else d, owner)
+    if name == "corr" and not isinstance(res, PoissonBootstrap):
+        raise value_error(
+            "resampler",
+            owner,
+            "must be a PoissonBootstrap for the statistic 'corr' of a dask "
+            f"collection. Got {res!r}.",
+        )
     want2 = name in ("var", "std")
-    if isinstance(res, PoissonBootstrap):
-        total, plan = _poisson_total(res, source, rows, want2, owner)
-        strata = None
+    strata = None
+    if name == "corr":
+        total, plan = _poisson_total(res, source, rows, None, owner, progress)
+        _check_values(total, name, nan_policy, owner)
+        values = corr_values(total)
+        rule = corr_rule(total.n, total.shift, total.s[B], values[B, 0])
     else:
-        key = check_random_state(source, owner=type(res).__name__)
-        st = scheme_total(res, key, rows, y, groups, want2, owner)
-        # the replicates live on the workers: the plan records the scheme only
-        res = res._fit_plan(key, st.plan)
-        total, plan, strata = st.total, st.plan, st.strata
-    _check_values(total, name, nan_policy, owner)
-    values = moments_to_values(
-        name, total.s1, total.s2, total.sw[:, None], total.shift[None, :], ddof
-    )
+        if isinstance(res, PoissonBootstrap):
+            total, plan = _poisson_total(res, source, rows, want2, owner, progress)
+        else:
+            key = check_random_state(source, owner=type(res).__name__)
+            st = scheme_total(res, key, rows, y, groups, want2, owner, progress)
+            # the replicates live on the workers: the plan records the scheme only
+            res = res._fit_plan(key, st.plan)
+            total, plan, strata = st.total, st.plan, st.strata
+        _check_values(total, name, nan_policy, owner)
+        values = moments_to_values(
+            name, total.s1, total.s2, total.sw[:, None], total.shift[None, :], ddof
+        )
+        rule = moment_rule(name, total.n, total.shift, total.s1[B], total.s2[B], ddof)
     shape = (0,) if rows.ndim == 1 else (0, d)
-    rule = moment_rule(name, total.n, total.shift, total.s1[B], total.s2[B], ddof)
     kind = (
         DataParallelGroupStatistic
         if isinstance(res, GroupBootstrap)
@@ -276,12 +303,13 @@ def run_data_parallel(
     stat = kind(
         name=name,
         ddof=ddof,
-        k=d,
+        k=values.shape[1],
         arrays=(np.empty(shape),),
         cached_estimate=np.ascontiguousarray(values[B]),
         rows=rows,
         rule=rule,
         strata=strata,
+        progress=progress,
     )
     stat.builtin_name = None
     placeholder = Data((np.empty(shape),), rows.n_samples, rows.labels, rows.kind)
@@ -289,9 +317,16 @@ def run_data_parallel(
 
 
 def _poisson_total(
-    res: BaseResampler, source: Any, rows: DaskRows, want2: bool, owner: str
-) -> tuple[PartitionSums, ResamplingPlan]:
-    """The Poisson run's merged sums and plan (``res`` fitted on the way)."""
+    res: BaseResampler,
+    source: Any,
+    rows: DaskRows,
+    want2: bool | None,
+    owner: str,
+    progress: bool,
+) -> tuple[Any, ResamplingPlan]:
+    """The Poisson run's merged sums and plan (``res`` fitted on the way):
+    the moments' :class:`PartitionSums`, or the correlation's sums when
+    ``want2`` is None."""
     # the plan needs only the row count: a (n, 0) placeholder holds no bytes
     res = fit_resampler(res, source, np.empty((rows.n_samples, 0)), checked=True)
     plan = res.plan_
@@ -304,8 +339,10 @@ def _poisson_total(
             f"{getattr(scheme, 'kind', 'something else')}.",
         )
     seed, gamma = res.key_.stream(PURPOSE["poisson"])
-    import dask
-
     B = int(res.n_resamples)
-    (total,) = dask.compute(_graph(rows, seed, gamma, B, want2))
+    if want2 is None:
+        graph = corr_graph(rows, seed, gamma, B, tree_merge)
+    else:
+        graph = _graph(rows, seed, gamma, B, want2)
+    (total,) = dask_compute(graph, progress=progress)
     return total, plan

@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 #: The statistics a data-parallel run computes from per-partition sums.
-DATA_PARALLEL_STATISTICS = ("mean", "proportion", "std", "sum", "var")
+DATA_PARALLEL_STATISTICS = ("corr", "mean", "proportion", "std", "sum", "var")
 _NAMES = ", ".join(repr(s) for s in DATA_PARALLEL_STATISTICS)
 #: The resamplers a data-parallel bootstrap runs (None means Bootstrap).
 DATA_PARALLEL_RESAMPLERS = (

@@ -40,6 +40,7 @@ from skboot._kernels.exact_rows import (
 from skboot._random import PURPOSE, RootKey, substream_seed
 from skboot._run._dask_checks import DaskRows
 from skboot._run._dask_jackknife import LooRule, loo_deviations
+from skboot._run._dask_progress import dask_compute
 from skboot._run._dask_sums import (
     PartitionSums,
     empty_sums,
@@ -255,9 +256,11 @@ def scheme_total(
     groups: Any,
     want2: bool,
     owner: str,
+    progress: bool = False,
 ) -> SchemeTotal:
     """Run the data-parallel ``res`` (Bootstrap, StratifiedBootstrap or
-    GroupBootstrap, parameters checked) on ``rows``; ``key`` the run's root."""
+    GroupBootstrap, parameters checked) on ``rows``; ``key`` the run's root;
+    ``progress``: dask's progress display for the pass over the rows."""
     import dask
 
     B = int(res.n_resamples)
@@ -272,7 +275,7 @@ def scheme_total(
             part(b, g, seed, gamma, B, want2)
             for b, g in zip(blocks, gblocks, strict=True)
         ]
-        (total,) = dask.compute(tree_merge(parts, merge))
+        (total,) = dask_compute(tree_merge(parts, merge), progress=progress)
         return SchemeTotal(total, DataParallelPlan(key, n, scheme="group"))
     labels: np.ndarray | None = None
     if isinstance(res, StratifiedBootstrap):
@@ -293,7 +296,7 @@ def scheme_total(
     for j, (blk, yb) in enumerate(zip(blocks, yblocks, strict=True)):
         seeds = np.array([substream_seed(seed, j * S + s + 1) for s in range(S)])
         parts.append(part(blk, yb, labels, table[j], seeds, gamma, want2))
-    (total,) = dask.compute(tree_merge(parts, merge))
+    (total,) = dask_compute(tree_merge(parts, merge), progress=progress)
     strata = None if labels is None else StrataJackknife(yblocks, labels)
     return SchemeTotal(total, DataParallelPlan(key, n, scheme=scheme), strata)
 
@@ -382,7 +385,9 @@ class StrataJackknife:
     blocks: list[Any]
     labels: np.ndarray
 
-    def moments(self, rows: DaskRows, rule: LooRule) -> JackknifeMoments:
+    def moments(
+        self, rows: DaskRows, rule: LooRule, progress: bool = False
+    ) -> JackknifeMoments:
         """One pass over the partitions: the stratified acceleration's sums."""
         import dask
 
@@ -393,5 +398,5 @@ class StrataJackknife:
             part(b, y, self.labels, rule)
             for b, y in zip(data, self.blocks, strict=True)
         ]
-        (total,) = dask.compute(tree_merge(parts, merge))
+        (total,) = dask_compute(tree_merge(parts, merge), progress=progress)
         return strata_moments(total)

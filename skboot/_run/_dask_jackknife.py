@@ -20,6 +20,9 @@ The leave-one-out values are those of the in-memory run:
 * var (``ddof``): ``M2_(i) / (n - 1 - ddof)`` with the downdate ``M2_(i) = M2 -
   n / (n - 1) z_i**2`` (``z_i = x_i - mean``, ``M2`` the sum of ``z**2``),
   clipped at 0; std: its square root.
+* corr: Pearson's r of the totals ``S_x, S_y, S_xx, S_yy, S_xy`` (about the
+  centre) less row ``i``'s terms, over ``n - 1`` rows (NaN where a variance
+  left is not positive); ``e_i = r_(i) - r``.
 * a mean-type metric of per-row values ``v_i`` with weights ``w_i`` (1 without
   sample weights): ``(A - w_i v_i) / (W - w_i)``, ``A = sum w v``, ``W = sum w``
   (NaN where ``W - w_i <= 0``); a row of zero weight leaves the metric
@@ -33,15 +36,17 @@ from typing import Any
 
 import numpy as np
 
-from skboot._engine import as_float_rows
+from skboot._engine import as_float_rows, corr_from_sums
 from skboot.intervals import JackknifeMoments
 
 __all__ = [
     "LooRule",
     "LooSums",
+    "corr_rule",
     "loo_deviations",
     "loo_moments",
     "loo_partition",
+    "loo_sums",
     "merge_loo",
     "metric_rule",
     "moment_rule",
@@ -77,8 +82,14 @@ def merge_loo(a: LooSums, b: LooSums) -> LooSums:
         np.minimum(a.lo, b.lo),
         np.maximum(a.hi, b.hi),
         a.n_nonfinite + b.n_nonfinite,
-        a.first_nonfinite if a.first_nonfinite >= 0 else b.first_nonfinite,
+        _first(a.first_nonfinite, b.first_nonfinite),
     )
+
+
+def _first(a: int, b: int) -> int:
+    """The smaller of two row numbers, -1 standing for none (partitions sorted
+    by score hold rows in any order)."""
+    return b if a < 0 else a if b < 0 else min(a, b)
 
 
 @dataclass(frozen=True)
@@ -88,7 +99,8 @@ class LooRule:
     ``n``, the centre subtracted from each value (a metric's full weighted
     mean of each prediction's values), per column the centred mean ``mu`` and
     ``m2`` (the sum of squared deviations from the mean), a metric's total
-    weight ``total``, the ``ddof`` of var/std and a metric's ``sign``."""
+    weight ``total``, the ``ddof`` of var/std and a metric's ``sign``; for
+    corr, ``sums``: the centred totals of x, y, x*x, y*y, x*y and r."""
 
     name: str
     n: int
@@ -98,6 +110,7 @@ class LooRule:
     total: float = 0.0
     ddof: int = 0
     sign: float = 1.0
+    sums: tuple[float, ...] = ()
 
     @property
     def dof(self) -> int:
@@ -112,6 +125,29 @@ def moment_rule(
     mu = s1 / n
     m2 = np.maximum(s2 - s1 * mu, 0.0)
     return LooRule(name, n, centre, mu, m2, float(n), ddof)
+
+
+def corr_rule(n: int, centre: np.ndarray, s: np.ndarray, r: float) -> LooRule:
+    """The rule of corr from the centred totals ``s`` (x, y, x*x, y*y, x*y)
+    of all rows about ``centre`` and the estimate ``r``."""
+    zero = np.zeros(1)
+    sums = (*(float(v) for v in s[:5]), float(r))
+    return LooRule("corr", n, centre, zero, zero, float(n), sums=sums)
+
+
+def _corr_deviations(rule: LooRule, y: np.ndarray) -> np.ndarray:
+    """``r_(i) - r`` per row of the centred (m, 2) rows ``y``, (m, 1)."""
+    sx, sy, sxx, syy, sxy, r = rule.sums
+    a, b = y[:, 0], y[:, 1]
+    loo = corr_from_sums(
+        sx - a,
+        sy - b,
+        sxx - a * a,
+        syy - b * b,
+        sxy - a * b,
+        np.full(y.shape[0], float(rule.n - 1)),
+    )
+    return (loo - r)[:, None]
 
 
 def metric_rule(rms: bool, means: np.ndarray, total: float, sign: float) -> LooRule:
@@ -171,6 +207,8 @@ def loo_deviations(rule: LooRule, X: np.ndarray) -> np.ndarray:
         if rule.name in ("mean_metric", "rms_metric"):
             return _metric_deviations(rule, X)
         y = X - rule.centre
+        if rule.name == "corr":
+            return _corr_deviations(rule, y)
         if rule.name in ("mean", "proportion"):
             return (rule.mu - y) / (rule.n - 1)
         if rule.name == "sum":
@@ -183,11 +221,20 @@ def loo_partition(block: Any, rule: LooRule, start: int = 0) -> LooSums:
     the global number of its first row)."""
     X = as_float_rows(np.asarray(block))
     m = X.shape[0]
-    d = 1 if rule.name in ("mean_metric", "rms_metric") else X.shape[1]
+    d = 1 if rule.name in ("mean_metric", "rms_metric", "corr") else X.shape[1]
+    if m == 0:
+        return loo_sums(np.empty((0, d)), np.empty(0, dtype=np.int64))
+    rows = np.arange(start, start + m, dtype=np.int64)
+    return loo_sums(loo_deviations(rule, X), rows)
+
+
+def loo_sums(e: np.ndarray, rows: np.ndarray) -> LooSums:
+    """The power sums of the (m, d) deviations ``e`` of the rows numbered
+    ``rows`` (their finite ones; the first row with a non-finite one)."""
+    m, d = e.shape
     if m == 0:
         zero = np.zeros(d)
         return LooSums(0, zero, zero, zero, np.full(d, np.inf), np.full(d, -np.inf))
-    e = loo_deviations(rule, X)
     with np.errstate(invalid="ignore", over="ignore"):
         finite = np.isfinite(e).all(axis=1)
         ef = e[finite]
@@ -202,7 +249,7 @@ def loo_partition(block: Any, rule: LooRule, start: int = 0) -> LooSums:
             lo,
             hi,
             int(m - finite.sum()),
-            start + int(np.argmin(finite)) if not finite.all() else -1,
+            int(rows[~finite].min()) if not finite.all() else -1,
         )
 
 

@@ -106,6 +106,7 @@ def run(
             device=device,
             estimator=estimator,
             n_jobs=n_jobs,
+            progress=bool(progress),
         )
     res, source = resolve_resampler(resampler, n_resamples, random_state, owner)
     d = prepare_data(data, owner, paired=paired)
@@ -141,10 +142,11 @@ def run(
     return _finished(ctx, dist, n_omitted)
 
 
-def _run_dask(*args: Any, n_jobs: Any, **kwargs: Any) -> Run:
-    """The data-parallel run of a dask collection (:mod:`skboot._run._dask`)."""
-    par = run_data_parallel(*args, **kwargs)
-    ctx = RunContext(par.stat, par.data, par.plan, par.resampler, n_jobs, False)
+def _run_dask(*args: Any, n_jobs: Any, progress: bool, **kwargs: Any) -> Run:
+    """The data-parallel run of a dask collection (:mod:`skboot._run._dask`);
+    ``progress``: dask's own progress display."""
+    par = run_data_parallel(*args, progress=progress, **kwargs)
+    ctx = RunContext(par.stat, par.data, par.plan, par.resampler, n_jobs, progress)
     return _finished(ctx, par.distribution, 0)
 
 

@@ -146,15 +146,15 @@ def metric_ci(
 
     Predictions in dask collections (dask arrays or Series, partitioned like
     ``y_true``) run data-parallel with ``resampler=PoissonBootstrap(...)``
-    (``method`` "bca", the default, for the mean-type metrics only: one more
-    pass computes its acceleration; "percentile", "basic", "normal" or "bc"
-    for all): each partition reduces
+    (``method`` "bca", the default, for all but "average_precision", "r2"
+    and a comparison's "roc_auc": one more pass computes its acceleration;
+    "percentile", "basic", "normal" or "bc" for all): each partition reduces
     its rows to per-replicate sums on the dask workers (ROC AUC after a dask
     sort by score), so the rows never come to this process; the result equals
     the in-memory Poisson bootstrap of the same rows and seed.  Metrics
     "accuracy", "balanced_accuracy", "precision", "recall", "f1", "roc_auc",
-    "average_precision", "log_loss", "brier_score" and the regression errors
-    (not "r2"); see the user guide's page "Data larger than memory".
+    "average_precision", "log_loss", "brier_score", "r2" and the regression
+    errors; see the user guide's page "Data larger than memory".
 
     Parameters
     ----------
@@ -199,8 +199,8 @@ def metric_ci(
     method : {"percentile", "basic", "normal", "bc", "bca"} or None, default=None
         Any letter case ("BCa" is "bca").  None: "bca", except for predictions
         in dask collections with a metric whose BCa acceleration is not
-        data-parallel ("roc_auc", "average_precision", the confusion-matrix
-        metrics): "bc" there.
+        data-parallel ("average_precision", "r2"; "roc_auc" in
+        :func:`compare_metrics`): "bc" there.
     level : float, default=0.95
         Confidence level, in (0, 1).
     n_jobs : int, default=None

@@ -46,12 +46,7 @@ from skboot._run._dask import (
     partition_sums,
     tree_merge,
 )
-from skboot._run._dask_checks import (
-    holds_dask,
-    is_dask_collection,
-    require_poisson,
-    row_starts,
-)
+from skboot._run._dask_checks import holds_dask
 from skboot._run._dask_jackknife import LooRule, loo_partition, metric_rule
 from skboot._validation import value_error
 from skboot.intervals import JackknifeMoments
@@ -63,6 +58,20 @@ from skboot.metrics._dask_confusion import (
     merge_bins,
     probe_metric,
 )
+from skboot.metrics._dask_inputs import (
+    DASK_METHODS,
+    Inputs,
+    check_call,
+    inputs_of,
+    partition_weights,
+    refuse,
+)
+from skboot.metrics._dask_loo import (
+    auc_carries,
+    auc_loo_partition,
+    confusion_loo_partition,
+)
+from skboot.metrics._dask_r2 import merge_r2, r2_partition, r2_values
 from skboot.metrics._dask_rank import (
     auc_values,
     merge_ranks,
@@ -95,32 +104,29 @@ DASK_METRICS = tuple(
             "log_loss",
             "mean_absolute_error",
             "mean_squared_error",
+            "r2",
             "roc_auc",
             "root_mean_squared_error",
             *CONFUSION_METRICS,
         )
     )
 )
-#: The interval methods of predictions in dask collections ("bca": mean-type only)
-DASK_METHODS = ("percentile", "basic", "normal", "bc", "bca")
 _NO_BCA = ("percentile", "basic", "normal", "bc")
 _OPTIONS = ("method", "level", "undefined", "n_jobs", "n_resamples")
 _RANKED = ("average_precision", "roc_auc")
 _MEAN_METRICS = tuple(
-    m for m in DASK_METRICS if m not in (*_RANKED, *CONFUSION_METRICS)
+    m for m in DASK_METRICS if m not in (*_RANKED, *CONFUSION_METRICS, "r2")
 )
 _LABELLED = ("accuracy", "average_precision", "brier_score", "log_loss", "roc_auc")
-_SMALL = (
-    "For predictions that fit in memory, call .compute() on the collections and "
-    "pass the numpy arrays or pandas objects instead."
-)
+#: The metrics whose BCa acceleration is data-parallel (ROC AUC: one model).
+_BCA_METRICS = tuple(sorted((*_MEAN_METRICS, *CONFUSION_METRICS, "roc_auc")))
+_BCA_NAMES = ", ".join(repr(m) for m in _BCA_METRICS)
 #: Why the methods that revisit the rows are unavailable on such a result.
 NO_ROWS = (
     "The predictions of this result stay in dask collections, and the "
     "leave-one-out values of this metric have no closed form from sums per "
-    "partition: BCa is data-parallel for "
-    + ", ".join(repr(m) for m in _MEAN_METRICS)
-    + ". Use method 'percentile', 'basic', 'normal' or 'bc' (they need only the "
+    f"partition: BCa is data-parallel for {_BCA_NAMES} (ROC AUC of one model, "
+    "not the difference of two). Use method 'percentile', 'basic', 'normal' or 'bc' (they need only the "
     "distribution), or call .compute() on the collections and pass the numpy "
     "arrays if they fit in memory."
 )
@@ -129,9 +135,9 @@ NO_ROWS = (
 @dataclass
 class DaskMetricStatistic(Statistic):
     """What a result keeps of a data-parallel metric run: the estimate, no rows.
-    For the mean-type metrics, ``loo`` holds the delayed per-partition tasks of
-    the leave-one-out power sums (BCa's acceleration, one more pass, run the
-    first time it is needed); None for the others (no BCa)."""
+    Where BCa is data-parallel, ``loo`` holds the delayed per-partition tasks
+    of the leave-one-out power sums (BCa's acceleration, one more pass, run
+    the first time it is needed); None for the others (no BCa)."""
 
     has_jackknife: ClassVar[bool] = False
     data_unavailable: ClassVar[str | None] = NO_ROWS
@@ -171,129 +177,6 @@ class DaskMetricRun:
     each: tuple[float, float]
 
 
-def _refuse(name: str, owner: str, text: str) -> ValueError:
-    return value_error(name, owner, text + " " + _SMALL)
-
-
-def _check_call(
-    owner: str,
-    arguments: dict[str, Any],
-    *,
-    groups: Any,
-    stratify: Any,
-    resampler: Any,
-    method: str,
-    device: Any,
-) -> None:
-    """Refuse, before any work, what the data-parallel run cannot do."""
-    for name, value in arguments.items():
-        if value is not None and not is_dask_collection(value):
-            raise _refuse(
-                name,
-                owner,
-                "must be a dask collection like the other inputs (all dask or "
-                f"none). Got a {type(value).__name__}.",
-            )
-    if groups is not None or stratify:
-        raise _refuse(
-            "groups" if groups is not None else "stratify",
-            owner,
-            "must be None (stratify False) with predictions in dask collections: "
-            "the data-parallel Poisson bootstrap has no strata or clusters.",
-        )
-    require_poisson(resampler, owner, "predictions in dask collections")
-    if method not in DASK_METHODS:
-        raise value_error(
-            "method",
-            owner,
-            f"must be one of {', '.join(repr(m) for m in DASK_METHODS)} with "
-            "predictions in dask collections (the studentized and calibrated "
-            f"intervals would revisit every row). Got {method!r}.",
-        )
-    if device not in ("cpu", "auto"):
-        raise value_error(
-            "device",
-            owner,
-            "must be 'cpu' or 'auto' with predictions in dask collections (the "
-            f"partitions run on the dask workers). Got {device!r}.",
-        )
-
-
-def _rows(value: Any, param: str, owner: str) -> Any:
-    """``value`` as a dask array with known row chunks and whole rows."""
-    if hasattr(value, "to_dask_array"):
-        if value.ndim == 1 and not isinstance(value.dtype, np.dtype):
-            value = value.astype(object)  # text labels: numpy objects per row
-        arr = value.to_dask_array(lengths=True)  # one int per partition
-    elif hasattr(value, "chunks") and hasattr(value, "ndim"):
-        arr = value
-        if any(np.isnan(c) for c in arr.chunks[0]):
-            arr = arr.compute_chunk_sizes()
-    else:
-        raise _refuse(
-            param,
-            owner,
-            f"must be a dask array, DataFrame or Series. Got a {type(value).__name__}.",
-        )
-    if arr.ndim not in (1, 2):
-        raise value_error(
-            param, owner, f"must be 1-D or 2-D. Got shape {arr.shape} instead."
-        )
-    if arr.ndim == 2 and len(arr.chunks[1]) > 1:
-        arr = arr.rechunk({1: -1})  # whole rows per partition, on the workers
-    return arr
-
-
-def _sizes(arr: Any) -> tuple[int, ...]:
-    return tuple(int(c) for c in arr.chunks[0])
-
-
-def _short(sizes: tuple[int, ...]) -> str:
-    text = ", ".join(str(s) for s in sizes[:6])
-    return f"({text}{', ...' if len(sizes) > 6 else ''}; {len(sizes)} partitions)"
-
-
-@dataclass(frozen=True)
-class _Inputs:
-    """The inputs' row blocks (delayed), partition by partition."""
-
-    y_true: list[Any]
-    preds: list[list[Any]]
-    weight: list[Any]
-    starts: tuple[int, ...]
-    n_samples: int
-    pred_ndim: int
-
-
-def _inputs(y_true: Any, preds: dict[str, Any], sw: Any, owner: str) -> _Inputs:
-    """Aligned row blocks of every input, checked: same partition lengths."""
-    yt = _rows(y_true, "y_true", owner)
-    if yt.ndim != 1:
-        raise value_error(
-            "y_true", owner, f"must be 1-D. Got shape {yt.shape} instead."
-        )
-    arrays = {p: _rows(v, p, owner) for p, v in preds.items()}
-    if sw is not None:
-        arrays["sample_weight"] = _rows(sw, "sample_weight", owner)
-    sizes = _sizes(yt)
-    for param, arr in arrays.items():
-        if _sizes(arr) != sizes:
-            raise value_error(
-                param,
-                owner,
-                "must be partitioned like y_true (row i of every input in the "
-                f"same partition). Got partition lengths {_short(_sizes(arr))}; "
-                f"y_true has {_short(sizes)}. Rechunk (dask arrays) or "
-                "repartition (dask Series) one to match the other.",
-            )
-    n, starts = row_starts(yt, "y_true", owner)
-    blocks = {p: list(a.to_delayed().ravel()) for p, a in arrays.items()}
-    pred_blocks = [blocks[p] for p in preds]
-    weight = blocks.get("sample_weight", [None] * len(sizes))
-    ndim = max(arrays[p].ndim for p in preds)
-    return _Inputs(list(yt.to_delayed().ravel()), pred_blocks, weight, starts, n, ndim)
-
-
 def _pinned(
     name: str, options: dict[str, Any], classes: np.ndarray, ndim: int, owner: str
 ) -> dict[str, Any]:
@@ -311,25 +194,6 @@ def _pinned(
     probe = spec.prepare(classes, np.full(classes.shape[0], 0.5), **options)
     options["pos_label"] = probe.pos_label
     return options
-
-
-def _partition_weights(sample_weight: Any, owner: str) -> np.ndarray:
-    sw = np.asarray(sample_weight)
-    if sw.dtype.kind not in "biuf":
-        raise value_error(
-            "sample_weight",
-            owner,
-            f"must hold real numbers. Got dtype {sw.dtype} instead.",
-        )
-    sw = sw.astype(np.float64)
-    if not np.isfinite(sw).all() or (sw < 0).any():
-        raise value_error(
-            "sample_weight",
-            owner,
-            "must hold finite, non-negative weights. Got minimum "
-            f"{float(np.nanmin(sw))!r} (found while reducing the partitions).",
-        )
-    return sw
 
 
 @dataclass(frozen=True)
@@ -355,7 +219,7 @@ def mean_partition(
     m = yt.shape[0]
     cols = _metric_values(yt, preds, job)
     if sample_weight is not None:
-        sw = _partition_weights(sample_weight, job.owner)
+        sw = partition_weights(sample_weight, job.owner)
         cols = [c * sw for c in cols] + [sw]
     X = np.column_stack(cols) if m else np.empty((0, len(cols)))
     seed, gamma, B = job.stream
@@ -392,7 +256,7 @@ def mean_loo_partition(
     w = (
         np.ones(m)
         if sample_weight is None
-        else _partition_weights(sample_weight, job.owner)
+        else partition_weights(sample_weight, job.owner)
     )
     X = np.column_stack([*cols, w]) if m else np.empty((0, len(cols) + 1))
     return loo_partition(X, rule, start)
@@ -414,7 +278,7 @@ def _mean_values(
     return out
 
 
-def _per_partition(inputs: _Inputs, call: Any) -> list[Any]:
+def _per_partition(inputs: Inputs, call: Any) -> list[Any]:
     """``call(y_true, preds, sample_weight, start)`` on the blocks of each
     partition, in order (``preds``: the block of each prediction)."""
     return [
@@ -424,7 +288,7 @@ def _per_partition(inputs: _Inputs, call: Any) -> list[Any]:
 
 
 def _mean_run(
-    inputs: _Inputs, job: _Job, sign: float
+    inputs: Inputs, job: _Job, sign: float
 ) -> tuple[list[np.ndarray], LooRule]:
     """The mean-type metrics from per-replicate weighted sums, and the rule of
     their leave-one-out values (the full weighted means, the total weight)."""
@@ -450,7 +314,7 @@ def _mean_run(
     return _mean_values(total, p, weighted, rms), rule
 
 
-def _mean_loo(inputs: _Inputs, job: _Job, rule: LooRule) -> list[Any]:
+def _mean_loo(inputs: Inputs, job: _Job, rule: LooRule) -> list[Any]:
     """The delayed leave-one-out power sums of each partition's rows."""
     import dask
 
@@ -460,9 +324,11 @@ def _mean_loo(inputs: _Inputs, job: _Job, rule: LooRule) -> list[Any]:
     )
 
 
-def _confusion_run(inputs: _Inputs, job: _Job) -> list[np.ndarray]:
+def _confusion_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
     """The label metrics from per-replicate confusion matrices: the labels'
-    pass, the options checked on them, then the binning pass."""
+    pass, the options checked on them, then the binning pass; and what the
+    leave-one-out values need (the label sets, the packed metrics, the
+    confusion matrices of the original rows)."""
     import dask
 
     classes = label_sets(inputs.y_true, inputs.preds)
@@ -473,12 +339,16 @@ def _confusion_run(inputs: _Inputs, job: _Job) -> list[np.ndarray]:
     part = dask.delayed(bin_partition, pure=True)
     parts = _per_partition(inputs, lambda *blocks: part(*blocks, job.stream, classes))
     (totals,) = dask.compute(tree_merge(parts, dask.delayed(merge_bins, pure=True)))
-    return confusion_values(probes, totals)
+    tables = (classes, probes, [t[-1] for t in totals])
+    return confusion_values(probes, totals), tables
 
 
-def _rank_run(inputs: _Inputs, job: _Job) -> list[np.ndarray]:
-    """The exact ROC AUC of each prediction per replicate: one dask sort by
-    score per prediction, then the rank sums merged in order."""
+def _rank_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
+    """The exact ROC AUC (or average precision) of each prediction per
+    replicate: one dask sort by score per prediction, then the rank sums
+    merged in order; for the ROC AUC of one prediction, what its
+    leave-one-out values need (the sorted partitions, their carries, the
+    original rows' Mann-Whitney sum and class weights), else None."""
     import dask
     import dask.dataframe as dd
     import pandas as pd
@@ -506,6 +376,10 @@ def _rank_run(inputs: _Inputs, job: _Job) -> list[np.ndarray]:
         root = tree_merge(parts, merge)
         if job.name == "roc_auc":
             roots.append(dask.delayed(auc_values, pure=True)(root))
+            if len(job.params) == 1:
+                roots.append(dask.delayed(auc_carries, pure=True)(parts))
+                roots.append(dask.delayed(_original, pure=True)(root))
+                roots.append(ordered)
             continue
         # average precision: a second pass over the sorted partitions, each
         # given the weights above it and those tied with its first score
@@ -514,7 +388,53 @@ def _rank_run(inputs: _Inputs, job: _Job) -> list[np.ndarray]:
         shares = [share(p, seed, gamma, B, carries[i]) for i, p in enumerate(ordered)]
         total = tree_merge(shares, dask.delayed(np.add, pure=True))
         roots.append(dask.delayed(precision_values, pure=True)(total, root))
-    return list(dask.compute(*roots))
+    if job.name == "roc_auc" and len(job.params) == 1:
+        ordered = roots.pop()
+        values, carries, root_b = dask.compute(*roots)
+        return [values], (ordered, carries, root_b)
+    return list(dask.compute(*roots)), None
+
+
+def _r2_run(inputs: Inputs, job: _Job) -> list[np.ndarray]:
+    """R2 of each prediction per replicate from centred weighted sums
+    (:mod:`skboot.metrics._dask_r2`)."""
+    import dask
+
+    part = dask.delayed(r2_partition, pure=True)
+    parts = _per_partition(
+        inputs,
+        lambda *blocks: part(*blocks, job.stream, job.params, job.options, job.owner),
+    )
+    (total,) = dask.compute(tree_merge(parts, dask.delayed(merge_r2, pure=True)))
+    if total.n_nonfinite:
+        raise value_error(
+            "y_pred",
+            job.owner,
+            f"gives {total.n_nonfinite} non-finite value(s) "
+            "of the metric (found while reducing the partitions).",
+        )
+    force = bool(job.options.get("force_finite", False))
+    return r2_values(total, len(job.params), force)
+
+
+def _original(root: Any) -> tuple[float, float, float]:
+    """The Mann-Whitney sum and class weights of the original rows."""
+    return float(root.area[-1]), float(root.pos[-1]), float(root.neg[-1])
+
+
+def _loo_tasks(inputs: Inputs, name: str, extra: Any, ref: float, sign: float):
+    """The delayed leave-one-out power sums of the partitions of a label
+    metric or of the ROC AUC (:mod:`skboot.metrics._dask_loo`)."""
+    import dask
+
+    if name in CONFUSION_METRICS:
+        part = dask.delayed(confusion_loo_partition, pure=True)
+        return _per_partition(
+            inputs, lambda yt, yp, sw, start: part(yt, yp, sw, start, extra, ref, sign)
+        )
+    ordered, carries, root = extra
+    part = dask.delayed(auc_loo_partition, pure=True)
+    return [part(p, carries[i], root, ref, sign) for i, p in enumerate(ordered)]
 
 
 def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
@@ -528,7 +448,7 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
     options = {k: call[k] for k in _OPTIONS} | {"method": chosen or "bca"}
     method, level = check_options(owner, **options, stratify=call["stratify"])
     sample_weight, resampler = call["sample_weight"], call["resampler"]
-    _check_call(
+    check_call(
         owner,
         {"y_true": y_true, **preds, "sample_weight": sample_weight},
         groups=call["groups"],
@@ -539,7 +459,7 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
     )
     resolved = resolve_metric(call["metric"], call["metric_options"], owner)
     if resolved.registry not in DASK_METRICS:
-        raise _refuse(
+        raise refuse(
             "metric",
             owner,
             f"must be one of {', '.join(repr(m) for m in DASK_METRICS)} (or the "
@@ -547,24 +467,27 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
             "collections: each partition reduces its rows to per-replicate sums. "
             f"Got {resolved.name!r}.",
         )
-    if chosen is None and resolved.registry not in _MEAN_METRICS:
+    bca = resolved.registry in _BCA_METRICS and not (
+        resolved.registry == "roc_auc" and len(preds) == 2
+    )
+    if chosen is None and not bca:
         method = "bc"  # the default where BCa is not data-parallel
-    if method == "bca" and resolved.registry not in _MEAN_METRICS:
+    if method == "bca" and not bca:
         raise value_error(
             "method",
             owner,
             f"must be one of {', '.join(repr(m) for m in _NO_BCA)} for the metric "
-            f"{resolved.name!r} with predictions in dask collections: its "
-            "leave-one-out values (BCa's acceleration) have no closed form from "
-            "sums per partition (the default, method=None, gives 'bc' here); BCa "
-            "is data-parallel for "
-            f"{', '.join(repr(m) for m in _MEAN_METRICS)}. Got 'bca'.",
+            f"{resolved.name!r}{' of two models' if len(preds) == 2 else ''} with "
+            "predictions in dask collections: its leave-one-out values (BCa's "
+            "acceleration) have no closed form from sums per partition (the "
+            "default, method=None, gives 'bc' here); BCa is data-parallel for "
+            f"{_BCA_NAMES} (ROC AUC of one model). Got 'bca'.",
         )
     res, source = resolve_resampler(
         resampler, call["n_resamples"], call["random_state"], owner
     )
     res.check_params()
-    inputs = _inputs(y_true, preds, sample_weight, owner)
+    inputs = inputs_of(y_true, preds, sample_weight, owner)
     B = int(res.n_resamples)
     check_distribution_memory(B, 1, owner)
     # the plan needs only the row count: a (n, 0) placeholder holds no bytes
@@ -576,11 +499,13 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
         classes = label_sets(inputs.y_true, [])[0]
         options = _pinned(name, options, classes, inputs.pred_ndim, owner)
     job = _Job(name, options, (seed, gamma, B), tuple(preds), owner)
-    loo = None
+    loo = extra = None
     if name in _RANKED:
-        values = _rank_run(inputs, job)
+        values, extra = _rank_run(inputs, job)
     elif name in CONFUSION_METRICS:
-        values = _confusion_run(inputs, job)
+        values, extra = _confusion_run(inputs, job)
+    elif name == "r2":
+        values = _r2_run(inputs, job)
     else:
         values, rule = _mean_run(inputs, job, resolved.sign)
         loo = _mean_loo(inputs, job, rule)
@@ -588,6 +513,8 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
     total = values[0] - values[1] if len(values) == 2 else values[0]
     each = (float(values[0][B]), float(values[-1][B]))
     est = np.array([total[B]])
+    if extra is not None:
+        loo = _loo_tasks(inputs, name, extra, float(est[0]), resolved.sign)
     stat = DaskMetricStatistic(
         name=resolved.name, arrays=(np.empty(0),), cached_estimate=est, loo=loo
     )

@@ -52,7 +52,8 @@ def bootstrap(
     distribution; nothing of size ``n_resamples x n``.
 
     Data in a dask array, DataFrame or Series run data-parallel with the
-    statistics "mean", "sum", "var", "std" and "proportion": each partition
+    statistics "mean", "sum", "var", "std", "proportion" and "corr" (the last
+    under ``PoissonBootstrap`` only): each partition
     reduces its rows, on the dask workers (the active distributed Client, else
     dask's local scheduler), to per-replicate sums (``n_resamples x k``
     numbers), merged in a fixed pairwise tree; the rows never come to this
@@ -134,7 +135,10 @@ def bootstrap(
     progress : bool, default=False
         Show a progress bar (per chunk, or per finished joblib task): tqdm's
         (``tqdm.auto``: a widget in a notebook) when tqdm is installed
-        (``pip install "skboot[progress]"``), else plain text on stderr.
+        (``pip install "skboot[progress]"``), else plain text on stderr.  With
+        data in a dask collection, dask's own display: ``distributed.progress``
+        when a distributed ``Client`` is active, else
+        ``dask.diagnostics.ProgressBar`` (on stdout).
     nan_policy : {"raise", "omit", "propagate"}, default="raise"
         Data rows holding a NaN: "raise" refuses them before any work; "omit" drops
         them (from every paired array, and from ``y``/``groups``; per sample for

@@ -1,0 +1,172 @@
+"""The checks and row blocks of the inputs of a data-parallel metric run
+(predictions in dask collections), made before any work."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from skboot._run._dask_checks import is_dask_collection, require_poisson, row_starts
+from skboot._validation import value_error
+
+__all__ = [
+    "DASK_METHODS",
+    "Inputs",
+    "check_call",
+    "inputs_of",
+    "partition_weights",
+    "refuse",
+]
+
+#: The interval methods of predictions in dask collections.
+DASK_METHODS = ("percentile", "basic", "normal", "bc", "bca")
+_SMALL = (
+    "For predictions that fit in memory, call .compute() on the collections and "
+    "pass the numpy arrays or pandas objects instead."
+)
+
+
+def refuse(name: str, owner: str, text: str) -> ValueError:
+    """A bad-parameter error, with the hint to bring small data into memory."""
+    return value_error(name, owner, text + " " + _SMALL)
+
+
+def check_call(
+    owner: str,
+    arguments: dict[str, Any],
+    *,
+    groups: Any,
+    stratify: Any,
+    resampler: Any,
+    method: str,
+    device: Any,
+) -> None:
+    """Refuse, before any work, what the data-parallel run cannot do."""
+    for name, value in arguments.items():
+        if value is not None and not is_dask_collection(value):
+            raise refuse(
+                name,
+                owner,
+                "must be a dask collection like the other inputs (all dask or "
+                f"none). Got a {type(value).__name__}.",
+            )
+    if groups is not None or stratify:
+        raise refuse(
+            "groups" if groups is not None else "stratify",
+            owner,
+            "must be None (stratify False) with predictions in dask collections: "
+            "the data-parallel Poisson bootstrap has no strata or clusters.",
+        )
+    require_poisson(resampler, owner, "predictions in dask collections")
+    if method not in DASK_METHODS:
+        raise value_error(
+            "method",
+            owner,
+            f"must be one of {', '.join(repr(m) for m in DASK_METHODS)} with "
+            "predictions in dask collections (the studentized and calibrated "
+            f"intervals would revisit every row). Got {method!r}.",
+        )
+    if device not in ("cpu", "auto"):
+        raise value_error(
+            "device",
+            owner,
+            "must be 'cpu' or 'auto' with predictions in dask collections (the "
+            f"partitions run on the dask workers). Got {device!r}.",
+        )
+
+
+def _rows(value: Any, param: str, owner: str) -> Any:
+    """``value`` as a dask array with known row chunks and whole rows."""
+    if hasattr(value, "to_dask_array"):
+        if value.ndim == 1 and not isinstance(value.dtype, np.dtype):
+            value = value.astype(object)  # text labels: numpy objects per row
+        arr = value.to_dask_array(lengths=True)  # one int per partition
+    elif hasattr(value, "chunks") and hasattr(value, "ndim"):
+        arr = value
+        if any(np.isnan(c) for c in arr.chunks[0]):
+            arr = arr.compute_chunk_sizes()
+    else:
+        raise refuse(
+            param,
+            owner,
+            f"must be a dask array, DataFrame or Series. Got a {type(value).__name__}.",
+        )
+    if arr.ndim not in (1, 2):
+        raise value_error(
+            param, owner, f"must be 1-D or 2-D. Got shape {arr.shape} instead."
+        )
+    if arr.ndim == 2 and len(arr.chunks[1]) > 1:
+        arr = arr.rechunk({1: -1})  # whole rows per partition, on the workers
+    return arr
+
+
+def _sizes(arr: Any) -> tuple[int, ...]:
+    return tuple(int(c) for c in arr.chunks[0])
+
+
+def _short(sizes: tuple[int, ...]) -> str:
+    text = ", ".join(str(s) for s in sizes[:6])
+    return f"({text}{', ...' if len(sizes) > 6 else ''}; {len(sizes)} partitions)"
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The inputs' row blocks (delayed), partition by partition."""
+
+    y_true: list[Any]
+    preds: list[list[Any]]
+    weight: list[Any]
+    starts: tuple[int, ...]
+    n_samples: int
+    pred_ndim: int
+
+
+def inputs_of(y_true: Any, preds: dict[str, Any], sw: Any, owner: str) -> Inputs:
+    """Aligned row blocks of every input, checked: same partition lengths."""
+    yt = _rows(y_true, "y_true", owner)
+    if yt.ndim != 1:
+        raise value_error(
+            "y_true", owner, f"must be 1-D. Got shape {yt.shape} instead."
+        )
+    arrays = {p: _rows(v, p, owner) for p, v in preds.items()}
+    if sw is not None:
+        arrays["sample_weight"] = _rows(sw, "sample_weight", owner)
+    sizes = _sizes(yt)
+    for param, arr in arrays.items():
+        if _sizes(arr) != sizes:
+            raise value_error(
+                param,
+                owner,
+                "must be partitioned like y_true (row i of every input in the "
+                f"same partition). Got partition lengths {_short(_sizes(arr))}; "
+                f"y_true has {_short(sizes)}. Rechunk (dask arrays) or "
+                "repartition (dask Series) one to match the other.",
+            )
+    n, starts = row_starts(yt, "y_true", owner)
+    blocks = {p: list(a.to_delayed().ravel()) for p, a in arrays.items()}
+    pred_blocks = [blocks[p] for p in preds]
+    weight = blocks.get("sample_weight", [None] * len(sizes))
+    ndim = max(arrays[p].ndim for p in preds)
+    return Inputs(list(yt.to_delayed().ravel()), pred_blocks, weight, starts, n, ndim)
+
+
+def partition_weights(sample_weight: Any, owner: str) -> np.ndarray:
+    """One partition's sample weights, checked (on a worker)."""
+    sw = np.asarray(sample_weight)
+    if sw.dtype.kind not in "biuf":
+        raise value_error(
+            "sample_weight",
+            owner,
+            f"must hold real numbers. Got dtype {sw.dtype} instead.",
+        )
+    sw = sw.astype(np.float64)
+    if not np.isfinite(sw).all() or (sw < 0).any():
+        raise value_error(
+            "sample_weight",
+            owner,
+            "must hold finite, non-negative weights. Got minimum "
+            f"{float(np.nanmin(sw))!r} (found while reducing the partitions).",
+        )
+    return sw

@@ -1,0 +1,157 @@
+"""BCa's acceleration for the ROC AUC and the label metrics of predictions in
+dask collections: their leave-one-out values in closed form, computed where
+the rows live; only power sums travel
+(:func:`skboot._run._dask_jackknife.loo_sums`).
+
+* Label metrics (precision, recall, F1, balanced accuracy): leaving row ``i``
+  out takes its weight ``w_i`` from one cell of the confusion matrix, so its
+  value is the metric of the full matrix less ``w_i`` in the cell ``(y_i,
+  p_i)``: each partition evaluates the in-memory kernel once per distinct
+  (cell, weight) pair of its rows (of both predictions for a comparison).  A
+  cell left with less than ``8 eps`` of its total is empty (the rounding of a
+  sum of non-integer weights); integer weights are exact.
+* ROC AUC (one prediction): row ``i`` of weight ``w`` takes ``w`` times its
+  opposite-class weight below it (a positive; above it, a negative) plus half
+  that tied with it from the Mann-Whitney sum ``U`` and ``w`` from its class's
+  weight: ``(U - w (below + tied / 2)) / ((P - w) N)`` (NaN when a class is
+  left without weight), the closed form of the in-memory jackknife.  The
+  weights below, above and tied come from the sorted partitions of the
+  bootstrap's pass: each partition's class weights and the weights of its
+  first and last group of tied scores (:func:`auc_carries`), then the
+  partition's own rows (:func:`auc_loo_partition`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from skboot._kernels.metric import metric_chunk
+from skboot._run._dask_jackknife import LooSums, loo_sums
+from skboot.metrics._dask_rank import RankSums, _columns
+
+__all__ = ["auc_carries", "auc_loo_partition", "confusion_loo_partition"]
+
+#: A cell left with at most this fraction of its total weight is empty.
+_EMPTY = 8.0 * np.finfo(np.float64).eps
+
+
+def confusion_loo_partition(
+    y_true: Any,
+    preds: list[Any],
+    sample_weight: Any,
+    start: int,
+    tables: tuple[list[np.ndarray], list[Any], list[np.ndarray]],
+    ref: float,
+    sign: float,
+) -> LooSums:
+    """The leave-one-out power sums of one partition (runs on a worker):
+    ``tables`` holds the label sets, each prediction's packed metric and its
+    confusion matrix of the original rows; ``ref``: the signed estimate."""
+    classes, probes, totals = tables
+    yt = np.asarray(y_true)
+    m = yt.shape[0]
+    rows = np.arange(start, start + m, dtype=np.int64)
+    if m == 0:
+        return loo_sums(np.empty((0, 1)), rows)
+    sw = np.ones(m) if sample_weight is None else np.asarray(sample_weight, float)
+    rows_true = np.searchsorted(classes[0], yt)
+    bins = [
+        rows_true * cp.shape[0] + np.searchsorted(cp, np.asarray(yp))
+        for yp, cp in zip(preds, classes[1:], strict=True)
+    ]
+    keys, inverse = np.unique(
+        np.column_stack([*(b.astype(np.float64) for b in bins), sw]),
+        axis=0,
+        return_inverse=True,
+    )
+    u = keys.shape[0]
+    value = np.zeros(u)
+    for j, (probe, total) in enumerate(zip(probes, totals, strict=True)):
+        W = np.repeat(total[None, :], u, axis=0)
+        cell = keys[:, j].astype(np.int64)
+        left = W[np.arange(u), cell] - keys[:, -1]
+        W[np.arange(u), cell] = np.where(left <= _EMPTY * total[cell], 0.0, left)
+        out = np.empty((u, 1))
+        cells = np.ones(W.shape[1])
+        metric_chunk(probe, probe, False, cells, False, W, out)
+        value = value + out[:, 0] if j == 0 else value - out[:, 0]
+    e = sign * value - ref
+    return loo_sums(e[np.ravel(inverse)][:, None], rows)
+
+
+def auc_carries(parts: list[RankSums]) -> list[np.ndarray]:
+    """Per sorted partition, (6,) from the original rows (the sums' last row):
+    the positive and negative weights of the earlier partitions, of the
+    earlier partitions' rows tied with its first score, and of the later
+    partitions' rows tied with its last score."""
+    carries = [np.zeros(6) for _ in parts]
+    below = np.zeros(2)
+    for p, q in enumerate(parts):
+        carries[p][:2] = below
+        below = below + np.array([q.pos[-1], q.neg[-1]])
+    for step, (slot, near, far) in enumerate(
+        (((2, 4), "last", "first"), ((4, 6), "first", "last"))
+    ):
+        order = range(len(parts)) if step == 0 else range(len(parts) - 1, -1, -1)
+        prev: RankSums | None = None
+        prev_tie = np.zeros(2)
+        for p in order:
+            q = parts[p]
+            if q.n == 0:
+                continue
+            tie = np.zeros(2)
+            if prev is not None and getattr(prev, near) == getattr(q, far):
+                tie = np.array(
+                    [getattr(prev, f"{near}_pos")[-1], getattr(prev, f"{near}_neg")[-1]]
+                )
+                if prev.first == prev.last:  # one group: its own tie goes on
+                    tie = tie + prev_tie
+            carries[p][slice(*slot)] = tie
+            prev, prev_tie = q, tie
+    return carries
+
+
+def auc_loo_partition(
+    frame: Any,
+    carry: np.ndarray,
+    root: tuple[float, float, float],
+    ref: float,
+    sign: float,
+) -> LooSums:
+    """The leave-one-out power sums of one sorted partition's rows (runs on a
+    worker): ``carry`` from :func:`auc_carries`, ``root`` the Mann-Whitney
+    sum and the class weights of the original rows, ``ref`` the signed
+    estimate."""
+    _, labels, weight, rows, gstarts = _columns(frame)
+    m = labels.shape[0]
+    if m == 0:
+        return loo_sums(np.empty((0, 1)), rows)
+    area, P, N = root
+    group = np.repeat(np.arange(gstarts.shape[0] - 1), np.diff(gstarts))
+    pos_w = weight * labels
+    neg_w = weight - pos_w
+    gp = np.add.reduceat(pos_w, gstarts[:-1])
+    gn = np.add.reduceat(neg_w, gstarts[:-1])
+    cp = np.cumsum(gp) - gp  # within the partition, the groups before
+    cn = np.cumsum(gn) - gn
+    first = (group == 0).astype(np.float64)
+    last = (group == gstarts.shape[0] - 2).astype(np.float64)
+    below_pos, below_neg, lo_pos, lo_neg, hi_pos, hi_neg = carry
+    above_pos = P - below_pos - gp.sum()
+    neg_below = below_neg - first * lo_neg + cn[group]
+    neg_tied = gn[group] + first * lo_neg + last * hi_neg
+    pos_above = above_pos - last * hi_pos + (gp.sum() - cp[group] - gp[group])
+    pos_tied = gp[group] + first * lo_pos + last * hi_pos
+    positive = labels == 1.0
+    a = area - weight * np.where(
+        positive, neg_below + 0.5 * neg_tied, pos_above + 0.5 * pos_tied
+    )
+    p_left = np.where(positive, P - weight, P)
+    n_left = np.where(positive, N, N - weight)
+    ok = (p_left > 0.0) & (n_left > 0.0)
+    auc = np.where(ok, a / np.where(ok, p_left * n_left, 1.0), np.nan)
+    full = area / (P * N) if P > 0.0 and N > 0.0 else np.nan
+    auc = np.where(weight == 0.0, full, auc)  # a row of no weight changes nothing
+    return loo_sums((sign * auc - ref)[:, None], rows)
