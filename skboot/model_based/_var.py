@@ -77,7 +77,7 @@ class VARResidualPlan(ARResidualPlan):
 
     def sample_chunk(self, b0: int, out: np.ndarray) -> None:
         seeds, gamma, *rest = self._kernel_args
-        var_residual_chunk(seeds, gamma, np.int64(b0), *rest, out)
+        var_residual_chunk(seeds, gamma, np.int64(b0), *rest, out)  # type: ignore[call-arg]
 
     fused_builtins: ClassVar[tuple[str, ...]] = ("mean", "sum")
 
@@ -85,9 +85,8 @@ class VARResidualPlan(ARResidualPlan):
         """``"mean"`` or ``"sum"`` over time of each series, reduced from the
         generated path (:func:`skboot._kernels.model_var.var_residual_sums`)."""
         seeds, gamma, *rest = self._kernel_args
-        var_residual_sums(
-            seeds, gamma, np.int64(b0), *rest, np.bool_(name == "mean"), out
-        )
+        mean = np.bool_(name == "mean")
+        var_residual_sums(seeds, gamma, np.int64(b0), *rest, mean, out)  # type: ignore[call-arg]
 
     def draws_per_replicate(self, fused: bool = False) -> int:
         """With ``fused``: the recursion's multiply-adds and draws of one
