@@ -73,6 +73,8 @@ def _row(
     note: str = "",
     ref: Callable[[], Any] | None = None,
     ref_note: str = "",
+    loop: Callable[[], Any] | None = None,
+    loop_note: str = "",
 ) -> Group:
     peers: dict[str, str | NA] = {"scipy": NA("—"), "tsbootstrap": NA("—")}
     notes: dict[str, str] = {}
@@ -83,12 +85,36 @@ def _row(
             notes["arch"] = note
     else:
         peers["arch"] = NA("arch is not installed" if ref is None else "—")
+    if loop is not None:
+        impls["loop"] = loop
+        peers["loop"] = "loop"
+        notes["loop"] = loop_note
     if ref is not None:
         impls["ref"] = ref
         peers["ref"] = "ref"
         notes["ref"] = ref_note
     row = Row(name, label, "skboot", peers, floors=floors, notes=notes, draws=draws)
     return Group(name, impls, [row], params={"draws": draws})
+
+
+#: Replicates per chunk of the hand-written numpy Bayesian bootstrap.
+DIRICHLET_CHUNK = 100
+
+
+def _dirichlet_loop(x: np.ndarray, B: int) -> Callable[[], np.ndarray]:
+    """The Bayesian bootstrap of the mean as users write it in numpy: flat
+    Dirichlet weights a chunk of replicates at a time, times the data."""
+    ones = np.ones(x.shape[0])
+
+    def run() -> np.ndarray:
+        rng = np.random.default_rng(0)
+        out = np.empty(B)
+        for b0 in range(0, B, DIRICHLET_CHUNK):
+            c = min(DIRICHLET_CHUNK, B - b0)
+            out[b0 : b0 + c] = rng.dirichlet(ones, size=c) @ x
+        return out
+
+    return run
 
 
 def _schemes(kinds: tuple[str, ...]) -> dict[str, Callable[[Any], Group]]:
@@ -117,6 +143,7 @@ def _schemes(kinds: tuple[str, ...]) -> dict[str, Callable[[Any], Group]]:
             arch = None
             if ab is not None:
                 arch = lambda: ab.IIDBootstrap(x, seed=0).apply(np.mean, B)  # noqa: E731
+            loop = _dirichlet_loop(x, B) if kind == "bayesian" else None
             return _row(
                 f"fused_{kind}",
                 f"{what} mean, n={n:,}, B={B:,}",
@@ -125,6 +152,11 @@ def _schemes(kinds: tuple[str, ...]) -> dict[str, Callable[[Any], Group]]:
                 [Floor("arch", 10, SOURCE)],
                 n * B,
                 note="IIDBootstrap(x).apply(np.mean, B), the nearest arch has",
+                loop=loop,
+                loop_note=(
+                    f"numpy: rng.dirichlet(np.ones(n), size={DIRICHLET_CHUNK}) @ x "
+                    "per chunk, the hand-written Bayesian bootstrap"
+                ),
             )
 
         return group

@@ -15,6 +15,10 @@ times (``time.thread_time``) and their ratio.  Pairs:
   the block draw of ``pool_positions`` with the per-stratum thresholds;
 * ``metric``: ``metric_ci(y, score, "roc_auc")`` stratified vs iid, n = 5,000,
   B = 1,000 (whole calls; the cost of the stratified draw over the iid one);
+* ``var``: the VAR(2) residual bootstrap of 3 series (n = 1,000, B = 2,000,
+  chunks of 21): the former kernel (eight scalar accumulators) vs the lane
+  kernel, both writing the series that numpy then averages; and the former
+  path vs the fused mean (``var_residual_sums``, no series written);
 * ``perm``: the mean-difference permutation kernel (``indep_sum_chunk``) vs its
   software-pipelined variant, n = 1,000 + 1,000 (B = 9,999) and 10,000 + 10,000
   (B = 999).
@@ -198,12 +202,63 @@ def pair_rows8() -> None:
         _show(f"{what} n={n:,} x 8 B={B:,}", med)
 
 
+def pair_var() -> None:
+    from benchmarks._former_var import former_var_chunk
+    from benchmarks.model_based import var2
+    from skboot._kernels.model_var import var_residual_chunk, var_residual_sums
+    from skboot._random import PURPOSE
+    from skboot.model_based import VARResidualBootstrap
+
+    n, B, nb = 1_000, 2_000, 21
+    vb = VARResidualBootstrap(B, order=2, burn_in=0, random_state=0).fit(var2(n))
+    plan = vb.plan_
+    seeds = np.array(
+        [plan.key.stream(PURPOSE[k])[0] for k in ("indices", "block_starts", "model")],
+        dtype=np.uint64,
+    )
+    gamma = plan.key.stream(PURPOSE["indices"])[1]
+    rest = (plan.series, plan.var_intercept, plan.coef, plan.residuals)
+    tail = (np.int64(0), np.bool_(False), np.int64(0))
+    buf = np.empty((nb, 3, n))
+    view = np.moveaxis(buf, -1, 1)  # the engine's buffer: time last in memory
+    outs = {k: np.empty((B, 3)) for k in ("former", "fused")}
+
+    def former(chunk: Callable[..., Any], *head: Any) -> None:
+        for b0 in range(0, B, nb):
+            c = min(nb, B - b0)
+            chunk(*head, np.int64(b0), *rest, *tail, view[:c])
+            outs["former"][b0 : b0 + c] = view[:c].mean(axis=1)
+
+    def fused() -> None:
+        for b0 in range(0, B, nb):
+            c = min(nb, B - b0)
+            out = outs["fused"][b0 : b0 + c]
+            var_residual_sums(seeds, gamma, np.int64(b0), *rest, *tail, True, out)
+
+    s_i, s_s, s_m = seeds
+    pairs = {
+        "series + mean": {
+            "former": partial(former, former_var_chunk, s_i, s_s, s_m, gamma),
+            "lanes": partial(former, var_residual_chunk, seeds, gamma),
+        },
+        "mean, former vs fused": {
+            "former": partial(former, former_var_chunk, s_i, s_s, s_m, gamma),
+            "fused": fused,
+        },
+    }
+    for label, fns in pairs.items():
+        med = _interleaved(fns)
+        _show(f"{label} B={B}", med)
+    assert np.array_equal(outs["former"], outs["fused"])
+
+
 PAIRS = {
     "sumsq": pair_sumsq,
     "rows8": pair_rows8,
     "pool": pair_pool,
     "metric": pair_metric,
     "perm": pair_perm,
+    "var": pair_var,
 }
 
 

@@ -67,6 +67,8 @@ class SyntheticPlan(ResamplingPlan):
     sample_shape: tuple[int, ...] = ()
     layout: str = field(default="synthetic", init=False)
     builds_statistic: ClassVar[bool] = True
+    #: Built-in statistics the plan reduces in its kernel (:meth:`reduce_chunk`).
+    fused_builtins: ClassVar[tuple[str, ...]] = ()
 
     @property
     def replicate_shape(self) -> tuple[int, ...]:
@@ -76,6 +78,13 @@ class SyntheticPlan(ResamplingPlan):
     def sample_chunk(self, b0: int, out: np.ndarray) -> None:
         """Row ``k`` of ``out`` (float64, ``(count, *replicate_shape)``) gets
         replicate ``b0 + k``."""
+        raise NotImplementedError
+
+    def reduce_chunk(self, name: str, b0: int, out: np.ndarray) -> None:
+        """Built-in statistic ``name`` (one of :attr:`fused_builtins`) of
+        replicates ``b0 .. b0 + len(out) - 1`` into ``out`` (``(count, k)``)
+        without writing the series to a buffer: bit for bit what numpy gives on
+        :meth:`sample_chunk`'s series."""
         raise NotImplementedError
 
     def sample(self, b: int) -> np.ndarray:

@@ -112,11 +112,25 @@ class SyntheticStatistic(Statistic):
             value = self._call(-1, self.arrays)
         return as_output(value, None, "the original data", -1)
 
+    def _fused(self, plan: ResamplingPlan) -> bool:
+        """Whether the plan's kernel reduces this built-in (no series buffer)."""
+        return bool(self.builtin) and self.builtin in getattr(
+            plan, "fused_builtins", ()
+        )
+
     def bytes_per_replicate(self, plan: ResamplingPlan) -> int:
+        if self._fused(plan):  # the kernel's working set does not grow with nb
+            return 8 * self.k
         return 8 * int(np.prod(getattr(plan, "replicate_shape", plan.n_samples)))
+
+    def draws_per_replicate(self, plan: ResamplingPlan) -> int:
+        return plan.draws_per_replicate(fused=self._fused(plan))
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         nb = out.shape[0]
+        if self._fused(plan):
+            plan.reduce_chunk(self.builtin, b0, out)
+            return
         # time last in memory ((nb, m, n) for m series), so that reductions over
         # time and vectorized callables read contiguous series; the plan writes
         # through the (nb, n, m) view

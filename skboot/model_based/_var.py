@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 
-from skboot._kernels.model_var import var_residual_chunk
+from skboot._kernels.model_var import var_residual_chunk, var_residual_sums
 from skboot._random import PURPOSE, RootKey
 from skboot._typing import RandomStateLike
 from skboot._validation import (
@@ -50,16 +51,21 @@ class VARResidualPlan(ARResidualPlan):
     var_intercept: np.ndarray = field(default_factory=lambda: np.empty(0))
     sigma_u: np.ndarray = field(default_factory=lambda: np.empty((0, 0)))
 
-    def sample_chunk(self, b0: int, out: np.ndarray) -> None:
-        seed_i, gamma = self.key.stream(PURPOSE["indices"])
-        seed_s, _ = self.key.stream(PURPOSE["block_starts"])
-        seed_m, _ = self.key.stream(PURPOSE["model"])
-        var_residual_chunk(
-            seed_i,
-            seed_s,
-            seed_m,
+    @functools.cached_property
+    def _kernel_args(self) -> tuple[Any, ...]:
+        """The kernels' arguments after ``b0`` (made once: the streams' seeds
+        are derived in Python)."""
+        seeds = np.array(
+            [
+                self.key.stream(PURPOSE[k])[0]
+                for k in ("indices", "block_starts", "model")
+            ],
+            dtype=np.uint64,
+        )
+        _, gamma = self.key.stream(PURPOSE["indices"])
+        return (
+            seeds,
             gamma,
-            np.int64(b0),
             self.series,
             self.var_intercept,
             self.coef,
@@ -67,8 +73,29 @@ class VARResidualPlan(ARResidualPlan):
             np.int64(self.burn_in),
             np.bool_(self.burn_in > 0),
             np.int64(self.block_length),
-            out,
         )
+
+    def sample_chunk(self, b0: int, out: np.ndarray) -> None:
+        seeds, gamma, *rest = self._kernel_args
+        var_residual_chunk(seeds, gamma, np.int64(b0), *rest, out)  # type: ignore[call-arg]
+
+    fused_builtins: ClassVar[tuple[str, ...]] = ("mean", "sum")
+
+    def reduce_chunk(self, name: str, b0: int, out: np.ndarray) -> None:
+        """``"mean"`` or ``"sum"`` over time of each series, reduced from the
+        generated path (:func:`skboot._kernels.model_var.var_residual_sums`)."""
+        seeds, gamma, *rest = self._kernel_args
+        mean = np.bool_(name == "mean")
+        var_residual_sums(seeds, gamma, np.int64(b0), *rest, mean, out)  # type: ignore[call-arg]
+
+    def draws_per_replicate(self, fused: bool = False) -> int:
+        """With ``fused``: the recursion's multiply-adds and draws of one
+        replicate, ``(burn_in + n) m (p m + 1)``, which bound a kernel call's
+        length (the fused path has no buffer to bound it)."""
+        if not fused:
+            return super().draws_per_replicate()
+        p, m = self.coef.shape[0], self.coef.shape[1]
+        return max(1, (self.burn_in + self.n_samples) * m * (p * m + 1))
 
 
 def _series(X: Any, owner: str) -> np.ndarray:
