@@ -5,7 +5,8 @@ Every check raises :class:`skboot.ResultFileError` naming the file and the field
 the record's keys and their types and ranges, the arrays' dtype and shapes, and
 the relations between them (the distribution has ``n_resamples`` rows, the
 estimate has the shape of one replicate, ``n_undefined`` counts the non-finite
-replicates).  The checks read plain values only: nothing on this path unpickles
+replicates that did not fail, ``failed_replicates`` lists ``n_failed`` rows of
+NaN).  The checks read plain values only: nothing on this path unpickles
 or evaluates anything.  ``where`` is the :class:`skboot._resultfile.Where` of
 the result in its file (``where.error(field, text)`` builds the refusal).
 """
@@ -22,6 +23,7 @@ from skboot._version import STREAM_VERSION
 __all__ = [
     "ARRAYS",
     "FILE_FIELDS",
+    "LATER_FIELDS",
     "OUTPUT_KINDS",
     "READ_STREAM_VERSIONS",
     "check_arrays",
@@ -43,10 +45,20 @@ FILE_FIELDS = (
     "n_resamples",
     "n_undefined",
     "n_omitted",
+    "n_failed",
+    "first_error",
     "block_length",
     "outputs",
+    "failed_replicates",
     *ARRAYS,
 )
+#: Fields added after the first files of this format were written, with the
+#: value a file without them means (no replicate failed): such files still load.
+LATER_FIELDS = {
+    "n_failed": 0,
+    "first_error": None,
+    "failed_replicates": np.empty(0, dtype=np.int64),
+}
 #: How the outputs are presented: plain arrays, a Series distribution (scalar
 #: statistic of a Series), a DataFrame distribution with Series estimates
 #: (column-wise statistic of a DataFrame), or DataFrame estimates of a
@@ -127,6 +139,16 @@ def check_record(record: dict[str, Any], where: Any) -> None:
     n = _int_field(record, "n_resamples", where, 1, _MAX_RESAMPLES)
     _int_field(record, "n_undefined", where, 0, n)
     _int_field(record, "n_omitted", where, 0)
+    n_failed = _int_field(record, "n_failed", where, 0, n - 1)
+    error = record["first_error"]
+    if (error is None) != (n_failed == 0) or not (
+        error is None or isinstance(error, str)
+    ):
+        raise where.must(
+            "first_error",
+            "a string when n_failed > 0, else null",
+            error,
+        )
     length = record["block_length"]
     if length is not None and not (
         _is_number(length) and math.isfinite(length) and length > 0
@@ -198,7 +220,34 @@ def check_arrays(record: dict[str, Any], where: Any) -> None:
                 "instead.",
             )
     _check_kind(record["outputs"], est, where)
+    _check_failed(record, where)
     _check_undefined(record, where)
+
+
+def _check_failed(record: dict[str, Any], where: Any) -> None:
+    """``failed_replicates``: ``n_failed`` ascending replicate numbers whose
+    rows of the distribution are NaN."""
+    failed, dist = record["failed_replicates"], record["distribution"]
+    n, n_failed = dist.shape[0], record["n_failed"]
+    allowed = (
+        f"an int64 array of {n_failed} (n_failed) ascending replicate numbers "
+        f"in [0, {n})"
+    )
+    if not isinstance(failed, np.ndarray) or failed.dtype != np.int64:
+        shown = failed if not isinstance(failed, np.ndarray) else failed.dtype
+        raise where.must("failed_replicates", allowed, shown)
+    ok = failed.shape == (n_failed,) and bool(
+        n_failed == 0
+        or (failed[0] >= 0 and failed[-1] < n and np.all(np.diff(failed) > 0))
+    )
+    if not ok:
+        raise where.must("failed_replicates", allowed, failed.tolist()[:10])
+    if not np.isnan(dist[failed]).all():
+        raise where.error(
+            "failed_replicates",
+            "names a replicate whose row of the distribution is not NaN (a "
+            "failed replicate holds no value).",
+        )
 
 
 def _check_kind(outputs: dict[str, Any], est: np.ndarray, where: Any) -> None:
@@ -221,7 +270,7 @@ def _check_kind(outputs: dict[str, Any], est: np.ndarray, where: Any) -> None:
 def _check_undefined(record: dict[str, Any], where: Any) -> None:
     """NaN only where the run allows it: ``n_undefined`` replicates, and the
     standard error and bias of a column that holds one (or of one replicate)."""
-    dist = record["distribution"]
+    dist = np.delete(record["distribution"], record["failed_replicates"], axis=0)
     B = dist.shape[0]
     finite_rows = np.isfinite(dist).reshape(B, -1).all(axis=1)
     n_bad = int(B - np.count_nonzero(finite_rows))
@@ -229,7 +278,8 @@ def _check_undefined(record: dict[str, Any], where: Any) -> None:
         raise where.error(
             "n_undefined",
             f"is {record['n_undefined']}, but the distribution holds {n_bad} "
-            "replicate(s) with a NaN or infinite value.",
+            "replicate(s) with a NaN or infinite value (besides the failed "
+            "ones).",
         )
     finite_cols = np.isfinite(dist).all(axis=0)
     se, bias = record["standard_error"], record["bias"]
