@@ -115,6 +115,7 @@ def _provenance(result: Any) -> dict[str, Any]:
         "n_undefined": int(result.n_undefined),
         "n_omitted": int(result.n_omitted),
         "n_failed": int(result.n_failed),
+        "failed_replicates": [int(b) for b in result.failed_replicates],
         "first_error": result.first_error,
         "block_length": (
             None if result.block_length is None else float(result.block_length)
@@ -138,7 +139,6 @@ def result_to_dict(result: Any, distribution: bool = True) -> dict[str, Any]:
         "estimate": _floats(result.estimate),
         "standard_error": _floats(result.standard_error),
         "bias": _floats(result.bias),
-        "failed_replicates": [int(b) for b in result.failed_replicates],
     }
     if distribution:
         out["distribution"] = _floats(result.distribution)
@@ -153,8 +153,7 @@ def file_fields(result: Any) -> dict[str, Any]:
         name: np.asarray(getattr(result, name), dtype=np.float64, order="C")
         for name in ARRAYS
     }
-    failed = np.ascontiguousarray(result.failed_replicates, dtype=np.int64)
-    return {**arrays, **_provenance(result), "failed_replicates": failed}
+    return {**arrays, **_provenance(result)}
 
 
 def from_file_fields(cls: Any, fields: dict[str, Any], where: Any) -> Any:

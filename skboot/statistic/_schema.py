@@ -57,7 +57,7 @@ FILE_FIELDS = (
 LATER_FIELDS = {
     "n_failed": 0,
     "first_error": None,
-    "failed_replicates": np.empty(0, dtype=np.int64),
+    "failed_replicates": [],
 }
 #: How the outputs are presented: plain arrays, a Series distribution (scalar
 #: statistic of a Series), a DataFrame distribution with Series estimates
@@ -225,24 +225,24 @@ def check_arrays(record: dict[str, Any], where: Any) -> None:
 
 
 def _check_failed(record: dict[str, Any], where: Any) -> None:
-    """``failed_replicates``: ``n_failed`` ascending replicate numbers whose
-    rows of the distribution are NaN."""
+    """``failed_replicates``: a list of ``n_failed`` ascending replicate
+    numbers whose rows of the distribution are NaN."""
     failed, dist = record["failed_replicates"], record["distribution"]
     n, n_failed = dist.shape[0], record["n_failed"]
     allowed = (
-        f"an int64 array of {n_failed} (n_failed) ascending replicate numbers "
+        f"a list of {n_failed} (n_failed) ascending replicate numbers (ints) "
         f"in [0, {n})"
     )
-    if not isinstance(failed, np.ndarray) or failed.dtype != np.int64:
-        shown = failed if not isinstance(failed, np.ndarray) else failed.dtype
-        raise where.must("failed_replicates", allowed, shown)
-    ok = failed.shape == (n_failed,) and bool(
-        n_failed == 0
-        or (failed[0] >= 0 and failed[-1] < n and np.all(np.diff(failed) > 0))
+    ok = (
+        isinstance(failed, list)
+        and len(failed) == n_failed
+        and all(_is_int(b) and 0 <= b < n for b in failed)
+        and all(a < b for a, b in zip(failed, failed[1:], strict=False))
     )
     if not ok:
-        raise where.must("failed_replicates", allowed, failed.tolist()[:10])
-    if not np.isnan(dist[failed]).all():
+        shown = failed[:10] if isinstance(failed, list) else failed
+        raise where.must("failed_replicates", allowed, shown)
+    if not np.isnan(dist[np.asarray(failed, dtype=np.int64)]).all():
         raise where.error(
             "failed_replicates",
             "names a replicate whose row of the distribution is not NaN (a "
@@ -270,7 +270,8 @@ def _check_kind(outputs: dict[str, Any], est: np.ndarray, where: Any) -> None:
 def _check_undefined(record: dict[str, Any], where: Any) -> None:
     """NaN only where the run allows it: ``n_undefined`` replicates, and the
     standard error and bias of a column that holds one (or of one replicate)."""
-    dist = np.delete(record["distribution"], record["failed_replicates"], axis=0)
+    failed = np.asarray(record["failed_replicates"], dtype=np.int64)
+    dist = np.delete(record["distribution"], failed, axis=0)
     B = dist.shape[0]
     finite_rows = np.isfinite(dist).reshape(B, -1).all(axis=1)
     n_bad = int(B - np.count_nonzero(finite_rows))
