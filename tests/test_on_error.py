@@ -338,3 +338,14 @@ def test_a_file_whose_failed_replicates_hold_values_is_refused(tmp_path):
     inconsistent.save(tmp_path / "inconsistent.skboot")
     with pytest.raises(ResultFileError, match="first_error"):
         BootstrapResult.load(tmp_path / "inconsistent.skboot")
+
+
+def test_plot_draws_the_replicates_that_did_not_fail():
+    pytest.importorskip("matplotlib").use("Agg")
+    import matplotlib.pyplot as plt
+
+    res = _omit()
+    ax = res.plot(method="percentile")
+    drawn = sum(bar.get_height() for bar in ax.containers[0])  # the histogram
+    assert drawn == B - res.n_failed
+    plt.close("all")
