@@ -76,7 +76,7 @@ def _omit(**kwargs) -> BootstrapResult:
 
 
 def test_raise_is_the_default_and_names_the_first_failed_replicate():
-    phis, failed = _expected(ResidualBootstrap(B, order=1, random_state=7))
+    _, failed = _expected(ResidualBootstrap(B, order=1, random_state=7))
     assert 0 < failed.shape[0] < B // 2
     with pytest.raises(StatisticError, match="non-stationary fit") as info:
         bootstrap(X, ar1_refit, resampler=ResidualBootstrap(B, order=1, random_state=7))
@@ -226,7 +226,9 @@ def test_index_resamplers_plain_and_vectorized_callables():
 
 def test_methods_that_revisit_the_replicates_are_refused():
     with pytest.warns(UndefinedStatisticWarning):
-        res = bootstrap(X, _row0_repeated, n_resamples=40, random_state=2, on_error="omit")
+        res = bootstrap(
+            X, _row0_repeated, n_resamples=40, random_state=2, on_error="omit"
+        )
     with pytest.raises(ValueError, match="calibrated interval evaluates the statistic"):
         res.confidence_interval(method="calibrated", n_inner=20)
     with pytest.raises(ValueError, match="studentized interval without standard_error"):
@@ -263,7 +265,9 @@ class _FragileRegression(BaseEstimator):
             raise np.linalg.LinAlgError("Singular matrix")
         x = X[:, 0]
         xm, ym = np.average(x, weights=w), np.average(y, weights=w)
-        self.coef_ = np.array([np.sum(w * (x - xm) * (y - ym)) / np.sum(w * (x - xm) ** 2)])
+        self.coef_ = np.array(
+            [np.sum(w * (x - xm) * (y - ym)) / np.sum(w * (x - xm) ** 2)]
+        )
         return self
 
 
@@ -332,7 +336,7 @@ def test_a_file_whose_failed_replicates_hold_values_is_refused(tmp_path):
         res, n_failed=1, failed_replicates=np.array([4]), first_error="ValueError: x"
     )
     edited.save(tmp_path / "edited.skboot")
-    with pytest.raises(ResultFileError, match="failed_replicates.*not NaN"):
+    with pytest.raises(ResultFileError, match=r"failed_replicates.*not NaN"):
         BootstrapResult.load(tmp_path / "edited.skboot")
     inconsistent = dataclasses.replace(res, n_failed=1, first_error=None)
     inconsistent.save(tmp_path / "inconsistent.skboot")

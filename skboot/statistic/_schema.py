@@ -13,6 +13,7 @@ the result in its file (``where.error(field, text)`` builds the refusal).
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -54,7 +55,7 @@ FILE_FIELDS = (
 )
 #: Fields added after the first files of this format were written, with the
 #: value a file without them means (no replicate failed): such files still load.
-LATER_FIELDS = {
+LATER_FIELDS: dict[str, Any] = {
     "n_failed": 0,
     "first_error": None,
     "failed_replicates": [],
@@ -237,7 +238,7 @@ def _check_failed(record: dict[str, Any], where: Any) -> None:
         isinstance(failed, list)
         and len(failed) == n_failed
         and all(_is_int(b) and 0 <= b < n for b in failed)
-        and all(a < b for a, b in zip(failed, failed[1:], strict=False))
+        and all(a < b for a, b in itertools.pairwise(failed))
     )
     if not ok:
         shown = failed[:10] if isinstance(failed, list) else failed
