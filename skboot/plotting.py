@@ -79,6 +79,9 @@ def plot_distribution(
     level = _iv.check_level(level, "plot")
     plt = pyplot()
     dist = np.asarray(result.distribution, dtype=float)
+    failed = getattr(result, "failed_replicates", None)
+    if failed is not None and len(failed):  # failed replicates hold no value
+        dist = np.delete(dist, failed, axis=0)
     name = result.statistic_name
     labels = list(getattr(result.distribution, "columns", []))
     shape = np.shape(result.estimate)

@@ -47,15 +47,26 @@ from skboot._engine._refit import (
     n_rows,
     take_rows,
 )
-from skboot._engine._statistic import Statistic, accepts, as_output
+from skboot._engine._statistic import (
+    FAILED,
+    FAILURES,
+    Failure,
+    Statistic,
+    accepts,
+    as_output,
+    call_replicate,
+)
 
 __all__ = [
     "BUILTIN_STATISTICS",
+    "FAILED",
+    "FAILURES",
     "MAX_CHUNK_DRAWS",
     "MIN_PARALLEL_DRAWS",
     "BuiltinStatistic",
     "CallableStatistic",
     "EstimatorStatistic",
+    "Failure",
     "Progress",
     "RefitMixin",
     "Statistic",
@@ -64,6 +75,7 @@ __all__ = [
     "as_float_rows",
     "as_output",
     "cache_budget",
+    "call_replicate",
     "callable_jackknife",
     "centre_of",
     "centred_rows",

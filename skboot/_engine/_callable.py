@@ -9,7 +9,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from skboot._engine._statistic import Statistic, as_output, call_user
+from skboot._engine._statistic import (
+    FAILED,
+    Statistic,
+    as_output,
+    call_replicate,
+    call_user,
+)
 from skboot._kernels.iid import gather_iid_rows, take_rows
 from skboot.resamplers import ResamplingPlan
 
@@ -71,19 +77,22 @@ class CallableStatistic(Statistic):
         row = sum(a.itemsize * (a.size // max(1, a.shape[0])) for a in self.arrays)
         return plan.replicate_size * (8 + row)
 
-    def _call_one(self, b: int, *args, **kw) -> np.ndarray:
-        """The statistic on replicate ``b`` (:func:`call_user`), checked."""
+    def _call_one(self, b: int, scratch: dict[str, Any], *args, **kw) -> np.ndarray:
+        """The statistic on replicate ``b`` (:func:`call_replicate`), checked;
+        NaN when it raised and the run records failed replicates."""
         hint = (
             f" Regenerate the replicate with resampler.fit(X).replicate({b}).indices."
         )
-        value = call_user(self.func, args, kw, b=b, hint=hint)
+        value = call_replicate(self.func, args, kw, b=b, scratch=scratch, hint=hint)
+        if value is FAILED:
+            return np.full(self.k, np.nan)
         return as_output(value, self.k, f"replicate {b}", b)
 
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         if plan.layout == "weights":
             self._chunk_weights(arrays, plan, b0, out, scratch)
         elif plan.layout == "variable":
-            self._chunk_variable(arrays, plan, b0, out)
+            self._chunk_variable(arrays, plan, b0, out, scratch)
         else:
             # one plan per array: paired arrays share one, independent samples
             # have one each
@@ -106,18 +115,18 @@ class CallableStatistic(Statistic):
         wkw = str(self.weights_kw)
         for k in range(nb):
             kw: dict[str, Any] = {wkw: W[k], **extra}
-            out[k] = self._call_one(b0 + k, *views, **kw)
+            out[k] = self._call_one(b0 + k, scratch, *views, **kw)
 
-    def _chunk_variable(self, arrays, plan, b0, out) -> None:
+    def _chunk_variable(self, arrays, plan, b0, out, scratch) -> None:
         """Replicates of varying size: gathered one at a time."""
         for k in range(out.shape[0]):
             idx = plan.indices(b0 + k)
             if self.vectorized:
                 views = [np.take(a, idx, axis=0).T for a in arrays]
-                out[k] = self._call_one(b0 + k, *views, axis=-1)
+                out[k] = self._call_one(b0 + k, scratch, *views, axis=-1)
             else:
                 rows = [np.take(a, idx, axis=0) for a in arrays]
-                out[k] = self._call_one(b0 + k, *rows)
+                out[k] = self._call_one(b0 + k, scratch, *rows)
 
     def _chunk_vectorized(self, arrays, chunk, b0, out, scratch) -> None:
         """One call on the chunk's gathered batch; on failure, replicate by
@@ -140,7 +149,7 @@ class CallableStatistic(Statistic):
             return
         for k in range(nb):
             one = [bt[k] for bt in batches]
-            out[k] = self._call_one(b0 + k, *one, axis=-1)
+            out[k] = self._call_one(b0 + k, scratch, *one, axis=-1)
 
     def _batch(self, a, j, chunk, b0, nb, scratch) -> np.ndarray:
         """Array ``j`` of the chunk's replicates, observations last: (nb, m) or
@@ -199,7 +208,7 @@ class CallableStatistic(Statistic):
                     buf = bufs[j]
                     np.take(a, chunk.indices(j)[k], axis=0, out=buf)
                     args.append(buf)
-            out[k] = self._call_one(b0 + k, *args)
+            out[k] = self._call_one(b0 + k, scratch, *args)
 
 
 class _IndexChunks:

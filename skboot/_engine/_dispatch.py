@@ -22,7 +22,7 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
 from skboot._engine._progress import Progress
-from skboot._engine._statistic import Statistic
+from skboot._engine._statistic import FAILURES, Failure, Statistic
 from skboot.resamplers import ResamplingPlan
 
 __all__ = [
@@ -111,11 +111,13 @@ def _run_range(
     plan_fields: tuple[str, ...],
     *arrays: np.ndarray,
     progress: Progress | None = None,
-) -> np.ndarray:
+    record: bool = False,
+) -> Any:
     """Replicates ``[b0, b1)`` in chunks of ``chunk``; returns (b1 - b0, k).
 
     ``arrays`` holds the statistic's ``n_data`` arrays followed by the plan's
-    detached array fields named in ``plan_fields``.
+    detached array fields named in ``plan_fields``.  With ``record``, replicates
+    whose callable raised are NaN and listed: returns ``(values, failures)``.
     """
     data = arrays[:n_data]
     if plan_fields:
@@ -123,12 +125,15 @@ def _run_range(
         plan = dataclasses.replace(plan, **fields)
     out = np.empty((b1 - b0, stat.k))
     scratch: dict[str, Any] = {}
+    failures: list[Failure] = []
+    if record:
+        scratch[FAILURES] = failures
     for start in range(b0, b1, chunk):
         stop = min(b1, start + chunk)
         stat.run_chunk(data, plan, start, out[start - b0 : stop - b0], scratch)
         if progress is not None:
             progress.update(stop - start)
-    return out
+    return (out, failures) if record else out
 
 
 #: Below this many expected draws a fused built-in runs in-process even when
@@ -155,13 +160,17 @@ def run_bootstrap(
     chunk_size: int | None = None,
     progress: bool = False,
     progress_label: str = "replicates",
+    failures: list[Failure] | None = None,
 ) -> np.ndarray:
     """The bootstrap distribution, shape (n_resamples, k).
 
     ``n_jobs`` and any ``joblib.parallel_config`` the caller set decide the backend
     (loky, threading, Dask, ...); nothing here names a backend.  ``progress``
-    shows a bar counting ``progress_label``.
+    shows a bar counting ``progress_label``.  With a ``failures`` list, a
+    replicate on which the user's callable raises is NaN and appended to it
+    (in replicate order) instead of ending the run.
     """
+    record = failures is not None
     chunk = chunk_size_for(stat, plan, chunk_size)
     n_workers = effective_n_jobs(n_jobs)
     data = stat.arrays
@@ -171,9 +180,19 @@ def run_bootstrap(
     )
     bar = Progress(n_resamples, label=progress_label) if progress else None
     if n_workers == 1 or n_resamples < 2 or small:
-        return _run_range(
-            light, plan, 0, n_resamples, chunk, len(data), (), *data, progress=bar
+        whole = _run_range(
+            light,
+            plan,
+            0,
+            n_resamples,
+            chunk,
+            len(data),
+            (),
+            *data,
+            progress=bar,
+            record=record,
         )
+        return _collect([whole], failures)
     skeleton, names, plan_arrays = detach_plan(plan)
     bounds = plan_tasks(n_resamples, n_workers)
     tasks = (
@@ -187,6 +206,7 @@ def run_bootstrap(
             names,
             *data,
             *plan_arrays,
+            record=record,
         )
         for lo, hi in itertools.pairwise(bounds)
         if hi > lo
@@ -203,5 +223,17 @@ def run_bootstrap(
         gen = Parallel(n_jobs=n_jobs, prefer=prefer, return_as="generator")
         for part in gen(tasks):
             parts.append(part)
-            bar.update(part.shape[0])
-    return np.concatenate(parts, axis=0)
+            bar.update((part[0] if record else part).shape[0])
+    return _collect(parts, failures)
+
+
+def _collect(parts: list[Any], failures: list[Failure] | None) -> np.ndarray:
+    """The tasks' values in replicate order; with a ``failures`` list, the
+    tasks' failures appended to it, in replicate order too."""
+    if failures is None:
+        return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=0)
+    for _, found in parts:
+        failures.extend(found)
+    failures.sort(key=lambda f: f.replicate)
+    values = [values for values, _ in parts]
+    return values[0] if len(values) == 1 else np.concatenate(values, axis=0)

@@ -11,7 +11,7 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils.validation import has_fit_parameter
 
-from skboot._engine._statistic import Statistic, call_user
+from skboot._engine._statistic import FAILED, Statistic, call_replicate, call_user
 from skboot._exceptions import StatisticError
 from skboot._validation import check_sample_weight, param_error, value_error
 from skboot.resamplers import ResamplingPlan
@@ -46,27 +46,54 @@ class RefitMixin:
     fit_params: dict[str, Any]
     use_sample_weight: bool
 
-    def _fit(self, b: int, X: Any, y: Any, sample_weight: Any) -> Any:
+    def _fit(
+        self,
+        b: int,
+        X: Any,
+        y: Any,
+        sample_weight: Any,
+        scratch: dict[str, Any] | None = None,
+    ) -> Any:
+        """A clone fitted on the rows given; with a task's ``scratch``, a fit
+        that raises is recorded (:func:`call_replicate`) and FAILED returned."""
         est = clone(self.estimator)
         kw = dict(self.fit_params)
         if sample_weight is not None:
             kw["sample_weight"] = sample_weight
         what = f"fit of {type(self.estimator).__name__}"
-        call_user(est.fit, (X,) if y is None else (X, y), kw, what=what, b=b)
+        args = (X,) if y is None else (X, y)
+        if scratch is None:
+            call_user(est.fit, args, kw, what=what, b=b)
+        elif call_replicate(est.fit, args, kw, b=b, scratch=scratch, what=what) is (
+            FAILED
+        ):
+            return FAILED
         return est
 
     def _fit_replicate(
-        self, b: int, X: Any, y: Any, sw: Any, w_row: np.ndarray | None, plan: Any
+        self,
+        b: int,
+        X: Any,
+        y: Any,
+        sw: Any,
+        w_row: np.ndarray | None,
+        plan: Any,
+        scratch: dict[str, Any] | None = None,
     ) -> tuple[Any, np.ndarray]:
-        """Fit on replicate ``b``; returns the fitted clone and the row counts."""
+        """Fit on replicate ``b``; returns the fitted clone (FAILED when the fit
+        raised and ``scratch`` records failures) and the row counts."""
         if self.use_sample_weight:
             assert w_row is not None
             weights = w_row if sw is None else w_row * sw
-            return self._fit(b, X, y, weights), w_row
+            return self._fit(b, X, y, weights, scratch), w_row
         idx = plan.indices(b)
         counts = np.bincount(idx, minlength=plan.n_samples).astype(np.float64)
         est = self._fit(
-            b, take_rows(X, idx), take_rows(y, idx), None if sw is None else sw[idx]
+            b,
+            take_rows(X, idx),
+            take_rows(y, idx),
+            None if sw is None else sw[idx],
+            scratch,
         )
         return est, counts
 
@@ -216,17 +243,29 @@ class EstimatorStatistic(RefitMixin, Statistic):
         sw = arrays[1 + self._has_y] if self._has_sw else None
         return X, y, sw
 
-    def _value(self, b: int, fitted: Any, k: int | None) -> np.ndarray:
+    def _value(
+        self,
+        b: int,
+        fitted: Any,
+        k: int | None,
+        scratch: dict[str, Any] | None = None,
+    ) -> np.ndarray:
         """The statistic of ``fitted`` in its own shape; with ``k`` (a replicate)
         checked against the original data's: the same shape when that has two or
-        more axes (a multiclass ``coef_``), else the same number of values."""
+        more axes (a multiclass ``coef_``), else the same number of values.
+        With a task's ``scratch`` that records failures, a fit or statistic
+        that raised gives NaN."""
         where = "the original data" if b < 0 else f"replicate {b}"
-        value = call_user(
-            lambda est: np.asarray(self.statistic(est), dtype=np.float64),
-            (fitted,),
-            b=b,
-            where=f"the estimator fitted to {where}",
-        )
+        if fitted is FAILED:
+            return np.full(self.k, np.nan)
+        options: dict[str, Any] = dict(b=b, where=f"the estimator fitted to {where}")
+        func = self._as_floats
+        if scratch is None:
+            value = call_user(func, (fitted,), **options)
+        else:
+            value = call_replicate(func, (fitted,), None, scratch=scratch, **options)
+            if value is FAILED:
+                return np.full(self.k, np.nan)
         shape = self.output_shape
         if k is not None and shape is not None and value.shape != shape:
             raise StatisticError(
@@ -241,6 +280,9 @@ class EstimatorStatistic(RefitMixin, Statistic):
                 b,
             )
         return value
+
+    def _as_floats(self, fitted: Any) -> np.ndarray:
+        return np.asarray(self.statistic(fitted), dtype=np.float64)
 
     def estimate(self) -> np.ndarray:
         return self._estimate
@@ -262,10 +304,9 @@ class EstimatorStatistic(RefitMixin, Statistic):
                 "BayesianBootstrap. Use an index resampler."
             )
         for r in range(nb):
-            fitted, _ = self._fit_replicate(
-                b0 + r, X, y, sw, None if W is None else W[r], plan
-            )
-            out[r] = self._value(b0 + r, fitted, self.k).reshape(-1)
+            w_row = None if W is None else W[r]
+            fitted, _ = self._fit_replicate(b0 + r, X, y, sw, w_row, plan, scratch)
+            out[r] = self._value(b0 + r, fitted, self.k, scratch).reshape(-1)
 
     def subset(self, rows: np.ndarray) -> Statistic:
         X, y, sw = self._unpack(self.arrays)

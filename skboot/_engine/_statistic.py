@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -18,7 +19,33 @@ from skboot._exceptions import StatisticError
 from skboot.intervals import JackknifeMoments
 from skboot.resamplers import ResamplingPlan
 
-__all__ = ["Statistic", "accepts", "as_output", "call_user"]
+__all__ = [
+    "FAILED",
+    "FAILURES",
+    "Failure",
+    "Statistic",
+    "accepts",
+    "as_output",
+    "call_replicate",
+    "call_user",
+]
+
+#: The key of a joblib task's ``scratch`` that holds a list of
+#: :class:`Failure` when the run records failed replicates
+#: (``on_error="omit"``) instead of raising on the first.
+FAILURES = "failures"
+#: What :func:`call_replicate` returns for a replicate whose callable raised.
+FAILED: Any = object()
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A replicate on which the user's callable raised: its number and the
+    exception as ``"Type: message"`` (plain values, so the record crosses
+    process boundaries whatever the exception)."""
+
+    replicate: int
+    error: str
 
 
 class Statistic:
@@ -171,6 +198,36 @@ def call_user(
         raise StatisticError(
             f"The {what} raised on {where}: {exc!r}.{hint}", b
         ) from exc
+
+
+def call_replicate(
+    func: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any] | None,
+    *,
+    b: int,
+    scratch: dict[str, Any],
+    **options: Any,
+) -> Any:
+    """:func:`call_user` on replicate ``b`` of a run.
+
+    When the task's ``scratch`` records failures (:data:`FAILURES`), an
+    exception of the callable is recorded as a :class:`Failure` and
+    :data:`FAILED` is returned (the caller stores NaN); a ``MemoryError``
+    (and anything not an ``Exception``: ``KeyboardInterrupt``) still ends the
+    run.  Otherwise the first exception raises, as :func:`call_user` does.
+    """
+    failures = scratch.get(FAILURES)
+    if failures is None:
+        return call_user(func, args, kwargs, b=b, **options)
+    try:
+        return call_user(func, args, kwargs, b=b, **options)
+    except StatisticError as err:
+        cause = err.__cause__
+        if cause is None or isinstance(cause, MemoryError):
+            raise
+        failures.append(Failure(b, f"{type(cause).__name__}: {cause}"))
+        return FAILED
 
 
 def as_output(

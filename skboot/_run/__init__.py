@@ -6,6 +6,7 @@ the engine.  Everything a public entry point does once per call lives here, once
   fitting it once; the context a run keeps;
 * :mod:`~skboot._run._run`: one run through the engine (or the GPU);
 * :mod:`~skboot._run._undefined`: the undefined-replicate policy;
+* :mod:`~skboot._run._failed`: the failed-replicate policy (``on_error``);
 * :mod:`~skboot._run._outputs`: the outputs in the user's terms (floats, arrays,
   pandas labels, shapes);
 * :mod:`~skboot._run._jackknife`: the jackknife for BCa (closed forms, the engine,
@@ -46,6 +47,7 @@ from skboot._run._data import (
     prepare_data,
     to_array,
 )
+from skboot._run._failed import ON_ERROR_POLICIES, Failed, failed_record
 from skboot._run._jackknife import (
     AUTO_JACKKNIFE_GROUPS,
     auto_jackknife_groups,
@@ -69,9 +71,11 @@ __all__ = [
     "DEFAULT_N_RESAMPLES",
     "DEVICES",
     "NAN_POLICIES",
+    "ON_ERROR_POLICIES",
     "RUN_CONSTRAINTS",
     "UNDEFINED_POLICIES",
     "Data",
+    "Failed",
     "Outputs",
     "Run",
     "RunContext",
@@ -87,6 +91,7 @@ __all__ = [
     "check_distribution_memory",
     "check_jackknife_groups",
     "check_run_params",
+    "failed_record",
     "fit_resampler",
     "jackknife",
     "labelled",

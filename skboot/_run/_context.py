@@ -14,6 +14,7 @@ from skboot._engine import Statistic
 from skboot._engine.cuda import DEVICES, load_cuda
 from skboot._random import check_random_state
 from skboot._run._data import NAN_POLICIES, Data
+from skboot._run._failed import ON_ERROR_POLICIES
 from skboot._validation import (
     BOOL,
     DICT,
@@ -246,6 +247,7 @@ RUN_CONSTRAINTS: dict[str, list[Constraint]] = {
     "paired": [BOOL],
     "progress": [BOOL],
     "nan_policy": [Options(NAN_POLICIES)],
+    "on_error": [Options(ON_ERROR_POLICIES)],
     "device": [Options(DEVICES)],
 }
 

@@ -38,9 +38,14 @@ def outputs(run: Run) -> Outputs:
         and est.shape[0] == 1
         and not stat.vector_output(data.arrays[0].ndim)
     )
+    kept = run.failed.kept(dist)  # failed replicates hold no value
     with np.errstate(invalid="ignore"):  # inf - inf under nan_policy="propagate"
-        se = dist.std(axis=0, ddof=1) if B > 1 else np.full(est.shape, np.nan)
-        bias = dist.mean(axis=0) - est
+        se = (
+            kept.std(axis=0, ddof=1)
+            if kept.shape[0] > 1
+            else np.full(est.shape, np.nan)
+        )
+        bias = kept.mean(axis=0) - est
     if shape is not None:  # e.g. a multiclass coef_: (n_resamples, *shape)
         e, s, b = (shaped(v.reshape(shape), data) for v in (est, se, bias))
         return Outputs(e, dist.reshape((B, *shape)), s, b)

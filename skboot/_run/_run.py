@@ -4,13 +4,14 @@ the engine (or the GPU), and the undefined-replicate policy."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from skboot._engine import (
     EstimatorStatistic,
+    Failure,
     Statistic,
     make_statistic,
     run_bootstrap,
@@ -32,6 +33,7 @@ from skboot._run._data import (
     check_numeric_columns,
     prepare_data,
 )
+from skboot._run._failed import Failed, failed_record
 from skboot._run._undefined import Undefined, apply_undefined_policy
 from skboot._validation import value_error
 from skboot.resamplers import BaseResampler, Bootstrap, independent_plan
@@ -42,13 +44,15 @@ __all__ = ["Run", "run", "statistic_name"]
 @dataclass(frozen=True)
 class Run:
     """A finished run: its context, the distribution (B, k), the estimate (k,),
-    the undefined replicates (kept as NaN) and the rows the NaN policy omitted."""
+    the undefined replicates (kept as NaN), the rows the NaN policy omitted and
+    the failed replicates (NaN rows, left out of every summary)."""
 
     context: RunContext
     distribution: np.ndarray
     estimate: np.ndarray
     undefined: Undefined
     n_omitted: int
+    failed: Failed = field(default_factory=Failed)
 
 
 def statistic_name(statistic: Any, stat: Statistic) -> str:
@@ -77,6 +81,7 @@ def run(
     paired: bool = True,
     progress: bool = False,
     nan_policy: str = "raise",
+    on_error: str = "raise",
     device: str = "cpu",
     estimator: Any = None,
 ) -> Run:
@@ -88,7 +93,8 @@ def run(
     and fitted with a key drawn once from ``random_state``, the data prepared
     and the NaN policy applied, all before the statistic is built.  With
     ``estimator``, the statistic is ``statistic(estimator refitted on the
-    replicate's rows of (data, y))``.
+    replicate's rows of (data, y))``.  With ``on_error="omit"``, replicates
+    on which a callable raises are recorded (:mod:`skboot._run._failed`).
     """
     if holds_dask(data, y, groups):
         # data in a dask collection: reduced on the workers, never brought here
@@ -135,11 +141,19 @@ def run(
     )
     B = int(res.n_resamples)
     check_distribution_memory(B, int(stat.k), owner)
-    dist = (runner or run_bootstrap)(
-        stat, plan, B, n_jobs=n_jobs, chunk_size=chunk_size, progress=bool(progress)
+    options: dict[str, Any] = dict(
+        n_jobs=n_jobs, chunk_size=chunk_size, progress=bool(progress)
     )
+    failures: list[Failure] = []
+    if runner is not None:  # the GPU's built-ins never raise on a replicate
+        dist = runner(stat, plan, B, **options)
+    elif on_error == "omit":
+        dist = run_bootstrap(stat, plan, B, failures=failures, **options)
+    else:
+        dist = run_bootstrap(stat, plan, B, **options)
+    failed = failed_record(failures, B, stat, plan)
     ctx = RunContext(stat, d, plan, res, n_jobs, bool(progress))
-    return _finished(ctx, dist, n_omitted)
+    return _finished(ctx, dist, n_omitted, failed)
 
 
 def _run_dask(*args: Any, n_jobs: Any, progress: bool, **kwargs: Any) -> Run:
@@ -150,9 +164,13 @@ def _run_dask(*args: Any, n_jobs: Any, progress: bool, **kwargs: Any) -> Run:
     return _finished(ctx, par.distribution, 0)
 
 
-def _finished(ctx: RunContext, dist: np.ndarray, n_omitted: int) -> Run:
+def _finished(
+    ctx: RunContext, dist: np.ndarray, n_omitted: int, failed: Failed | None = None
+) -> Run:
     """The run of a computed distribution: its estimate, and the undefined
-    replicates kept (counted, named in one warning)."""
+    replicates kept (counted, named in one warning); the ``failed`` replicates
+    hold NaN and are neither."""
+    failed = Failed() if failed is None else failed
     stat = ctx.stat
     cached = stat.cached_estimate
     est = cached if cached is not None else stat.estimate()
@@ -164,6 +182,7 @@ def _finished(ctx: RunContext, dist: np.ndarray, n_omitted: int) -> Run:
         remedy="Intervals refuse such a distribution; see "
         "BootstrapResult.n_undefined."
         + (" It is not finite on the original data either." if bad_estimate else ""),
+        skip=failed.replicates,
     )
     if bad_estimate and not undefined.count:
         warn(
@@ -171,7 +190,7 @@ def _finished(ctx: RunContext, dist: np.ndarray, n_omitted: int) -> Run:
             "though it is on every replicate.",
             UndefinedStatisticWarning,
         )
-    return Run(ctx, dist, est, undefined, n_omitted)
+    return Run(ctx, dist, est, undefined, n_omitted, failed)
 
 
 def _statistic(

@@ -49,6 +49,7 @@ def apply_undefined_policy(
     item: str = "replicate",
     minimum: int = 1,
     too_few: str = "",
+    skip: np.ndarray | None = None,
 ) -> tuple[np.ndarray, Undefined]:
     """Apply ``policy`` to the rows of ``dist`` (B, k) holding a non-finite value.
 
@@ -58,8 +59,12 @@ def apply_undefined_policy(
     what "omit" did.  "omit" keeps at least ``minimum`` replicates or raises
     ``too_few``.  Returns the
     distribution (without the omitted rows) and the record of undefined ones.
+    ``skip`` (with "keep"): the numbers of rows that hold no value (failed
+    replicates, :mod:`skboot._run._failed`), neither defined nor undefined.
     """
     finite = np.isfinite(dist).reshape(dist.shape[0], -1).all(axis=1)
+    if skip is not None:
+        finite[skip] = True
     bad = np.flatnonzero(~finite).astype(np.int64)
     B = int(dist.shape[0])
     record = Undefined(bad, B)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from skboot._engine import Statistic, accepts, as_output
-from skboot._engine._statistic import call_user
+from skboot._engine._statistic import FAILED, call_replicate, call_user
 from skboot._exceptions import StatisticError
 from skboot._validation import (
     VECTORIZED,
@@ -99,6 +99,18 @@ class SyntheticStatistic(Statistic):
         hint = "" if b < 0 else f" Regenerate it with resampler.fit(...).sample({b})."
         return call_user(self.func, args, kw, b=b, hint=hint)
 
+    def _replicate(
+        self, b: int, args: tuple[Any, ...], scratch: dict[str, Any], **kw: Any
+    ) -> np.ndarray:
+        """The statistic on replicate ``b``, checked; NaN when it raised and the
+        run records failed replicates (:func:`call_replicate`)."""
+        assert self.func is not None
+        hint = f" Regenerate it with resampler.fit(...).sample({b})."
+        value = call_replicate(self.func, args, kw, b=b, scratch=scratch, hint=hint)
+        if value is FAILED:
+            return np.full(self.k, np.nan)
+        return as_output(value, self.k, f"replicate {b}", b)
+
     def estimate(self) -> np.ndarray:
         if self.builtin:
             a = self.arrays[-1]
@@ -164,12 +176,10 @@ class SyntheticStatistic(Statistic):
             # one replicate at a time, to name the one that fails
             for k in range(nb):
                 one = tuple(v[k] for v in views)
-                value = self._call(b0 + k, (*one, buf[k]), axis=-1)
-                out[k] = as_output(value, self.k, f"replicate {b0 + k}", b0 + k)
+                out[k] = self._replicate(b0 + k, (*one, buf[k]), scratch, axis=-1)
             return
         for k in range(nb):
-            value = self._call(b0 + k, (*fixed, buf[k]))
-            out[k] = as_output(value, self.k, f"replicate {b0 + k}", b0 + k)
+            out[k] = self._replicate(b0 + k, (*fixed, buf[k]), scratch)
 
     def _no_jackknife(self) -> ValueError:
         return ValueError(

@@ -30,6 +30,7 @@ def bootstrap(
     paired: bool = True,
     progress: bool = False,
     nan_policy: str = "raise",
+    on_error: str = "raise",
     device: str = "cpu",
 ) -> BootstrapResult:
     """Bootstrap distribution of a statistic, streamed in cache-sized chunks.
@@ -145,6 +146,21 @@ def bootstrap(
         independent samples) and records the count in ``result.n_omitted``;
         "propagate" keeps them, so replicates drawing one are NaN and counted in
         ``result.n_undefined``.
+    on_error : {"raise", "omit"}, default="raise"
+        A replicate on which a callable statistic raises an exception (a model
+        refit that does not converge, a singular design, an estimator's
+        ``fit``): "raise" ends the run with a :class:`~skboot.StatisticError`
+        naming the replicate, the exception chained; "omit" records it
+        (``result.n_failed``, ``result.failed_replicates``,
+        ``result.first_error``), stores NaN in its row of the distribution and
+        leaves it out of the standard error, bias, intervals and p-values, with
+        one :class:`~skboot.UndefinedStatisticWarning` for the run.  Which
+        replicates fail is a pure function of the seed, so it does not depend
+        on ``n_jobs`` or ``chunk_size``.  A statistic that raises on the
+        original data, or on every replicate, still raises; so do
+        ``MemoryError`` and ``KeyboardInterrupt``.  Leaving failed replicates
+        out conditions the distribution on the statistic being computable:
+        when many fail, the interval describes those replicates only.
     device : {"cpu", "cuda", "auto"}, default="cpu"
         Where the replicates are computed.  "cuda" runs the built-in "mean",
         "sum", "var", "std", "proportion" and "corr" on an NVIDIA GPU (extra
@@ -199,6 +215,7 @@ def bootstrap(
         paired=paired,
         progress=progress,
         nan_policy=lower(nan_policy),
+        on_error=lower(on_error),
         device=lower(device),
     )
     finished = run(

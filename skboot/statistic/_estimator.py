@@ -57,6 +57,10 @@ class BootstrapStatistic(BaseEstimator):
         else the gathered rows.
     nan_policy : {"raise", "omit", "propagate"}, default="raise"
         As in :func:`bootstrap`.
+    on_error : {"raise", "omit"}, default="raise"
+        As in :func:`bootstrap`: with "omit", a replicate on which the
+        estimator's ``fit`` or the statistic raises is recorded
+        (``result_.n_failed``, ``result_.failed_replicates``) and left out.
     device : {"cpu", "cuda", "auto"}, default="cpu"
         As in :func:`bootstrap`; with ``estimator``, "cpu" or "auto" (refits run
         on the CPU).
@@ -107,6 +111,7 @@ class BootstrapStatistic(BaseEstimator):
         progress: bool = False,
         estimator: SupportsFit | None = None,
         nan_policy: str = "raise",
+        on_error: str = "raise",
         device: str = "cpu",
     ) -> None:
         self.statistic = statistic
@@ -120,6 +125,7 @@ class BootstrapStatistic(BaseEstimator):
         self.progress = progress
         self.estimator = estimator
         self.nan_policy = nan_policy
+        self.on_error = on_error
         self.device = device
 
     def fit(
@@ -155,6 +161,7 @@ class BootstrapStatistic(BaseEstimator):
             chunk_size=self.chunk_size,
             progress=self.progress,
             nan_policy=self.nan_policy,
+            on_error=self.on_error,
             device=self.device,
         )
         if self.estimator is not None:

@@ -43,6 +43,28 @@ __all__ = ["result_interval", "result_pvalue"]
 
 _OPTIONS: dict[str, list[Constraint]] = {"alternative": [ALTERNATIVE], "level": [LEVEL]}
 
+_FAILED = (
+    "{what} evaluates the statistic again on the replicates' own resamples, and "
+    "the statistic raised on {n} of the {B} replicates of this run "
+    "(on_error='omit'; first: replicate {b}, {error}). {remedy}"
+)
+
+
+def _refuse_failed(result: BootstrapResult, what: str, remedy: str) -> None:
+    """Refuse a method that re-evaluates the statistic on the replicates'
+    resamples when replicates failed: they would fail again."""
+    if result.n_failed:
+        raise ValueError(
+            _FAILED.format(
+                what=what,
+                n=result.n_failed,
+                B=result.n_resamples,
+                b=int(result.failed_replicates[0]),
+                error=result.first_error,
+                remedy=remedy,
+            )
+        )
+
 
 def _check_data(result: BootstrapResult, what: str) -> None:
     """Refuse a result without its data (loaded, unpickled, or kept in dask)."""
@@ -79,6 +101,11 @@ def _options(
     checked = validate_params(owner, _OPTIONS, **values)
     if method in CALIBRATED_METHODS:
         _check_data(result, "The calibrated interval")
+        _refuse_failed(
+            result,
+            "The calibrated interval",
+            "Use 'percentile', 'basic', 'normal', 'bc' or 'bca'.",
+        )
         assert ctx is not None
         checked["n_inner"] = check_calibration(ctx, method, n_inner, owner)
     groups = check_jackknife_groups(ctx, jackknife_groups, owner, words=True)
@@ -126,7 +153,17 @@ def _inputs(
             raise ValueError(_NO_DATA.format(what="The studentized interval"))
         if ctx.stat.data_unavailable:
             raise ValueError(ctx.stat.data_unavailable)
-        return studentized_inputs(ctx, standard_error, n_inner)
+        if standard_error is None:
+            _refuse_failed(
+                result,
+                "The studentized interval without standard_error",
+                "Pass standard_error=callable, or use 'percentile', 'basic', "
+                "'normal' or 'bc'.",
+            )
+        se_hat, se_b = studentized_inputs(ctx, standard_error, n_inner)
+        if result.n_failed:  # the rows of the distribution the interval reads
+            se_b = np.delete(se_b, result.failed_replicates, axis=0)
+        return se_hat, se_b
 
     def calibration() -> tuple[np.ndarray, np.ndarray]:
         assert ctx is not None  # checked with the options

@@ -16,7 +16,12 @@ import numpy as np
 
 from skboot._resultfile import label_from_json, label_to_json
 from skboot.resamplers import param_repr
-from skboot.statistic._schema import ARRAYS, check_arrays, check_record
+from skboot.statistic._schema import (
+    ARRAYS,
+    LATER_FIELDS,
+    check_arrays,
+    check_record,
+)
 
 __all__ = [
     "file_fields",
@@ -109,6 +114,9 @@ def _provenance(result: Any) -> dict[str, Any]:
         "n_resamples": int(result.n_resamples),
         "n_undefined": int(result.n_undefined),
         "n_omitted": int(result.n_omitted),
+        "n_failed": int(result.n_failed),
+        "failed_replicates": [int(b) for b in result.failed_replicates],
+        "first_error": result.first_error,
         "block_length": (
             None if result.block_length is None else float(result.block_length)
         ),
@@ -149,7 +157,10 @@ def file_fields(result: Any) -> dict[str, Any]:
 
 
 def from_file_fields(cls: Any, fields: dict[str, Any], where: Any) -> Any:
-    """The result of the values read from a file, after every schema check."""
+    """The result of the values read from a file, after every schema check
+    (a file written before the fields of :data:`LATER_FIELDS` existed gets
+    their defaults)."""
+    fields = {**LATER_FIELDS, **fields}
     check_record(fields, where)
     check_arrays(fields, where)
     return _build(cls, fields)
@@ -190,6 +201,9 @@ def _build(cls: Any, record: dict[str, Any]) -> Any:
         stream_version=record["stream_version"],
         n_undefined=record["n_undefined"],
         n_omitted=record["n_omitted"],
+        n_failed=record["n_failed"],
+        failed_replicates=np.array(record["failed_replicates"], dtype=np.int64),
+        first_error=record["first_error"],
         block_length=None if length is None else float(length),
         resampler_params=dict(record["resampler_params"]),
     )

@@ -84,6 +84,16 @@ class BootstrapResult(Result):
         Replicates on which the statistic was not finite (NaN/inf).
     n_omitted : int
         Observations dropped because they held NaN (``nan_policy="omit"``).
+    n_failed : int
+        Replicates on which the statistic raised (``on_error="omit"``); shown
+        by the repr when not 0.
+    failed_replicates : ndarray of int64
+        Their replicate numbers ``b``, ascending: their rows of
+        ``distribution`` are NaN, and the standard error, bias, intervals and
+        p-values leave them out.
+    first_error : str or None
+        The exception of the first failed replicate, as ``"Type: message"``;
+        None when none failed.
     block_length : float or None
         The block length the run used (the mean length for the stationary
         scheme; the estimate when ``block_length="auto"``); None for schemes
@@ -146,6 +156,11 @@ class BootstrapResult(Result):
     n_omitted: int = field(default=0, repr=False)
     block_length: float | None = field(default=None, repr=False)
     resampler_params: dict[str, Any] | None = field(default=None, repr=False)
+    n_failed: int = field(default=0, repr=False)
+    failed_replicates: np.ndarray = field(
+        default_factory=lambda: np.empty(0, dtype=np.int64), repr=False
+    )
+    first_error: str | None = field(default=None, repr=False)
     _context: RunContext | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -186,6 +201,9 @@ class BootstrapResult(Result):
         fields: dict[str, Any] = {
             "n_undefined": run.undefined.count,
             "n_omitted": run.n_omitted,
+            "n_failed": run.failed.count,
+            "failed_replicates": run.failed.replicates,
+            "first_error": run.failed.first_error,
             **record,
         }
         return cls(
@@ -200,6 +218,9 @@ class BootstrapResult(Result):
             _context=run.context,
             **fields,
         )
+
+    def _repr_extra(self) -> list[tuple[str, Any]]:
+        return [("n_failed", self.n_failed)] if self.n_failed else []
 
     # -- pickling and copies ---------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
@@ -240,10 +261,11 @@ class BootstrapResult(Result):
             (repr), ``resampler_class``, ``resampler_params``, ``random_state``
             (``{"entropy": ..., "spawn_key": [...]}``: the seed that repeats the
             run), ``stream_version``, ``n_resamples``, ``n_undefined``,
-            ``n_omitted``, ``block_length``; ``outputs`` (``kind``: "numpy",
+            ``n_omitted``, ``n_failed``, ``first_error``, ``block_length``; ``outputs`` (``kind``: "numpy",
             "series" or "frame", with the pandas ``labels`` and ``name``); the
             values ``estimate``, ``standard_error``, ``bias`` (floats, or lists
-            for a vector statistic) and ``distribution``.
+            for a vector statistic), ``failed_replicates`` (a list of ints)
+            and ``distribution`` (NaN for a failed replicate).
 
         Examples
         --------
@@ -292,8 +314,12 @@ class BootstrapResult(Result):
         return pd.DataFrame(columns, index=index)
 
     def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The estimate and the distribution the intervals read: without the
+        failed replicates' rows (they hold no value)."""
         est = np.asarray(self.estimate, dtype=float)
         dist = np.asarray(self.distribution, dtype=float)
+        if self.n_failed:
+            dist = np.delete(dist, self.failed_replicates, axis=0)
         if est.ndim >= 2:  # a statistic that keeps its shape: intervals run flat
             est, dist = est.reshape(-1), dist.reshape(dist.shape[0], -1)
         return est, dist

@@ -5,13 +5,15 @@ Every check raises :class:`skboot.ResultFileError` naming the file and the field
 the record's keys and their types and ranges, the arrays' dtype and shapes, and
 the relations between them (the distribution has ``n_resamples`` rows, the
 estimate has the shape of one replicate, ``n_undefined`` counts the non-finite
-replicates).  The checks read plain values only: nothing on this path unpickles
+replicates that did not fail, ``failed_replicates`` lists ``n_failed`` rows of
+NaN).  The checks read plain values only: nothing on this path unpickles
 or evaluates anything.  ``where`` is the :class:`skboot._resultfile.Where` of
 the result in its file (``where.error(field, text)`` builds the refusal).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -22,6 +24,7 @@ from skboot._version import STREAM_VERSION
 __all__ = [
     "ARRAYS",
     "FILE_FIELDS",
+    "LATER_FIELDS",
     "OUTPUT_KINDS",
     "READ_STREAM_VERSIONS",
     "check_arrays",
@@ -43,10 +46,20 @@ FILE_FIELDS = (
     "n_resamples",
     "n_undefined",
     "n_omitted",
+    "n_failed",
+    "first_error",
     "block_length",
     "outputs",
+    "failed_replicates",
     *ARRAYS,
 )
+#: Fields added after the first files of this format were written, with the
+#: value a file without them means (no replicate failed): such files still load.
+LATER_FIELDS: dict[str, Any] = {
+    "n_failed": 0,
+    "first_error": None,
+    "failed_replicates": [],
+}
 #: How the outputs are presented: plain arrays, a Series distribution (scalar
 #: statistic of a Series), a DataFrame distribution with Series estimates
 #: (column-wise statistic of a DataFrame), or DataFrame estimates of a
@@ -127,6 +140,16 @@ def check_record(record: dict[str, Any], where: Any) -> None:
     n = _int_field(record, "n_resamples", where, 1, _MAX_RESAMPLES)
     _int_field(record, "n_undefined", where, 0, n)
     _int_field(record, "n_omitted", where, 0)
+    n_failed = _int_field(record, "n_failed", where, 0, n - 1)
+    error = record["first_error"]
+    if (error is None) != (n_failed == 0) or not (
+        error is None or isinstance(error, str)
+    ):
+        raise where.must(
+            "first_error",
+            "a string when n_failed > 0, else null",
+            error,
+        )
     length = record["block_length"]
     if length is not None and not (
         _is_number(length) and math.isfinite(length) and length > 0
@@ -198,7 +221,34 @@ def check_arrays(record: dict[str, Any], where: Any) -> None:
                 "instead.",
             )
     _check_kind(record["outputs"], est, where)
+    _check_failed(record, where)
     _check_undefined(record, where)
+
+
+def _check_failed(record: dict[str, Any], where: Any) -> None:
+    """``failed_replicates``: a list of ``n_failed`` ascending replicate
+    numbers whose rows of the distribution are NaN."""
+    failed, dist = record["failed_replicates"], record["distribution"]
+    n, n_failed = dist.shape[0], record["n_failed"]
+    allowed = (
+        f"a list of {n_failed} (n_failed) ascending replicate numbers (ints) "
+        f"in [0, {n})"
+    )
+    ok = (
+        isinstance(failed, list)
+        and len(failed) == n_failed
+        and all(_is_int(b) and 0 <= b < n for b in failed)
+        and all(a < b for a, b in itertools.pairwise(failed))
+    )
+    if not ok:
+        shown = failed[:10] if isinstance(failed, list) else failed
+        raise where.must("failed_replicates", allowed, shown)
+    if not np.isnan(dist[np.asarray(failed, dtype=np.int64)]).all():
+        raise where.error(
+            "failed_replicates",
+            "names a replicate whose row of the distribution is not NaN (a "
+            "failed replicate holds no value).",
+        )
 
 
 def _check_kind(outputs: dict[str, Any], est: np.ndarray, where: Any) -> None:
@@ -221,7 +271,8 @@ def _check_kind(outputs: dict[str, Any], est: np.ndarray, where: Any) -> None:
 def _check_undefined(record: dict[str, Any], where: Any) -> None:
     """NaN only where the run allows it: ``n_undefined`` replicates, and the
     standard error and bias of a column that holds one (or of one replicate)."""
-    dist = record["distribution"]
+    failed = np.asarray(record["failed_replicates"], dtype=np.int64)
+    dist = np.delete(record["distribution"], failed, axis=0)
     B = dist.shape[0]
     finite_rows = np.isfinite(dist).reshape(B, -1).all(axis=1)
     n_bad = int(B - np.count_nonzero(finite_rows))
@@ -229,7 +280,8 @@ def _check_undefined(record: dict[str, Any], where: Any) -> None:
         raise where.error(
             "n_undefined",
             f"is {record['n_undefined']}, but the distribution holds {n_bad} "
-            "replicate(s) with a NaN or infinite value.",
+            "replicate(s) with a NaN or infinite value (besides the failed "
+            "ones).",
         )
     finite_cols = np.isfinite(dist).all(axis=0)
     se, bias = record["standard_error"], record["bias"]
