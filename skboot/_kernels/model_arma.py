@@ -1,0 +1,112 @@
+"""Numba kernels of the ARMA-type residual bootstraps (numba code only): ARIMA and
+seasonal ARIMA, and AR with exogenous regressors (ARX).
+
+A replicate is generated on the *differenced* scale ``w`` (length ``n_w``) by the
+ARMA recursion
+
+    ``w_t = ((mu_t + e_t) + sum_{l = Q..1} m_l e_{t-l}) + sum_{i = P..1} a_i w_{t-i}``
+
+for ``t >= k0`` (summed in that order, farthest lag first), from the observed start
+values ``w_0 .. w_{k0-1}`` with pre-sample innovations ``e_t = 0`` for ``t < k0``
+(the conditional-sum-of-squares convention of the fitted residuals), and then
+integrated back to the level scale with the differencing polynomial
+``1 - delta_1 L - ... - delta_K L^K``:
+
+    ``y_t = w_{t-K} + sum_{k = K..1} delta_k y_{t-k}`` for ``t >= K``,
+
+from the observed ``y_0 .. y_{K-1}``; a fixed level ``r_t`` (trend and regression
+terms) is added last.  ``a`` and ``m`` are the expanded (seasonal times
+non-seasonal) AR and MA polynomials.
+
+Stream use (part of :data:`skboot.STREAM_VERSION`): the ``n_w - k0`` innovations
+of replicate ``b`` are the centred residuals at iid indices (purpose
+``"indices"``, bound ``M``) or in moving blocks (purpose ``"block_starts"``,
+bound ``M - L + 1``), exactly as in the AR residual bootstrap
+(:mod:`skboot._kernels.model_based`) with no burn-in.  ``LANES`` replicates run
+side by side; a replicate's arithmetic does not depend on its neighbours, the
+chunk or the lane count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from skboot._kernels.model_based import LANES
+from skboot._random import fill_indices_kernel
+
+__all__ = ["arma_path", "arma_residual_chunk"]
+
+
+@njit(cache=True, nogil=True)
+def arma_path(w, e, mu, ar, ma, k0, delta, y0, level, out, lanes):
+    """Rows ``0 .. lanes - 1``: run the ARMA recursion in ``w`` (LANES, n_w) from
+    the innovations ``e`` (LANES, Q + n_w; ``e[:, Q + t]`` is ``e_t``, the first
+    ``Q + k0`` are pre-sample zeros) and integrate into ``out`` (lanes, n) with
+    ``out[:, :K] = y0``; then add ``level`` (length n)."""
+    P = ar.shape[0]
+    Q = ma.shape[0]
+    K = delta.shape[0]
+    n_w = w.shape[1]
+    for t in range(k0, n_w):
+        for lane in range(lanes):
+            acc = mu[t] + e[lane, Q + t]
+            for j in range(Q - 1, -1, -1):
+                acc += ma[j] * e[lane, Q + t - 1 - j]
+            for j in range(P - 1, -1, -1):
+                acc += ar[j] * w[lane, t - 1 - j]
+            w[lane, t] = acc
+    n = out.shape[1]
+    for lane in range(lanes):
+        for t in range(K):
+            out[lane, t] = y0[t]
+    for t in range(K, n):
+        for lane in range(lanes):
+            acc = w[lane, t - K]
+            for k in range(K - 1, -1, -1):
+                acc += delta[k] * out[lane, t - 1 - k]
+            out[lane, t] = acc
+    for lane in range(lanes):
+        for t in range(n):
+            out[lane, t] += level[t]
+
+
+@njit(cache=True, nogil=True)
+def arma_residual_chunk(
+    seed_i, seed_s, gamma, b0, w0, mu, ar, ma, delta, y0, level, resid, L, out
+):
+    """Row ``k`` of ``out`` (nb, n) = the ARMA residual-bootstrap series of
+    replicate ``b0 + k`` (see the module docstring): ``w0`` holds the ``k0``
+    observed start values of ``w``, ``mu`` (length ``n_w = n - K``) the offset of
+    every step, ``resid`` the ``M`` centred residuals; ``L == 0`` draws them iid,
+    ``L > 0`` in moving blocks of ``L``."""
+    nb, n = out.shape
+    K = delta.shape[0]
+    Q = ma.shape[0]
+    k0 = w0.shape[0]
+    n_w = n - K
+    n_e = n_w - k0
+    M = resid.shape[0]
+    w = np.zeros((LANES, n_w))
+    e = np.zeros((LANES, Q + n_w))
+    idx = np.empty(n_e, dtype=np.int64)
+    n_blocks = (n_e + L - 1) // L if L > 0 else 0
+    starts = np.empty(n_blocks, dtype=np.int64)
+    for k1 in range(0, nb, LANES):
+        lanes = min(LANES, nb - k1)
+        for ln in range(lanes):
+            b = np.uint64(b0 + k1 + ln)
+            for t in range(k0):
+                w[ln, t] = w0[t]
+            if L > 0:
+                fill_indices_kernel(seed_s, gamma, b, np.uint64(M - L + 1), starts)
+                t = 0
+                for j in range(n_blocks):
+                    for r in range(min(L, n_e - t)):
+                        idx[t] = starts[j] + r
+                        t += 1
+            else:
+                fill_indices_kernel(seed_i, gamma, b, np.uint64(M), idx)
+            for i in range(n_e):
+                e[ln, Q + k0 + i] = resid[idx[i]]
+        arma_path(w, e, mu, ar, ma, k0, delta, y0, level, out[k1 : k1 + lanes], lanes)
