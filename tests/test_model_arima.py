@@ -84,16 +84,16 @@ def _fit(name, **kw):
 def _replay(plan, residuals, n):
     """The kernel's own recursion (``arma_path``) driven by ``residuals``."""
     P, Q, nw = plan.ar.shape[0], plan.ma.shape[0], n - plan.delta.shape[0]
-    w = np.zeros((LANES, nw))
-    w[0, :P] = plan.w0
-    e = np.zeros((LANES, Q + nw))
-    e[0, Q + P :] = residuals
-    out = np.empty((1, n))
+    w = np.zeros((nw, LANES))
+    w[:P, 0] = plan.w0
+    e = np.zeros((Q + nw, LANES))
+    e[Q + P :, 0] = residuals
+    y = np.empty((n, LANES))
     arma_path(
         w, e, plan.mu, plan.ar, plan.ma, np.int64(P), plan.delta, plan.y0,
-        plan.level, out, np.int64(1),
+        plan.level, y,
     )  # fmt: skip
-    return out[0]
+    return y[:, 0]
 
 
 # ---------------------------------------------------------------------------

@@ -6,9 +6,10 @@ ARMA recursion
 
     ``w_t = ((mu_t + e_t) + sum_{l = Q..1} m_l e_{t-l}) + sum_{i = P..1} a_i w_{t-i}``
 
-for ``t >= k0`` (summed in that order, farthest lag first), from the observed start
-values ``w_0 .. w_{k0-1}`` with pre-sample innovations ``e_t = 0`` for ``t < k0``
-(the conditional-sum-of-squares convention of the fitted residuals), and then
+for ``t >= k0`` (summed in that order, farthest lag first; zero coefficients
+skipped), from the observed start values ``w_0 .. w_{k0-1}`` with pre-sample
+innovations ``e_t = 0`` for ``t < k0`` (the conditional-sum-of-squares
+convention of the fitted residuals), and then
 integrated back to the level scale with the differencing polynomial
 ``1 - delta_1 L - ... - delta_K L^K``:
 
@@ -39,36 +40,52 @@ __all__ = ["arma_path", "arma_residual_chunk"]
 
 
 @njit(cache=True, nogil=True)
-def arma_path(w, e, mu, ar, ma, k0, delta, y0, level, out, lanes):
-    """Rows ``0 .. lanes - 1``: run the ARMA recursion in ``w`` (LANES, n_w) from
-    the innovations ``e`` (LANES, Q + n_w; ``e[:, Q + t]`` is ``e_t``, the first
-    ``Q + k0`` are pre-sample zeros) and integrate into ``out`` (lanes, n) with
-    ``out[:, :K] = y0``; then add ``level`` (length n)."""
+def arma_path(w, e, mu, ar, ma, k0, delta, y0, level, y):
+    """``LANES`` replicates side by side, one per column: run the ARMA recursion
+    in ``w`` (n_w, LANES) from the innovations ``e`` (Q + n_w, LANES; row
+    ``Q + t`` is ``e_t``, the first ``Q + k0`` rows pre-sample zeros) and
+    integrate into ``y`` (n, LANES) from ``y[:K] = y0``; then add ``level``.
+
+    Each lane's arithmetic is its own (the lane loops are innermost, of fixed
+    length, so the compiler runs them as vector operations); zero coefficients
+    of the expanded polynomials are skipped (adding ``0 * x`` changes nothing)."""
     P = ar.shape[0]
     Q = ma.shape[0]
     K = delta.shape[0]
-    n_w = w.shape[1]
+    n_w = w.shape[0]
     for t in range(k0, n_w):
-        for lane in range(lanes):
-            acc = mu[t] + e[lane, Q + t]
-            for j in range(Q - 1, -1, -1):
-                acc += ma[j] * e[lane, Q + t - 1 - j]
-            for j in range(P - 1, -1, -1):
-                acc += ar[j] * w[lane, t - 1 - j]
-            w[lane, t] = acc
-    n = out.shape[1]
-    for lane in range(lanes):
-        for t in range(K):
-            out[lane, t] = y0[t]
+        m_t = mu[t]
+        for ln in range(LANES):
+            w[t, ln] = m_t + e[Q + t, ln]
+        for j in range(Q - 1, -1, -1):
+            c = ma[j]
+            if c != 0.0:
+                r = Q + t - 1 - j
+                for ln in range(LANES):
+                    w[t, ln] += c * e[r, ln]
+        for j in range(P - 1, -1, -1):
+            c = ar[j]
+            if c != 0.0:
+                r = t - 1 - j
+                for ln in range(LANES):
+                    w[t, ln] += c * w[r, ln]
+    n = y.shape[0]
+    for t in range(K):
+        for ln in range(LANES):
+            y[t, ln] = y0[t]
     for t in range(K, n):
-        for lane in range(lanes):
-            acc = w[lane, t - K]
-            for k in range(K - 1, -1, -1):
-                acc += delta[k] * out[lane, t - 1 - k]
-            out[lane, t] = acc
-    for lane in range(lanes):
-        for t in range(n):
-            out[lane, t] += level[t]
+        for ln in range(LANES):
+            y[t, ln] = w[t - K, ln]
+        for k in range(K - 1, -1, -1):
+            c = delta[k]
+            if c != 0.0:
+                r = t - 1 - k
+                for ln in range(LANES):
+                    y[t, ln] += c * y[r, ln]
+    for t in range(n):
+        lv = level[t]
+        for ln in range(LANES):
+            y[t, ln] += lv
 
 
 @njit(cache=True, nogil=True)
@@ -87,17 +104,19 @@ def arma_residual_chunk(
     n_w = n - K
     n_e = n_w - k0
     M = resid.shape[0]
-    w = np.zeros((LANES, n_w))
-    e = np.zeros((LANES, Q + n_w))
+    w = np.zeros((n_w, LANES))
+    e = np.zeros((Q + n_w, LANES))
+    y = np.zeros((n, LANES))
     idx = np.empty(n_e, dtype=np.int64)
     n_blocks = (n_e + L - 1) // L if L > 0 else 0
     starts = np.empty(n_blocks, dtype=np.int64)
+    for t in range(k0):
+        for ln in range(LANES):
+            w[t, ln] = w0[t]
     for k1 in range(0, nb, LANES):
         lanes = min(LANES, nb - k1)
         for ln in range(lanes):
             b = np.uint64(b0 + k1 + ln)
-            for t in range(k0):
-                w[ln, t] = w0[t]
             if L > 0:
                 fill_indices_kernel(seed_s, gamma, b, np.uint64(M - L + 1), starts)
                 t = 0
@@ -108,5 +127,9 @@ def arma_residual_chunk(
             else:
                 fill_indices_kernel(seed_i, gamma, b, np.uint64(M), idx)
             for i in range(n_e):
-                e[ln, Q + k0 + i] = resid[idx[i]]
-        arma_path(w, e, mu, ar, ma, k0, delta, y0, level, out[k1 : k1 + lanes], lanes)
+                e[Q + k0 + i, ln] = resid[idx[i]]
+        arma_path(w, e, mu, ar, ma, k0, delta, y0, level, y)
+        for ln in range(lanes):
+            row = out[k1 + ln]
+            for t in range(n):
+                row[t] = y[t, ln]
