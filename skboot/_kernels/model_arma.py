@@ -41,47 +41,108 @@ __all__ = ["arma_path", "arma_residual_chunk"]
 
 @njit(cache=True, nogil=True)
 def arma_path(w, e, mu, ar, ma, k0, delta, y0, level, y):
-    """``LANES`` replicates side by side, one per column: run the ARMA recursion
-    in ``w`` (n_w, LANES) from the innovations ``e`` (Q + n_w, LANES; row
+    """``LANES`` (8) replicates side by side, one per column: run the ARMA
+    recursion in ``w`` (n_w, 8) from the innovations ``e`` (Q + n_w, 8; row
     ``Q + t`` is ``e_t``, the first ``Q + k0`` rows pre-sample zeros) and
-    integrate into ``y`` (n, LANES) from ``y[:K] = y0``; then add ``level``.
+    integrate into ``y`` (n, 8) from ``y[:K] = y0``; then add ``level``.
 
-    Each lane's arithmetic is its own (the lane loops are innermost, of fixed
-    length, so the compiler runs them as vector operations); zero coefficients
-    of the expanded polynomials are skipped (adding ``0 * x`` changes nothing)."""
+    The 8 replicates are independent chains held in 8 scalars (as in the VAR
+    kernel), so their latencies overlap and they stay in registers; a lane's
+    arithmetic does not depend on the others.  Zero coefficients of the
+    expanded polynomials are skipped (adding ``0 * x`` changes nothing)."""
+    _recurse(w, e, mu, ar, ma, k0)
+    _integrate(w, delta, y0, level, y)
+
+
+@njit(cache=True, nogil=True)
+def _recurse(w, e, mu, ar, ma, k0):
+    """The ARMA recursion of :func:`arma_path`, 8 lanes in 8 scalars."""
     P = ar.shape[0]
     Q = ma.shape[0]
-    K = delta.shape[0]
     n_w = w.shape[0]
     for t in range(k0, n_w):
         m_t = mu[t]
-        for ln in range(LANES):
-            w[t, ln] = m_t + e[Q + t, ln]
+        q = Q + t
+        a0 = m_t + e[q, 0]
+        a1 = m_t + e[q, 1]
+        a2 = m_t + e[q, 2]
+        a3 = m_t + e[q, 3]
+        a4 = m_t + e[q, 4]
+        a5 = m_t + e[q, 5]
+        a6 = m_t + e[q, 6]
+        a7 = m_t + e[q, 7]
         for j in range(Q - 1, -1, -1):
             c = ma[j]
             if c != 0.0:
-                r = Q + t - 1 - j
-                for ln in range(LANES):
-                    w[t, ln] += c * e[r, ln]
+                r = q - 1 - j
+                a0 += c * e[r, 0]
+                a1 += c * e[r, 1]
+                a2 += c * e[r, 2]
+                a3 += c * e[r, 3]
+                a4 += c * e[r, 4]
+                a5 += c * e[r, 5]
+                a6 += c * e[r, 6]
+                a7 += c * e[r, 7]
         for j in range(P - 1, -1, -1):
             c = ar[j]
             if c != 0.0:
                 r = t - 1 - j
-                for ln in range(LANES):
-                    w[t, ln] += c * w[r, ln]
+                a0 += c * w[r, 0]
+                a1 += c * w[r, 1]
+                a2 += c * w[r, 2]
+                a3 += c * w[r, 3]
+                a4 += c * w[r, 4]
+                a5 += c * w[r, 5]
+                a6 += c * w[r, 6]
+                a7 += c * w[r, 7]
+        w[t, 0] = a0
+        w[t, 1] = a1
+        w[t, 2] = a2
+        w[t, 3] = a3
+        w[t, 4] = a4
+        w[t, 5] = a5
+        w[t, 6] = a6
+        w[t, 7] = a7
+
+
+@njit(cache=True, nogil=True)
+def _integrate(w, delta, y0, level, y):
+    """The integration of :func:`arma_path`, 8 lanes in 8 scalars."""
+    K = delta.shape[0]
     n = y.shape[0]
     for t in range(K):
         for ln in range(LANES):
             y[t, ln] = y0[t]
     for t in range(K, n):
-        for ln in range(LANES):
-            y[t, ln] = w[t - K, ln]
+        s = t - K
+        a0 = w[s, 0]
+        a1 = w[s, 1]
+        a2 = w[s, 2]
+        a3 = w[s, 3]
+        a4 = w[s, 4]
+        a5 = w[s, 5]
+        a6 = w[s, 6]
+        a7 = w[s, 7]
         for k in range(K - 1, -1, -1):
             c = delta[k]
             if c != 0.0:
                 r = t - 1 - k
-                for ln in range(LANES):
-                    y[t, ln] += c * y[r, ln]
+                a0 += c * y[r, 0]
+                a1 += c * y[r, 1]
+                a2 += c * y[r, 2]
+                a3 += c * y[r, 3]
+                a4 += c * y[r, 4]
+                a5 += c * y[r, 5]
+                a6 += c * y[r, 6]
+                a7 += c * y[r, 7]
+        y[t, 0] = a0
+        y[t, 1] = a1
+        y[t, 2] = a2
+        y[t, 3] = a3
+        y[t, 4] = a4
+        y[t, 5] = a5
+        y[t, 6] = a6
+        y[t, 7] = a7
     for t in range(n):
         lv = level[t]
         for ln in range(LANES):
