@@ -21,8 +21,8 @@
   replicates alone (skboot from fitted statsmodels results, tsbootstrap's own
   replicate generator on its prepared fit);
 
-Floors: >= 10x tsbootstrap (residual, sieve, VAR) and >= 10x the numpy version (wild
-cluster), from issue 18.
+Floors: >= 10x tsbootstrap (residual, sieve, VAR, ARIMA replicates) and >= 10x the
+numpy version (wild cluster).
 """
 
 from __future__ import annotations
