@@ -14,9 +14,15 @@
 
 * the VAR(2) residual bootstrap of 3 series (n = 1,000, B = 2,000) against
   tsbootstrap's ``ResidualBootstrap(model=VAR(order=2))``;
+* the ARIMA(1, 1, 1) residual bootstrap (n = 1,000, B = 2,000) against
+  tsbootstrap's ``ResidualBootstrap(model=ARIMA(order=(1, 1, 1)))``: both fit the
+  model once with statsmodels' maximum likelihood and then generate replicates, so
+  the end-to-end row is dominated by the same fit; the second row times the
+  replicates alone (skboot from fitted statsmodels results, tsbootstrap's own
+  replicate generator on its prepared fit);
 
-Floors: >= 10x tsbootstrap (residual, sieve, VAR) and >= 10x the numpy version (wild
-cluster), from issue 18.
+Floors: >= 10x tsbootstrap (residual, sieve, VAR, ARIMA replicates) and >= 10x the
+numpy version (wild cluster).
 """
 
 from __future__ import annotations
@@ -178,6 +184,111 @@ def group_model_var(cfg: Any) -> Group:
                 floors=[Floor("tsbootstrap", 10, "VAR residual bootstrap")],
                 notes=notes,
             )
+        ],
+        params={"n": n, "B": B},
+    )
+
+
+def _tsb_arima_replicates(y: np.ndarray, B: int) -> Callable[[], Any] | None:
+    """tsbootstrap's ARIMA(1, 1, 1) replicate generation alone, on a fit prepared
+    once (its internal functions: the generators of the replicates, the ARMA
+    filter, the integration) and the means of the replicates."""
+    try:
+        from tsbootstrap.methods import ARIMA, IID
+        from tsbootstrap.model.recursive import _arima_batched, _prepare_arima
+        from tsbootstrap.rng import generators_from_seeds
+    except ImportError:
+        return None
+    ctx = _prepare_arima(y, ARIMA(order=(1, 1, 1)), None, IID())
+
+    def run() -> np.ndarray:
+        seeds = np.random.SeedSequence(0).spawn(B)
+        gens = generators_from_seeds(seeds)
+        return _arima_batched(ctx, y.shape[0], gens, np.dtype(np.float64)).mean(axis=1)
+
+    return run
+
+
+def group_model_arima(cfg: Any) -> Group:
+    """ARIMA(1, 1, 1) residual bootstrap of the mean, n = 1,000, against
+    tsbootstrap 0.7's ``ResidualBootstrap(model=ARIMA(order=(1, 1, 1)))``: both
+    fit once (statsmodels' MLE) and condition on the observed start; neither
+    refits per replicate."""
+    import skboot
+    from skboot.model_based import ARIMAResidualBootstrap
+
+    n = 1_000
+    B = 500 if cfg.quick else 2_000
+    y = 10.0 + np.cumsum(ar1(n, 0.5))
+    from statsmodels.tsa.arima.model import ARIMA as SMARIMA
+
+    fitted = ARIMAResidualBootstrap(B, random_state=0).fit(
+        SMARIMA(y, order=(1, 1, 1)).fit()
+    )
+
+    def replicates() -> np.ndarray:
+        return np.concatenate([blk.mean(axis=1) for blk in fitted.iter_samples()])
+
+    impls: dict[str, Callable[[], Any]] = {
+        "skboot": lambda: skboot.bootstrap(
+            y,
+            "mean",
+            resampler=ARIMAResidualBootstrap(B, order=(1, 1, 1)),
+            random_state=0,
+        ),
+        "skboot_replicates": replicates,
+    }
+    na = {
+        "arch": NA("n/a: arch has no ARIMA bootstrap"),
+        "scipy": NA("n/a: scipy has no model-based bootstrap"),
+        "loop": NA("n/a"),
+    }
+    peers: dict[str, str | NA] = dict(na)
+    peers_rep: dict[str, str | NA] = dict(na)
+    notes: dict[str, str] = {}
+    tsb = _tsb()
+    sim = None if tsb is None else _tsb_arima_replicates(y, B)
+    if tsb is None or sim is None:
+        peers["tsbootstrap"] = peers_rep["tsbootstrap"] = NA(
+            "n/a: tsbootstrap is not installed"
+        )
+    else:
+        from tsbootstrap.methods import ARIMA, ResidualBootstrap
+
+        impls["tsbootstrap"] = lambda: tsb.bootstrap_reduce(
+            y,
+            method=ResidualBootstrap(model=ARIMA(order=(1, 1, 1))),
+            statistic="mean",
+            n_bootstraps=B,
+            random_state=0,
+        )
+        impls["tsbootstrap_replicates"] = sim
+        peers["tsbootstrap"] = "tsbootstrap"
+        peers_rep["tsbootstrap"] = "tsbootstrap_replicates"
+        notes["tsbootstrap"] = (
+            "bootstrap_reduce(statistic='mean'): one fit + replicates"
+        )
+    return Group(
+        name="model_arima",
+        impls=impls,
+        rows=[
+            Row(
+                name="model_arima",
+                label=f"ARIMA(1,1,1) residual bootstrap mean, fit included, n={n:,}, B={B:,}",
+                skboot="skboot",
+                peers=peers,
+                notes=dict(notes),
+            ),
+            Row(
+                name="model_arima_replicates",
+                label=f"ARIMA(1,1,1) replicates from a fitted model, n={n:,}, B={B:,}",
+                skboot="skboot_replicates",
+                peers=peers_rep,
+                floors=[Floor("tsbootstrap", 10, "ARIMA residual bootstrap")],
+                notes={"tsbootstrap": "its replicate generator on its prepared fit"}
+                if "tsbootstrap" in notes
+                else {},
+            ),
         ],
         params={"n": n, "B": B},
     )
@@ -411,6 +522,7 @@ GROUPS: dict[str, Callable[[Any], Group]] = {
     "model_residual": group_model_residual,
     "model_sieve": group_model_sieve,
     "model_var": group_model_var,
+    "model_arima": group_model_arima,
     "wild_cluster": group_wild_cluster,
     "wild_cluster_1m": group_wild_cluster_1m,
     "parametric": group_parametric,

@@ -1,6 +1,6 @@
-"""Bad-input catalogue of the model-based family: ResidualBootstrap,
-SieveBootstrap, WildBootstrap, VARResidualBootstrap, wild_cluster_bootstrap and its
-result's methods.
+"""Bad-input catalogue of the model-based family: ResidualBootstrap (also ARX),
+SieveBootstrap, WildBootstrap, VARResidualBootstrap, ARIMAResidualBootstrap,
+wild_cluster_bootstrap and its result's methods.
 
 One table, :data:`CASES`: ``(entry point, id, call, exception, match)``.  Each
 row checks, as ``tests/test_bad_inputs.py`` does for the rest of the package:
@@ -40,7 +40,11 @@ from skboot import (
     bootstrap,
     wild_cluster_bootstrap,
 )
-from skboot.model_based import ParametricBootstrap, VARResidualBootstrap
+from skboot.model_based import (
+    ARIMAResidualBootstrap,
+    ParametricBootstrap,
+    VARResidualBootstrap,
+)
 
 # ---------------------------------------------------------------------------
 # data: module-level constants, checked unchanged after every row
@@ -96,6 +100,13 @@ def _fitted_residual() -> ResidualBootstrap:
 
 
 @functools.cache
+def _arima_results() -> Any:
+    """A statsmodels ARIMA(1, 0, 0) fit of SERIES."""
+    arima = pytest.importorskip("statsmodels.tsa.arima.model")
+    return arima.ARIMA(SERIES, order=(1, 0, 0)).fit()
+
+
+@functools.cache
 def _fitted_parametric() -> ParametricBootstrap:
     return ParametricBootstrap(5, distribution=stats.norm, random_state=0).fit(SERIES)
 
@@ -140,6 +151,7 @@ def _few_equal_tailed():
 
 _WARM: tuple[Callable[[], Any], ...] = (
     _fitted_residual,
+    _arima_results,
     _fitted_parametric,
     _wcb_result,
     _few_result,
@@ -192,7 +204,18 @@ case(R, "X-periodic", lambda: RB(order=2).fit(PERIODIC), V, r"'X' parameter of R
 case(R, "X-2d", lambda: RB().fit(X), V, r"'X' parameter of ResidualBootstrap must be a 1-D series .* Got shape \(80, 2\)")
 case(R, "X-strings", lambda: RB().fit(WORDS), V, r"'X' parameter of ResidualBootstrap must contain real numbers. Got dtype <U1 instead")
 case(R, "X-one-value", lambda: RB().fit(SERIES[:1]), V, r"'X' parameter of ResidualBootstrap must have at least 2 samples. Got 1")
-case(R, "y-given", lambda: RB(order=1).fit(SERIES, Y), V, r"'y' parameter of ResidualBootstrap must be None: the resampler regenerates the series X .* Got ndarray")
+case(R, "arx-burn_in", lambda: RB(order=1).fit(SERIES, Y), V, r"'burn_in' parameter of ResidualBootstrap must be 0 when y is given \(an ARX model: .*\). Got 100 instead")
+case(R, "arx-fit_method", lambda: RB(order=1, burn_in=0, fit_method="yule_walker").fit(X, Y), V, r"'fit_method' parameter of ResidualBootstrap must be 'ols' when y is given .* Got 'yule_walker' instead")
+case(R, "arx-y-constant", lambda: RB(order=1, burn_in=0).fit(X, CONSTANT), V, r"'y' parameter of ResidualBootstrap must not be constant .* Got a series equal to .*2.5")
+case(R, "arx-y-nan", lambda: RB(order=1, burn_in=0).fit(X, Y_NAN), V, r"'y' parameter of ResidualBootstrap must contain only finite values. Got 1 NaN or infinite")
+case(R, "arx-y-2d", lambda: RB(order=1, burn_in=0).fit(X, X), V, r"'y' parameter of ResidualBootstrap must be 1-D. Got an array of shape \(80, 2\)")
+case(R, "arx-y-short", lambda: RB(order=1, burn_in=0).fit(X, Y[:70]), V, r"'y' parameter of ResidualBootstrap .*80.* Got 70")
+case(R, "arx-X-nan", lambda: RB(order=1, burn_in=0).fit(X_NAN, Y), V, r"'X' parameter of ResidualBootstrap must contain only finite values. Got 1 NaN or infinite")
+case(R, "arx-X-collinear", lambda: RB(order=1, burn_in=0).fit(X_COLLINEAR, Y), V, r"'X' parameter of ResidualBootstrap gives a rank-deficient ARX\(1\) design \(rank 3 < 4 columns")
+case(R, "arx-order-too-large", lambda: RB(order=39, burn_in=0).fit(X, Y), V, r"'order' parameter of ResidualBootstrap must be at most \(n - 2 - k\) // 2 = 38 for 80 values and 2 regressors .* Got 39")
+case(R, "arx-block_length", lambda: RB(order=1, burn_in=0, block_length=80).fit(X, Y), V, r"'block_length' parameter of ResidualBootstrap must be at most the number of residuals n - p = 79. Got 80")
+case(R, "arx-builtin", lambda: bootstrap(X, "mean", y=Y, resampler=RB(5, order=1, burn_in=0)), V, r"'statistic' parameter of bootstrap must be a callable statistic\(X, y\) when ResidualBootstrap resamples a regression")
+case(R, "arx-sieve", lambda: SB().fit(X, Y), V, r"'y' parameter of SieveBootstrap must be None: the sieve is fitted by Yule-Walker, which has no exogenous regressors")
 case(R, "groups-given", lambda: bootstrap(SERIES, "mean", groups=GROUPS, resampler=RB(5, order=1)), V, r"'groups' parameter of ResidualBootstrap must be None")
 case(R, "split", lambda: RB().split(SERIES), V, r"ResidualBootstrap generates synthetic samples .* cannot be a scikit-learn splitter")
 case(R, "sample-unfitted", lambda: RB(5).sample(0), NotFittedError, r"This ResidualBootstrap instance is not fitted yet")
@@ -306,6 +329,28 @@ case(PA, "split", lambda: PB(distribution=stats.norm).split(SERIES), V, r"Parame
 case(PA, "generator-unfitted", lambda: PB(5, distribution=stats.norm).generator(0), NotFittedError, r"This ParametricBootstrap instance is not fitted yet. Call 'fit\(X, y\)' before generator\(b\)")
 case(PA, "generator-b-range", lambda: _fitted_parametric().generator(5), V, r"'b' parameter of ParametricBootstrap.generator must be an int in \[0, 4\]. Got 5")
 case(PA, "sample-b-range", lambda: _fitted_parametric().sample(-1), V, r"'b' parameter of ParametricBootstrap.replicate must be an int in \[0, 4\]. Got -1")
+# -- ARIMAResidualBootstrap ---------------------------------------------------------
+A = "ARIMAResidualBootstrap"
+AB = ARIMAResidualBootstrap
+case(A, "n_resamples-0", lambda: AB(0, order=(1, 0, 0)).fit(SERIES), V, r"'n_resamples' parameter of ARIMAResidualBootstrap must be an int in \[1, 2\*\*32 - 1\]. Got 0")
+case(A, "order-None", lambda: AB(5).fit(SERIES), V, r"'order' parameter of ARIMAResidualBootstrap must be a tuple \(p, d, q\) of ints >= 0 when X is data \(None takes the orders of fitted statsmodels results given as X\). Got None")
+case(A, "order-short", lambda: AB(order=(1, 1)).fit(SERIES), V, r"'order' parameter of ARIMAResidualBootstrap must be a tuple \(p, d, q\) of ints >= 0 or None. Got \(1, 1\)")
+case(A, "order-negative", lambda: AB(order=(1, -1, 0)).fit(SERIES), V, r"'order' parameter of ARIMAResidualBootstrap must be a tuple \(p, d, q\) .* Got \(1, -1, 0\)")
+case(A, "order-int", lambda: AB(order=1).fit(SERIES), V, r"'order' parameter of ARIMAResidualBootstrap must be a tuple \(p, d, q\) .* Got 1")
+case(A, "seasonal_order-period-1", lambda: AB(order=(1, 0, 0), seasonal_order=(1, 0, 0, 1)).fit(SERIES), V, r"'seasonal_order' parameter of ARIMAResidualBootstrap must be a tuple \(P, D, Q, s\) of ints >= 0 with a period s >= 2 \(or \(0, 0, 0, 0\)\) or None. Got \(1, 0, 0, 1\)")
+case(A, "trend", lambda: AB(order=(1, 0, 0), trend="linear").fit(SERIES), V, r"'trend' parameter of ARIMAResidualBootstrap must be one of \{'n', 'c', 't', 'ct'\} or None. Got 'linear'")
+case(A, "block_length-0", lambda: AB(order=(1, 0, 0), block_length=0).fit(SERIES), V, r"'block_length' parameter of ARIMAResidualBootstrap must be an int >= 1 or None. Got 0")
+case(A, "block_length-too-long", lambda: AB(order=(1, 1, 0), block_length=79).fit(SERIES), V, r"'block_length' parameter of ARIMAResidualBootstrap must be at most the number of residuals 78. Got 79")
+case(A, "X-2d", lambda: AB(order=(1, 0, 0)).fit(X), V, r"'X' parameter of ARIMAResidualBootstrap must be one series \(n,\) when y is None .* Got shape \(80, 2\)")
+case(A, "X-nan", lambda: AB(order=(1, 0, 0)).fit(SERIES_NAN), V, r"'X' parameter of ARIMAResidualBootstrap must contain only finite values. Got 1 NaN or infinite")
+case(A, "X-strings", lambda: AB(order=(1, 0, 0)).fit(WORDS), V, r"'X' parameter of ARIMAResidualBootstrap must contain real numbers")
+case(A, "y-nan", lambda: AB(order=(1, 0, 0)).fit(X, Y_NAN), V, r"'y' parameter of ARIMAResidualBootstrap must contain only finite values. Got 1 NaN or infinite")
+case(A, "groups-given", lambda: bootstrap(SERIES, "mean", groups=GROUPS, resampler=AB(5, order=(1, 0, 0))), V, r"'groups' parameter of ARIMAResidualBootstrap must be None")
+case(A, "results-and-y", lambda: AB(5).fit(_arima_results(), Y), V, r"'y' parameter of ARIMAResidualBootstrap must be None when X is fitted statsmodels results")
+case(A, "results-other-order", lambda: AB(5, order=(2, 0, 0)).fit(_arima_results()), V, r"'order' parameter of ARIMAResidualBootstrap must be None or the fitted results' own \(1, 0, 0\) when X is fitted statsmodels results. Got \(2, 0, 0\)")
+case(A, "results-other-trend", lambda: AB(5, trend="n").fit(_arima_results()), V, r"'trend' parameter of ARIMAResidualBootstrap must be None or the fitted results' own 'c' .* Got 'n'")
+case(A, "split", lambda: AB(order=(1, 0, 0)).split(SERIES), V, r"ARIMAResidualBootstrap generates synthetic samples .* cannot be a scikit-learn splitter")
+case(A, "sample-unfitted", lambda: AB(5).sample(0), NotFittedError, r"This ARIMAResidualBootstrap instance is not fitted yet")
 # -- wild_cluster_bootstrap ---------------------------------------------------------
 C = "wild_cluster_bootstrap"
 case(C, "weights", lambda: WCB(X, Y, GROUPS, weights="gamma"), V, r"'weights' parameter of wild_cluster_bootstrap must be one of \{'rademacher', 'mammen', 'webb', 'normal'\}. Got 'gamma'")
@@ -372,6 +417,7 @@ WORK = [
     ("skboot._run._run", "run_bootstrap"),
     ("skboot.model_based._residual", "ar_residual_chunk"),
     ("skboot.model_based._var", "var_residual_chunk"),
+    ("skboot.model_based._arma_plan", "arma_residual_chunk"),
     ("skboot.model_based._wild", "ar_wild_chunk"),
     ("skboot.model_based._wild", "regression_wild_chunk"),
     ("skboot.model_based._parametric", "_generators"),
@@ -395,6 +441,9 @@ def test_forbid_work_catches_work(monkeypatch):
         lambda: RB(5, order=1, random_state=0).fit(SERIES).sample(0),
         lambda: SB(5, random_state=0).fit(SERIES).sample(0),
         lambda: VB(5, order=1, random_state=0).fit(VSERIES).sample(0),
+        lambda: RB(5, order=1, burn_in=0, random_state=0).fit(X, Y).sample(0),
+        lambda: AB(5, order=(1, 0, 0), random_state=0).fit(SERIES).sample(0),
+        lambda: AB(5, random_state=0).fit(_arima_results()).sample(0),
         lambda: next(iter(_fitted_residual().values())),
         lambda: WB(5, random_state=0).fit(X, Y).sample(0),
         lambda: WB(5, order=1, random_state=0).fit(SERIES).sample(0),

@@ -2,8 +2,9 @@
 
 :class:`ParametricBootstrap` draws replicates from a distribution fitted to the
 data (or the errors of a regression from one fitted to its residuals);
-:class:`ResidualBootstrap` and :class:`SieveBootstrap` regenerate an AR series from
-resampled residuals, and :class:`VARResidualBootstrap` a VAR of several series;
+:class:`ResidualBootstrap` and :class:`SieveBootstrap` regenerate an AR (or ARX)
+series from resampled residuals, :class:`ARIMAResidualBootstrap` a (seasonal) ARIMA
+series, and :class:`VARResidualBootstrap` a VAR of several series;
 :class:`WildBootstrap` re-signs the residuals of a regression or of an AR fit;
 :func:`wild_cluster_bootstrap` tests an OLS coefficient with few clusters, and
 :func:`wild_cluster_wald` several restrictions at once (:class:`FewClustersWarning`
@@ -12,6 +13,7 @@ resamplers plug into :func:`skboot.bootstrap` and :class:`skboot.BootstrapStatis
 through ``resampler=``.
 """
 
+from skboot.model_based._arima import ARIMAResidualBootstrap
 from skboot.model_based._base import SyntheticReplicate, SyntheticResampler
 from skboot.model_based._cluster import WildClusterResult, wild_cluster_bootstrap
 from skboot.model_based._cluster_checks import FewClustersWarning
@@ -22,6 +24,7 @@ from skboot.model_based._var import VARResidualBootstrap
 from skboot.model_based._wild import WildBootstrap
 
 __all__ = [
+    "ARIMAResidualBootstrap",
     "FewClustersWarning",
     "ParametricBootstrap",
     "ResidualBootstrap",

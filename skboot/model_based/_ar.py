@@ -40,12 +40,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from skboot._validation import value_error
+from skboot._validation import is_int, value_error
 
-__all__ = ["ARFit", "check_stationary", "default_max_order", "fit_ar", "select_order"]
+__all__ = [
+    "ARFit",
+    "check_order_range",
+    "check_stationary",
+    "default_max_order",
+    "fit_ar",
+    "select_order",
+]
 
 METHODS = ("ols", "yule_walker")
 #: Series beyond these magnitudes overflow (or underflow) when squared.
@@ -263,3 +271,49 @@ def check_stationary(fit: ARFit, owner: str) -> None:
             "the series first, or use fit_method='yule_walker' (always stationary). "
             f"Got coefficients {np.round(fit.coef, 6).tolist()}.",
         )
+
+
+def check_order_range(
+    owner: str,
+    order: Any,
+    min_order: Any,
+    max_order: Any,
+    top: int,
+    default: int,
+    limit: str,
+) -> tuple[int | None, int, int]:
+    """``(p, min_order, max_order)``: ``p`` the order given, or None when the
+    criterion ``order`` chooses it in ``[min_order, max_order]`` (``max_order``
+    None: ``default``); ``top`` is the largest order the data allow (``limit``
+    says why, in words)."""
+    lo = int(min_order)
+    if is_int(order):
+        p = int(order)
+        if p > top:
+            raise value_error(
+                "order",
+                owner,
+                f"must be at most {limit} (more rows than parameters in the fit). "
+                f"Got {p} instead.",
+            )
+        if lo != 0:
+            raise value_error(
+                "min_order",
+                owner,
+                "must be 0 when order is an int (min_order bounds the orders a "
+                f"criterion chooses from). Got {lo} with order={p} instead.",
+            )
+        return p, p, p
+    hi = default if max_order is None else int(max_order)
+    if hi > top:
+        raise value_error(
+            "max_order", owner, f"must be at most {limit}. Got {hi} instead."
+        )
+    if lo > hi:
+        raise value_error(
+            "min_order",
+            owner,
+            f"must be at most max_order ({hi}"
+            f"{' by default' if max_order is None else ''}). Got {lo} instead.",
+        )
+    return None, lo, hi

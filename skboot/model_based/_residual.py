@@ -17,19 +17,21 @@ from skboot._validation import (
     Interval,
     Options,
     as_float_array,
-    is_int,
     value_error,
 )
 from skboot.model_based._ar import (
     CRITERIA,
     METHODS,
     ARFit,
+    check_order_range,
     check_stationary,
     default_max_order,
     fit_ar,
     max_allowed_order,
     select_order,
 )
+from skboot.model_based._arma_plan import ARMAResidualPlan, innovation_indices
+from skboot.model_based._arx import arx_plan
 from skboot.model_based._base import SyntheticPlan, SyntheticResampler
 from skboot.resamplers import BaseResampler
 
@@ -112,20 +114,9 @@ class ARResidualPlan(SyntheticPlan):
     def residual_indices(self, b: int) -> np.ndarray:
         """Indices into the centred residuals of the innovations of replicate
         ``b``, in time order (``burn_in + n - p`` of them)."""
-        m = self.residuals.shape[0]
-        n_e = self.n_innovations
-        length = self.block_length
-        if length == 0:
-            seed, gamma = self.key.stream(PURPOSE["indices"])
-            out = np.empty(n_e, dtype=np.int64)
-            fill_indices_kernel(seed, gamma, np.uint64(b), np.uint64(m), out)
-            return out
-        seed, gamma = self.key.stream(PURPOSE["block_starts"])
-        starts = np.empty(-(-n_e // length), dtype=np.int64)
-        fill_indices_kernel(
-            seed, gamma, np.uint64(b), np.uint64(m - length + 1), starts
+        return innovation_indices(
+            self.key, b, self.residuals.shape[0], self.n_innovations, self.block_length
         )
-        return (starts[:, None] + np.arange(length)[None, :]).reshape(-1)[:n_e]
 
     def start(self, b: int) -> int:
         """Position of the replicate's ``p`` observed start values."""
@@ -210,52 +201,6 @@ class _ARMixin:
         return fit, crit
 
 
-def check_order_range(
-    owner: str,
-    order: Any,
-    min_order: Any,
-    max_order: Any,
-    top: int,
-    default: int,
-    limit: str,
-) -> tuple[int | None, int, int]:
-    """``(p, min_order, max_order)``: ``p`` the order given, or None when the
-    criterion ``order`` chooses it in ``[min_order, max_order]`` (``max_order``
-    None: ``default``); ``top`` is the largest order the data allow (``limit``
-    says why, in words)."""
-    lo = int(min_order)
-    if is_int(order):
-        p = int(order)
-        if p > top:
-            raise value_error(
-                "order",
-                owner,
-                f"must be at most {limit} (more rows than parameters in the fit). "
-                f"Got {p} instead.",
-            )
-        if lo != 0:
-            raise value_error(
-                "min_order",
-                owner,
-                "must be 0 when order is an int (min_order bounds the orders a "
-                f"criterion chooses from). Got {lo} with order={p} instead.",
-            )
-        return p, p, p
-    hi = default if max_order is None else int(max_order)
-    if hi > top:
-        raise value_error(
-            "max_order", owner, f"must be at most {limit}. Got {hi} instead."
-        )
-    if lo > hi:
-        raise value_error(
-            "min_order",
-            owner,
-            f"must be at most max_order ({hi}"
-            f"{' by default' if max_order is None else ''}). Got {lo} instead.",
-        )
-    return None, lo, hi
-
-
 def ar_attributes(plan: Any) -> dict[str, Any]:
     """The fitted attributes of an AR-based plan."""
     return {
@@ -264,7 +209,7 @@ def ar_attributes(plan: Any) -> dict[str, Any]:
         "intercept_": float(plan.intercept),
         "residuals_": np.asarray(plan.residuals).copy(),
         "sigma2_": float(plan.sigma2),
-        "criterion_values_": plan.criterion_values,
+        "criterion_values_": getattr(plan, "criterion_values", None),
     }
 
 
@@ -306,6 +251,8 @@ _RESIDUAL_DOC = """
     criterion_values_ : ndarray or None
         The criterion's values of orders ``0 .. max_order`` when the order was
         selected (the choice is the smallest in ``[min_order, max_order]``).
+    exog_coef_ : ndarray of shape (k,)
+        ARX only (``y`` given): ``beta``, the coefficients of the regressors.
     key_, seed_entropy_, n_samples_, plan_
         As for every skboot resampler.
 """
@@ -335,6 +282,16 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
     use :func:`skboot.bootstrap` / :class:`skboot.BootstrapStatistic` with
     ``resampler=``, or :meth:`sample`.  Generating a replicate costs
     O((burn_in + n) p); memory is O(chunk * n) whatever ``n_resamples``.
+
+    **Exogenous regressors (ARX).**  With ``y`` given to ``fit`` (or to
+    :func:`skboot.bootstrap`), ``y`` is the series and ``X`` (n,) or (n, k) holds
+    regressors: ``y_t = c + phi_1 y_{t-1} + ... + phi_p y_{t-p} + beta' x_t +
+    e_t`` is fitted by OLS on ``t >= p`` (statsmodels' ``AutoReg(y, lags=p,
+    exog=X)``; a criterion counts the ``k`` regressors among the parameters);
+    replicate ``b`` holds ``X`` fixed, starts from ``y_0 .. y_{p-1}`` and runs
+    the recursion with ``n - p`` innovations drawn as above (so ``burn_in`` must
+    be 0 and ``fit_method`` "ols").  The statistic is then called as
+    ``statistic(X, y*)``.
 """
         + _RESIDUAL_DOC.format(
             order_doc="""order : int or {"aic", "bic", "hqic"}, default="aic"
@@ -374,6 +331,16 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
     0.154
     >>> ResidualBootstrap(10, order=1, random_state=0).fit(x).sample(3).shape
     (300,)
+
+    With a regressor ``z`` (ARX), the series is ``y``:
+
+    >>> z = rng.normal(size=300)
+    >>> y = np.zeros(300)
+    >>> for t in range(1, 300):
+    ...     y[t] = 0.6 * y[t - 1] + 0.5 * z[t] + rng.normal()
+    >>> arx = ResidualBootstrap(10, order=1, burn_in=0, random_state=0).fit(z, y)
+    >>> arx.ar_coef_.round(2), arx.exog_coef_.round(2)
+    (array([0.63]), array([0.41]))
 """
     )
 
@@ -423,17 +390,17 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
     def _make_plan(
         self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
     ) -> ARResidualPlan:
-        for name, value in (("y", y), ("groups", groups)):
-            if value is not None:
-                raise value_error(
-                    name,
-                    self._name,
-                    "must be None: the resampler regenerates the series X from its "
-                    "own AR fit (WildBootstrap resamples a regression). Got "
-                    f"{type(value).__name__} instead.",
-                )
-        x = _series(X, self._name)
+        if groups is not None:
+            raise value_error(
+                "groups",
+                self._name,
+                "must be None: the resampler regenerates a series from its own AR "
+                f"fit. Got {type(groups).__name__} instead.",
+            )
         length = 0 if self.block_length is None else int(self.block_length)
+        if y is not None:
+            return arx_plan(self, key, n_samples, X, y, length)
+        x = _series(X, self._name)
         check_path_memory(int(self.burn_in), x.shape[0], 0, length > 0, self._name)
         fit, crit = self._fit_order(x)
         resid = fit.residuals - fit.residuals.mean()
@@ -461,7 +428,15 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
         return plan
 
     def _fitted_attributes(self, plan: Any) -> dict[str, Any]:
-        return ar_attributes(plan)
+        if not isinstance(plan, ARMAResidualPlan):
+            return ar_attributes(plan)
+        fit, beta, crit = plan.fit
+        return {
+            **ar_attributes(fit),
+            "residuals_": np.asarray(plan.residuals).copy(),
+            "criterion_values_": crit,
+            "exog_coef_": beta.copy(),
+        }
 
 
 class SieveBootstrap(ResidualBootstrap):
