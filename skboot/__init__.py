@@ -33,6 +33,7 @@ from skboot.metrics import (
     roc_curve_band,
 )
 from skboot.model_based import (
+    ARIMAResidualBootstrap,
     FewClustersWarning,
     ParametricBootstrap,
     ResidualBootstrap,
@@ -89,6 +90,7 @@ __all__ = [
     "SPA",
     "STREAM_VERSION",
     "ABCInterval",
+    "ARIMAResidualBootstrap",
     "BayesianBootstrap",
     "Bootstrap",
     "BootstrapResult",

@@ -760,6 +760,7 @@ def test_catalogue_size_and_coverage():
         "metric_permutation_test", "roc_curve_band", "precision_recall_band",
         "RocCurveBandDisplay", "PrecisionRecallBandDisplay", "abc_interval",
         "ParametricBootstrap", "VARResidualBootstrap", "wild_cluster_wald",
+        "ARIMAResidualBootstrap",
         "compare_roc_curves", "compare_precision_recall_curves",
     }  # fmt: skip
     outputs = {

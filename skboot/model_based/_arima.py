@@ -134,7 +134,7 @@ class ARIMAResidualBootstrap(SyntheticResampler):
     Examples
     --------
     >>> import numpy as np
-    >>> from skboot.model_based import ARIMAResidualBootstrap
+    >>> from skboot import ARIMAResidualBootstrap
     >>> rng = np.random.default_rng(0)
     >>> e = rng.normal(size=401)
     >>> w = np.zeros(400)
