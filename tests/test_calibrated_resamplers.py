@@ -319,3 +319,44 @@ def test_normal_mean_level_moves_toward_student_t(name, n, n_data, low, high):
         u, _ = calibration_inputs(res._context, 100)
         levels.append(np.quantile(u, 0.975) - np.quantile(u, 0.025))
     assert low < np.mean(levels) < high, np.mean(levels)
+
+
+@pytest.mark.slow
+def test_coverage_sanity_stratified_and_group():
+    """The mean of normal data, nominal 0.90, B = 199, n_inner = 50, 100 data
+    sets each: StratifiedBootstrap with two strata of 6, GroupBootstrap with 10
+    groups of 2.  The percentile interval undercovers (measured with these
+    seeds: 0.83 and 0.86); the calibrated one covers 0.89 and 0.92, on 13
+    data sets that only it covers against 1 that only the percentile interval
+    covers.  The test asks for a pooled coverage of the calibrated interval in
+    [0.83, 0.97] (3.4 binomial standard errors around 0.905) and for more
+    data sets covered only by it than only by the percentile interval (the
+    paired gain, measured 12, has a standard deviation of about 3.7).  The
+    seeds are fixed; the bounds leave room for other platforms' rounding."""
+    draws = {
+        "stratified": (
+            lambda rng: rng.normal(size=12),
+            lambda s: StratifiedBootstrap(199, random_state=s),
+            {"y": np.repeat([0, 1], 6)},
+        ),
+        "group": (
+            lambda rng: rng.normal(size=20),
+            lambda s: GroupBootstrap(199, random_state=s),
+            {"groups": np.repeat(np.arange(10), 2)},
+        ),
+    }
+    covered, only_cal, only_pct, trials = 0, 0, 0, 0
+    for draw, make, extra in draws.values():
+        for t in range(100):
+            ss = np.random.SeedSequence([99, t])
+            x = draw(np.random.default_rng(ss))
+            res = bootstrap(x, "mean", resampler=make(ss), **extra)
+            pct = res.confidence_interval(0.9, "percentile")
+            cal = res.confidence_interval(0.9, "calibrated", n_inner=50)
+            p, c = pct.low <= 0 <= pct.high, cal.low <= 0 <= cal.high
+            covered += c
+            only_cal += c and not p
+            only_pct += p and not c
+            trials += 1
+    assert 0.83 <= covered / trials <= 0.97, covered / trials
+    assert only_cal > only_pct, (only_cal, only_pct)
