@@ -380,7 +380,7 @@ def test_studentized_proportion_is_the_mean_of_0_1_data(table, capsys):
         (
             "ci {csv} --column x --method calibrated --resampler bayesian",
             "--method calibrated runs a double bootstrap, which needs replicates "
-            "that are rows (any --resampler but bayesian)",
+            r"that are rows \(any --resampler but bayesian\)",
         ),
         (
             "ci {csv} --column x --statistic median --resampler bayesian",
