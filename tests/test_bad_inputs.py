@@ -126,8 +126,8 @@ def _res_poisson_median():
 
 
 @functools.cache
-def _res_poisson_mean():
-    return bootstrap(X1, "mean", resampler=PoissonBootstrap(20, random_state=0))
+def _res_bayes_mean():
+    return bootstrap(X1, "mean", resampler=BayesianBootstrap(20, random_state=0))
 
 
 @functools.cache
@@ -197,7 +197,7 @@ _WARM: tuple[Callable[[], Any], ...] = (
     _res,
     _res_median,
     _res_poisson_median,
-    _res_poisson_mean,
+    _res_bayes_mean,
     _res_unpickled,
     _res_2d,
     _res_dup_columns,
@@ -465,10 +465,10 @@ case(R, "calibrated-n_inner-1", lambda: _res().confidence_interval(method="calib
 case(R, "calibrated-n_inner-float", lambda: _res().confidence_interval(method="calibrated_basic", n_inner=50.5), V, r"'n_inner' parameter of confidence_interval must be an int >= 2. Got 50.5")
 case(R, "calibrated-n_inner-huge", lambda: _res().confidence_interval(method="calibrated", n_inner=2**31), V, r"'n_inner' parameter of confidence_interval must be an int with n_resamples \* n_inner < 2\*\*32. Got 2147483648")
 case(R, "calibrated-level-first", lambda: _res().confidence_interval(1.5, method="calibrated", n_inner=1), V, r"'level' parameter of confidence_interval must be a float in \(0, 1\). Got 1.5")
-case(R, "calibrated-poisson", lambda: _res_poisson_mean().confidence_interval(method="calibrated"), V, r"'method' parameter of confidence_interval 'calibrated' \(a double bootstrap\) needs a run with the iid bootstrap .*Got resampler PoissonBootstrap")
+case(R, "calibrated-bayesian", lambda: _res_bayes_mean().confidence_interval(method="calibrated"), V, r"'method' parameter of confidence_interval 'calibrated' \(a double bootstrap\) needs a run whose replicates can be resampled by the same scheme: Bootstrap \(with the default sample_size\), StratifiedBootstrap, GroupBootstrap, PoissonBootstrap, .*StationaryBootstrap. Got resampler BayesianBootstrap")
 case(R, "calibrated-unpickled", lambda: _res_unpickled().confidence_interval(method="calibrated"), V, r"The calibrated interval needs the data and the statistic")
 case(R, "calibrated-pvalue-n_inner", lambda: _res().pvalue(0.0, method="calibrated", n_inner=0), V, r"'n_inner' parameter of pvalue must be an int >= 2. Got 0")
-case(R, "calibrated-pvalue-poisson", lambda: _res_poisson_mean().pvalue(0.0, method="calibrated_basic"), V, r"'method' parameter of pvalue 'calibrated_basic' \(a double bootstrap\) needs")
+case(R, "calibrated-pvalue-bayesian", lambda: _res_bayes_mean().pvalue(0.0, method="calibrated_basic"), V, r"'method' parameter of pvalue 'calibrated_basic' \(a double bootstrap\) needs")
 case(R, "method-norm-alias", lambda: _res().confidence_interval(method="norm"), V, r"'method' parameter of confidence_interval.*Got 'norm'")
 case(R, "method-number", lambda: _res().confidence_interval(method=1), V, r"'method' parameter of confidence_interval.*Got 1")
 case(R, "alternative-underscore", lambda: _res().confidence_interval(alternative="two_sided"), V, r"'alternative' parameter of confidence_interval must be one of \{'two-sided', 'less', 'greater'\}. Got 'two_sided'")

@@ -286,6 +286,24 @@ def test_calibrated_methods(table, capsys, method):
     assert "double bootstrap, n_inner=200" in capsys.readouterr().out
 
 
+def test_calibrated_with_a_block_resampler(table, capsys):
+    from skboot import MovingBlockBootstrap
+
+    path, frame = table
+    argv = ["ci", str(path), "--column", "x", "--method", "calibrated"]
+    argv += ["--resampler", "moving", "--block-length", "2"]
+    out = _json(
+        [*argv, "--n-resamples", "40", "--seed", "4", "--n-inner", "20"], capsys
+    )
+    res = bootstrap(
+        frame["x"].to_numpy(dtype=float),
+        "mean",
+        resampler=MovingBlockBootstrap(40, block_length=2, random_state=4),
+    )
+    ci = res.confidence_interval(method="calibrated", n_inner=20)
+    assert (out["low"], out["high"]) == (ci.low, ci.high)
+
+
 def test_studentized_median_nested_by_default(table, capsys):
     path, _ = table
     argv = ["ci", str(path), "--column", "x", "--statistic", "median"]
@@ -360,8 +378,9 @@ def test_studentized_proportion_is_the_mean_of_0_1_data(table, capsys):
             "needs --resampler iid",
         ),
         (
-            "ci {csv} --column x --method calibrated --resampler moving",
-            "--method calibrated runs a double bootstrap, which needs --resampler iid",
+            "ci {csv} --column x --method calibrated --resampler bayesian",
+            "--method calibrated runs a double bootstrap, which needs replicates "
+            r"that are rows \(any --resampler but bayesian\)",
         ),
         (
             "ci {csv} --column x --statistic median --resampler bayesian",

@@ -300,6 +300,19 @@ class RootKey:
         """``(seed_p, gamma)`` as uint64 scalars, ready for a numba kernel."""
         return self.purpose_seed(purpose), np.uint64(self.gamma)
 
+    def nested(self, slot: int) -> NestedKey:
+        """The key of a nested resampling that reads purpose slot ``slot``.
+
+        Its "indices" stream is this key's ``slot`` stream; its purpose ``p``
+        (any other) has the seed ``mix64(s + (p + 1) * PURPOSE_STRIDE)``, with
+        ``s`` the seed of ``slot``, as a root key of seed ``s`` would, and the
+        increment is this key's.  So every draw of a plan built on it (the
+        inner replicates of the calibrated intervals: block starts, block
+        lengths, Poisson counts) is a pure function of this key and ``slot``,
+        and never meets a stream of this key's own purposes.
+        """
+        return NestedKey(self.seed, self.gamma, self.entropy, self.spawn_key, slot)
+
     def reproducer(self) -> Any:
         """A ``random_state`` value that recreates this key."""
         if self.spawn_key or isinstance(self.entropy, (list, tuple)):
@@ -307,6 +320,30 @@ class RootKey:
             # ``check_random_state`` accepts only inside a SeedSequence)
             return np.random.SeedSequence(self.entropy, spawn_key=self.spawn_key)
         return self.entropy
+
+
+@dataclass(frozen=True)
+class NestedKey(RootKey):
+    """A :class:`RootKey` whose streams are those of :meth:`RootKey.nested`.
+
+    Attributes
+    ----------
+    slot : int
+        The purpose slot of the parent key that it reads.
+    """
+
+    slot: int = 0
+
+    def purpose_seed(self, purpose: int) -> np.uint64:
+        """The seed of ``purpose``: the parent's ``slot`` seed for "indices",
+        else derived from it."""
+        base = RootKey.purpose_seed(self, self.slot)
+        if purpose == PURPOSE["indices"]:
+            return base
+        m = (1 << 64) - 1
+        return np.uint64(
+            _mix64_py((int(base) + (purpose + 1) * int(PURPOSE_STRIDE)) & m)
+        )
 
 
 _RANDOM_STATES = (

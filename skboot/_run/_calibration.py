@@ -1,11 +1,16 @@
 """Inputs of the calibrated intervals: the double bootstrap.
 
 For each outer replicate ``b`` (the run's own replicates, regenerated from the
-stream), ``n_inner`` inner replicates are drawn from its rows on the purpose slot
-"calibration" (inner replicate ``c`` is replicate number ``b * n_inner + c`` of
-that slot), so the inner draws are a pure function of (key, b, c) and any outer
-replicate can be recomputed alone.  Per outer replicate and output only two
-proportions are kept:
+stream), ``n_inner`` inner replicates are drawn from its rows by the run's own
+scheme (:meth:`ResamplingPlan.nested_plan`): iid draws from its rows, the same
+strata, its drawn groups as the groups, Poisson counts of its row copies, blocks
+of the same length from its series.  The inner draws read the key's purpose
+slot "calibration" (:meth:`RootKey.nested`: its "indices" stream is that slot,
+so the iid and stratified inner draws are that slot's; block starts, block
+lengths and Poisson counts have streams derived from it), and inner replicate
+``c`` is replicate number ``b * n_inner + c`` there, so the inner draws are a
+pure function of (key, b, c) and any outer replicate can be recomputed alone.
+Per outer replicate and output only two proportions are kept:
 
 * ``u_b = #{t**_bc <= t_hat} / n_inner`` (Efron & Tibshirani 1993, section 18.3;
   Davison & Hinkley 1997, section 5.6), for the calibrated percentile interval;
@@ -13,11 +18,13 @@ proportions are kept:
   interval;
 
 so the work is ``n_resamples x n_inner`` evaluations and the memory
-``O(n_resamples x k)`` plus one outer replicate's rows.  The moment built-ins
-("sum", "mean", "proportion", "var", "std") run in one numba kernel
-(:func:`skboot._kernels.calibration.calibration_counts`); every other statistic
-(callables through the one callable adapter, the other built-ins) is evaluated on
-the inner replicates of each outer replicate by the engine's own chunk code.
+``O(n_resamples x k)`` plus one outer replicate's rows.  With the iid bootstrap
+the moment built-ins ("sum", "mean", "proportion", "var", "std") run in one
+numba kernel (:func:`skboot._kernels.calibration.calibration_counts`); every
+other case (callables through the one callable adapter, the other built-ins,
+the other resamplers, whose moment built-ins use the plan's fused moments) is
+evaluated on the inner replicates of each outer replicate by the engine's own
+chunk code.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from skboot._kernels.calibration import MOMENT_KINDS, calibration_counts
 from skboot._random import PURPOSE
 from skboot._run._context import RunContext
 from skboot._validation import check_int, param_error, value_error
-from skboot.resamplers import IIDPlan, ResamplingPlan
+from skboot.resamplers import ResamplingPlan
 
 __all__ = ["CALIBRATION_N_INNER", "calibration_inputs", "check_calibration"]
 
@@ -41,29 +48,31 @@ __all__ = ["CALIBRATION_N_INNER", "calibration_inputs", "check_calibration"]
 CALIBRATION_N_INNER = 200
 
 
+#: The resamplers whose replicates the double bootstrap resamples, for the
+#: message that refuses the others.
+NESTING_RESAMPLERS = (
+    "Bootstrap (with the default sample_size), StratifiedBootstrap, "
+    "GroupBootstrap, PoissonBootstrap, MovingBlockBootstrap, "
+    "CircularBlockBootstrap, NonOverlappingBlockBootstrap or StationaryBootstrap"
+)
+
+
 def check_calibration(ctx: RunContext, method: str, n_inner: Any, owner: str) -> int:
     """``n_inner`` (None: :data:`CALIBRATION_N_INNER`) checked, and the run's
-    resampler checked to be the iid bootstrap of ``n`` rows, before any work."""
+    resampler checked to resample its own replicates (:attr:`nests`), before
+    any work."""
     n_inner = CALIBRATION_N_INNER if n_inner is None else n_inner
     n_inner = check_int(n_inner, "n_inner", owner, min_value=2)
     plan = ctx.plan
-    scheme = plan.stream_scheme()
-    iid = (
-        plan.layout == "fixed"
-        and scheme is not None
-        and scheme.kind == "iid"
-        and plan.strata_codes is None
-        and plan.sample_plans is None
-        and scheme.m == plan.n_samples
-    )
-    if not iid:
+    if not plan.nests or plan.sample_plans is not None:
         raise value_error(
             "method",
             owner,
-            f"'{method}' (a double bootstrap) needs a run with the iid bootstrap "
-            "(resampler=Bootstrap() with the default sample size, one sample). "
-            f"Got resampler {ctx.resampler!r} instead; use 'bca' or "
-            "'studentized' with that resampler.",
+            f"'{method}' (a double bootstrap) needs a run whose replicates can be "
+            f"resampled by the same scheme: {NESTING_RESAMPLERS}. Got resampler "
+            f"{ctx.resampler!r} instead (its replicates are weights, model-"
+            "generated samples, m-out-of-n draws or independent samples); use "
+            "'bca' or 'studentized' with that resampler.",
         )
     B = int(ctx.resampler.n_resamples)
     if B * n_inner >= 2**32:
@@ -83,7 +92,8 @@ def calibration_inputs(ctx: RunContext, n_inner: int) -> tuple[np.ndarray, np.nd
     stat = ctx.stat
     B = int(ctx.resampler.n_resamples)
     kind = MOMENT_KINDS.get(str(stat.builtin_name), -1)
-    if kind >= 0:
+    scheme = plan.stream_scheme()
+    if kind >= 0 and scheme is not None and scheme.kind == "iid":
         task: Any = _moment_counts
         args: tuple[Any, ...] = (stat, plan, kind, n_inner)
         prefer = "threads"
@@ -156,35 +166,41 @@ def _generic_counts(
     raw: tuple[np.ndarray, ...],
     n_inner: int,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Outer replicates ``[b0, b1)`` of any statistic: each outer replicate's
-    rows, its inner replicates run by the engine's chunk code on an iid plan of
-    the "calibration" slot."""
-    n = plan.n_samples
+    """Outer replicates ``[b0, b1)`` of any statistic and resampler: each outer
+    replicate's rows, its inner replicates (the plan's nested plan on the
+    "calibration" slot) run by the engine's chunk code.  ``template`` (the
+    statistic on the run's data) checked up front that the statistic can be
+    rebuilt on other rows."""
     est = stat.estimate()
-    inner_plan = IIDPlan(plan.key, n, sample_size=n, purpose=PURPOSE["calibration"])
-    chunk = min(n_inner, chunk_size_for(template, inner_plan, None))
-    idx = np.empty((1, n), dtype=plan.index_dtype)
+    key = plan.key.nested(PURPOSE["calibration"])
     values = np.empty((n_inner, stat.k))
     cu = np.empty((b1 - b0, stat.k), dtype=np.int64)
     cv = np.empty_like(cu)
     for b in range(b0, b1):
         scratch: dict[str, Any] = {}  # its buffers may hold this replicate's rows
-        plan.fill_indices_chunk(b, idx)
-        on_b = stat.with_arrays(tuple(np.take(a, idx[0], axis=0) for a in raw))
+        rows, inner_plan = plan.nested_plan(b, key)
+        on_b = stat.with_arrays(tuple(np.take(a, rows, axis=0) for a in raw))
         star = on_b.estimate()
+        chunk = min(n_inner, chunk_size_for(on_b, inner_plan, None))
         first = b * n_inner
         for lo in range(0, n_inner, chunk):
             hi = min(n_inner, lo + chunk)
             on_b.run_chunk(on_b.arrays, inner_plan, first + lo, values[lo:hi], scratch)
-        bad = ~np.isfinite(values).all(axis=1)
-        if bad.any() or not np.isfinite(star).all():
-            c = int(np.flatnonzero(bad)[0]) if bad.any() else None
-            where = "on the replicate" if c is None else f"on its inner resample {c}"
-            raise ValueError(
-                f"The statistic is undefined (not finite) {where} of replicate {b}; "
-                "the calibrated intervals need it defined on every resample of "
-                "every replicate."
-            )
+        _check_defined(values, star, b)
         cu[b - b0] = np.count_nonzero(values <= est, axis=0)
         cv[b - b0] = np.count_nonzero(values - star <= star - est, axis=0)
     return cu, cv
+
+
+def _check_defined(values: np.ndarray, star: np.ndarray, b: int) -> None:
+    """The statistic must be finite on outer replicate ``b`` and on each of its
+    inner replicates."""
+    bad = ~np.isfinite(values).all(axis=1)
+    if bad.any() or not np.isfinite(star).all():
+        c = int(np.flatnonzero(bad)[0]) if bad.any() else None
+        where = "on the replicate" if c is None else f"on its inner resample {c}"
+        raise ValueError(
+            f"The statistic is undefined (not finite) {where} of replicate {b}; "
+            "the calibrated intervals need it defined on every resample of "
+            "every replicate."
+        )

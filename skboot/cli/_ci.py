@@ -88,10 +88,11 @@ def check_ci_args(args: argparse.Namespace) -> None:
             "--n-inner applies to --method studentized, calibrated and "
             f"calibrated_basic only, not {args.method}"
         )
-    if args.method in CALIBRATED_METHODS and args.resampler != "iid":
+    if args.method in CALIBRATED_METHODS and args.resampler == "bayesian":
         error(
             f"--method {args.method} runs a double bootstrap, which needs "
-            f"--resampler iid; got --resampler {args.resampler}"
+            "replicates that are rows (any --resampler but bayesian); got "
+            f"--resampler {args.resampler}"
         )
     if args.resampler == "bayesian" and args.statistic in NESTED_STATISTICS:
         error(

@@ -95,8 +95,9 @@ class ResamplingPlan(metaclass=ABCMeta):
     delete-a-group jackknife units), :attr:`strata_codes` (strata held fixed),
     :attr:`sample_plans` (independent samples, one plan each),
     :meth:`draws_per_replicate`, :attr:`builds_statistic` (replicates that are
-    synthetic samples, evaluated by a statistic the plan builds) and
-    :attr:`permutes_rows` (replicates that are permutations, for tests, not
+    synthetic samples, evaluated by a statistic the plan builds),
+    :attr:`nests` / :meth:`nested_plan` (a replicate resampled by the same
+    scheme: the double bootstrap) and :attr:`permutes_rows` (replicates that are permutations, for tests, not
     bootstrap samples).
 
     Attributes
@@ -190,6 +191,21 @@ class ResamplingPlan(metaclass=ABCMeta):
         """The statistic evaluated on synthetic replicates (:attr:`builds_statistic`):
         an engine ``Statistic``."""
         raise NotImplementedError(f"{type(self).__name__} builds no statistic")
+
+    @property
+    def nests(self) -> bool:
+        """Whether :meth:`nested_plan` resamples a replicate by the plan's own
+        scheme (the calibrated intervals' double bootstrap)."""
+        return False
+
+    def nested_plan(self, b: int, key: RootKey) -> tuple[np.ndarray, ResamplingPlan]:
+        """``(rows, plan)``: the rows of replicate ``b`` in replicate order, and
+        a plan of the same scheme over them (row ``i`` of the plan is
+        ``rows[i]``) whose draws come from ``key``; only when :attr:`nests`.
+
+        Not defined for replicates that are weights (Bayesian, tapered), model
+        generated samples, m-out-of-n draws or independent samples."""
+        raise NotImplementedError(f"{type(self).__name__} has no nested plan")
 
     @property
     def replicate_size(self) -> int:

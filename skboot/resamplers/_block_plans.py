@@ -85,6 +85,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -101,7 +102,7 @@ from skboot._kernels.block import (
     tapered_moments,
     tapered_weights_chunk,
 )
-from skboot._random import PURPOSE
+from skboot._random import PURPOSE, RootKey
 from skboot.resamplers._base import ResamplingPlan, StreamScheme
 
 __all__ = [
@@ -158,6 +159,15 @@ class BlockPlan(ResamplingPlan):
         out = np.empty((1, self.n_samples), dtype=self.index_dtype)
         self.fill_indices_chunk(b, out)
         return out[0]
+
+    @property
+    def nests(self) -> bool:
+        return self.layout == "fixed"
+
+    def nested_plan(self, b: int, key: RootKey) -> tuple[np.ndarray, BlockPlan]:
+        """Blocks of the same length (scheme, block length) drawn from the
+        series of replicate ``b`` (its n rows in replicate order)."""
+        return self.indices(b), dataclasses.replace(self, key=key)
 
 
 @dataclass(frozen=True, eq=False)

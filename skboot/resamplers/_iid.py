@@ -3,6 +3,7 @@ Bayesian (Dirichlet) bootstraps."""
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -80,6 +81,15 @@ class IIDPlan(ResamplingPlan):
     def _seed(self) -> tuple[np.uint64, np.uint64]:
         return self.key.stream(self.purpose)
 
+    @property
+    def nests(self) -> bool:
+        """n draws from n rows (not m-out-of-n, not an independent sample)."""
+        return self.sample_size == self.n_samples and self.purpose == PURPOSE["indices"]
+
+    def nested_plan(self, b: int, key: RootKey) -> tuple[np.ndarray, IIDPlan]:
+        """n draws from the n rows of replicate ``b``."""
+        return self.indices(b), dataclasses.replace(self, key=key)
+
     def stream_scheme(self) -> StreamScheme:
         seed, gamma = self._seed()
         return StreamScheme(
@@ -114,6 +124,15 @@ class PoolPlan(ResamplingPlan):
 
     def _seed(self) -> tuple[np.uint64, np.uint64]:
         return self.key.stream(PURPOSE["indices"])
+
+    @property
+    def nests(self) -> bool:
+        return True
+
+    def nested_plan(self, b: int, key: RootKey) -> tuple[np.ndarray, PoolPlan]:
+        """Position ``i`` of replicate ``b`` holds a row of row ``i``'s stratum,
+        so the same strata (and pools of positions) resample it."""
+        return self.indices(b), dataclasses.replace(self, key=key)
 
     @property
     def strata_codes(self) -> np.ndarray:
@@ -181,6 +200,24 @@ class GroupPlan(ResamplingPlan):
         """Delete-one-group jackknife units: the group code of every row."""
         return self.codes
 
+    @property
+    def nests(self) -> bool:
+        return True
+
+    def nested_plan(self, b: int, key: RootKey) -> tuple[np.ndarray, GroupPlan]:
+        """Each group drawn into replicate ``b`` is one group of the nested
+        plan (a group drawn twice gives two), its rows in draw order."""
+        draws = self._draws(b)
+        rows = expand_groups(draws, self.pools, self.offsets, self.sizes)
+        sizes = self.sizes[draws].astype(np.int64)
+        codes = np.repeat(np.arange(draws.shape[0], dtype=np.int64), sizes)
+        offsets = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+        pools = np.arange(rows.shape[0], dtype=np.int64)
+        nested = GroupPlan(
+            key, rows.shape[0], codes=codes, pools=pools, offsets=offsets, sizes=sizes
+        )
+        return rows.astype(self.index_dtype, copy=False), nested
+
     def _draws(self, b: int) -> np.ndarray:
         draws = np.empty(self.n_groups, dtype=np.int64)
         seed, gamma = self.key.stream(PURPOSE["indices"])
@@ -222,6 +259,15 @@ class PoissonPlan(ResamplingPlan):
     def stream_scheme(self) -> StreamScheme:
         seed, gamma = self.key.stream(PURPOSE["poisson"])
         return StreamScheme("poisson", seed, gamma, m=int(self.n_samples))
+
+    @property
+    def nests(self) -> bool:
+        return True
+
+    def nested_plan(self, b: int, key: RootKey) -> tuple[np.ndarray, PoissonPlan]:
+        """Each row copy of replicate ``b`` appears Poisson(1) times."""
+        rows = self.indices(b)
+        return rows, PoissonPlan(key, int(rows.shape[0]))
 
     def counts(self, b: int) -> np.ndarray:
         out = np.empty(self.n_samples, dtype=np.int64)

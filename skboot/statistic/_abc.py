@@ -81,13 +81,16 @@ def abc_interval(
     ``abcnon`` takes the second differences at ``epsilon / n`` too; their
     rounding error then grows like ``n**2`` and its bias, ``cq`` and ``z0``
     are noise beyond a few thousand observations.  Here they use
-    ``s = max(4 epsilon / n, 1e-4)``, which keeps them accurate to about 1e-8
-    at any ``n`` and changes ``abcnon``'s constants at small ``n`` by about
-    as much.  The two steps also check a callable: its influence values from
-    both must agree (a smooth statistic) and not all be zero (a statistic that
-    uses its weights).
+    ``s = max(epsilon / n, 1e-4)``, which keeps them accurate to about 1e-8
+    at any ``n``; up to ``n = 10`` (default epsilon) it is ``abcnon``'s step,
+    and beyond it changes ``abcnon``'s constants by about 1e-8 relative.  Two
+    steps also check a callable: its influence values from ``epsilon / n`` and
+    from ``s`` (or ``2 epsilon / n`` where ``s`` is closer than that) must
+    agree (a smooth statistic) and not all be zero (a statistic that uses its
+    weights).
 
-    Cost: ``4 n + 5`` evaluations of ``t``, so O(n**2) time for a callable
+    Cost: ``4 n + 5`` evaluations of ``t`` (``6 n + 5`` for a callable at
+    ``n <= 20`` with the default epsilon), so O(n**2) time for a callable
     and O(n) for a built-in, whose ``4 n`` values come from weighted moments
     at once.  Memory: O(n).
 
@@ -206,7 +209,9 @@ default="mean"
     first = weighted.perturbed(eps / n)
     second = weighted.perturbed(second_step(eps, n))
     if callable(statistic):
-        _check_smooth(first, second, eps, x, name)
+        step = _check_step(eps, n)
+        check = second if step == second_step(eps, n) else weighted.perturbed(step)
+        _check_smooth(first, check, step, eps, x, name)
     constants = abc_constants(t0, first, second, weighted.at, eps)
     low, high = abc_endpoints(
         constants, t0, weighted.at, params["level"], params["alternative"]
@@ -270,16 +275,26 @@ def _takes_two(func: Callable[..., Any], kwargs: dict[str, Any]) -> bool:
     return True
 
 
+def _check_step(eps: float, n: int) -> float:
+    """The second step of the smoothness check: the second differences' step
+    when it is at least twice ``epsilon / n`` (no extra evaluations), else
+    ``2 epsilon / n`` (``2 n`` more, at ``n <= 20`` with the default
+    epsilon)."""
+    step = second_step(eps, n)
+    return step if step >= 2.0 * eps / n else 2.0 * eps / n
+
+
 def _check_smooth(
     first: tuple[np.ndarray, np.ndarray],
-    second: tuple[np.ndarray, np.ndarray],
+    check: tuple[np.ndarray, np.ndarray],
+    step: float,
     eps: float,
     x: np.ndarray,
     name: str,
 ) -> None:
     """A callable must depend on the weights (unless the data are constant) and
-    be smooth in them: its influence values from the steps ``epsilon / n`` and
-    ``second_step`` agree."""
+    be smooth in them: its influence values from the steps ``epsilon / n``
+    (``first``) and ``step`` (``check``) agree."""
     n = x.shape[0]
     influence = (first[0] - first[1]) * (n / (2.0 * eps))
     scale = float(np.max(np.abs(influence)))
@@ -293,7 +308,7 @@ def _check_smooth(
                 f"argument?). Got {name!r} instead.",
             )
         return
-    influence2 = (second[0] - second[1]) / (2.0 * second_step(eps, n))
+    influence2 = (check[0] - check[1]) / (2.0 * step)
     gap = float(np.max(np.abs(influence2 - influence)))
     if not np.isfinite(gap) or gap > _SMOOTH_RTOL * scale:
         raise value_error(
