@@ -22,7 +22,8 @@ in the order a bootstrap reads them:
 
 ``--start K`` skips the first ``K`` outputs of the layout (for a rerun on fresh
 data); ``--words N`` stops after ``N`` words (default: until the reader closes the
-pipe).  The buffer is filled by a numba loop and written with
+pipe).  ``--table FILE ...`` prints saved dieharder outputs side by side as a
+markdown table instead (a p-value and an assessment column per file).  The buffer is filled by a numba loop and written with
 ``sys.stdout.buffer.write``: several hundred MB/s, far faster than dieharder reads.
 """
 
@@ -37,7 +38,7 @@ from numba import njit
 
 from skboot._random import PURPOSE, check_random_state, splitmix_at
 
-__all__ = ["LAYOUTS", "fill_words", "main", "stream_words"]
+__all__ = ["LAYOUTS", "fill_words", "main", "results", "stream_words", "table"]
 
 LAYOUTS = ("sequential", "interleaved")
 _BUFFER_OUTPUTS = 1 << 18  # 2 MiB of words per write
@@ -73,6 +74,42 @@ def fill_words(seed, gamma, interleaved, period, start, out):
             major += 1
 
 
+def results(text: str) -> list[tuple[str, int, float, str]]:
+    """The result lines of a dieharder output: ``(test, ntup, p-value,
+    assessment)`` in order.  A test rerun by ``-Y 1`` prints a line per pass;
+    every line is kept, so the last of a test is its verdict."""
+    rows = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) == 6 and cells[5] in ("PASSED", "WEAK", "FAILED"):
+            rows.append((cells[0], int(cells[1]), float(cells[4]), cells[5]))
+    return rows
+
+
+def table(outputs: dict[str, str]) -> str:
+    """A markdown table of dieharder outputs side by side: a row per result line
+    (test, ntup and its occurrence among that test's lines), a p-value and an
+    assessment column per output (``—`` where that output lacks the line)."""
+    keys: list[tuple[str, int, int]] = []
+    cells: dict[str, dict[tuple[str, int, int], str]] = {}
+    for name, text in outputs.items():
+        seen: dict[tuple[str, int], int] = {}
+        cells[name] = {}
+        for test, ntup, p, verdict in results(text):
+            k = seen[test, ntup] = seen.get((test, ntup), 0) + 1
+            key = (test, ntup, k)
+            if key not in keys:
+                keys.append(key)
+            cells[name][key] = f"{p:.4f} | {verdict}"
+    names = list(outputs)
+    head = "| test | ntup | " + " | ".join(f"{n} p | {n}" for n in names) + " |"
+    lines = [head, "|" + " --- |" * (2 + 2 * len(names))]
+    for key in keys:
+        row = [cells[n].get(key, "— | —") for n in names]
+        lines.append(f"| {key[0]} | {key[1]} | " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
 def _stream_key(seed: int, purpose: str) -> tuple[np.uint64, np.uint64]:
     if purpose not in PURPOSE:
         raise SystemExit(f"--purpose must be one of {sorted(PURPOSE)}; got {purpose!r}")
@@ -94,8 +131,9 @@ def stream_words(
         raise SystemExit(f"the period must be in [1, 2**32]; got {period}")
     seed_p, gamma = _stream_key(seed, purpose)
     out = np.empty(words + (words & 1), dtype=np.uint32)
-    fill_words(seed_p, gamma, layout == "interleaved", np.int64(period),
-               np.int64(start), out)
+    fill_words(
+        seed_p, gamma, layout == "interleaved", np.int64(period), np.int64(start), out
+    )
     return out[:words]
 
 
@@ -122,14 +160,40 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="random_state (int >= 0)")
     parser.add_argument("--purpose", default="indices", help="purpose slot name")
     parser.add_argument("--layout", choices=LAYOUTS, default="sequential")
-    parser.add_argument("--length", type=int, default=4096,
-                        help="outputs per replicate (sequential layout)")
-    parser.add_argument("--replicates", type=int, default=1024,
-                        help="replicates interleaved (interleaved layout)")
+    parser.add_argument(
+        "--length",
+        type=int,
+        default=4096,
+        help="outputs per replicate (sequential layout)",
+    )
+    parser.add_argument(
+        "--replicates",
+        type=int,
+        default=1024,
+        help="replicates interleaved (interleaved layout)",
+    )
     parser.add_argument("--start", type=int, default=0, help="outputs to skip")
-    parser.add_argument("--words", type=int, default=None,
-                        help="stop after this many words (default: never)")
+    parser.add_argument(
+        "--words",
+        type=int,
+        default=None,
+        help="stop after this many words (default: never)",
+    )
+    parser.add_argument(
+        "--table",
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help="print saved dieharder outputs as a markdown table",
+    )
     args = parser.parse_args(argv)
+    if args.table:
+        texts = {}
+        for path in args.table:
+            with open(path) as fh:
+                texts[os.path.splitext(os.path.basename(path))[0]] = fh.read()
+        print(table(texts))
+        return 0
     interleaved = args.layout == "interleaved"
     period = args.replicates if interleaved else args.length
     if not 1 <= period <= 2**32:

@@ -1,5 +1,5 @@
 """Candidate counter-based mixers built from 32-bit multiplies, timed in the iid
-mean kernel against skboot's stream (a prototype for a possible stream version 2;
+mean kernel against skboot's stream (a prototype for a possible next stream version;
 skboot's stream is not changed here).
 
     python -m benchmarks.stream_mixers [--isa native|avx2] [--reps 7] [--n N ...]
@@ -23,20 +23,27 @@ mixer differs:
 * ``feistel_mx32``: a four-round Feistel network on the 64-bit counter
   ``(b, q)`` whose round function is the 32-bit multiply-xorshift hash
   "lowbias32" (C. Wellons, "Hash function prospector", 2018) of one half plus a
-  round key taken from the seed; two words per call.
+  round key taken from the seed; two words per call.  Written as a plain loop it
+  runs on four 64-bit lanes (numba widens integer arithmetic to 64 bits);
+  ``feistel_mx32_v8`` is the same words on eight 32-bit lanes
+  (:mod:`benchmarks._mixer_vec`).
 
 Also timed: skboot's kernel as the library picks it (``iid_sum_kernel(n)``, the
 software-pipelined variant on AVX2), a plain scalar loop (one
-:func:`skboot._random.bounded` per draw), and the gather alone (the same sums over
-a precomputed index array: no draws), the least any generator can cost.
+:func:`skboot._random.bounded` per draw), the gather alone (the same sums over a
+precomputed index array: no draws), the least any generator can cost, and each
+mixer's block draws alone (words and Lemire reductions, no gather) next to
+skboot's (:func:`skboot._random.fast_pairs_split`).  Where a mixer's draws alone
+cost less than the gather, a kernel that overlaps the two (as skboot's pipelined
+kernel does) is bound by the gather.
 
 ``--isa`` re-executes the process with the environment of
 :mod:`benchmarks._isa` (``NUMBA_CPU_NAME``/``NUMBA_CPU_FEATURES`` and a private
 kernel cache), so every kernel of one run is compiled for one ISA; the kernels of
 this module are compiled afresh in every run (no disk cache, which numba keys by
-the host CPU only).  ``--dieharder NAME`` writes NAME's words of replicates 0, 1,
-... (``--length`` words each) as raw 32-bit words to stdout, for
-``dieharder -g 200``.
+the host CPU only).  ``--dieharder NAME`` writes NAME's words of replicates
+``--start``, ``--start + 1``, ... (``--length`` words each) as raw 32-bit words to
+stdout, for ``dieharder -g 200``.
 
 References
 ----------
@@ -50,15 +57,22 @@ import argparse
 import os
 import sys
 import time
+from functools import partial
 from typing import Any
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
-from skboot._random import NO_HAVE, bounded, check_random_state, lemire_threshold
+from benchmarks._mixer_vec import H1, H2, feistel_fill8
+from skboot._random import (
+    FAST_BLOCK,
+    HALF_BLOCK,
+    NO_HAVE,
+    bounded,
+    check_random_state,
+    fast_pairs_split,
+    lemire_threshold,
+)
 from skboot._random import mix64 as _mix64
 
 __all__ = ["BLOCK", "MIXERS", "main", "mixer_sum", "mixer_words"]
@@ -73,8 +87,8 @@ _PM1 = np.uint64(0xCD9E8D57)
 _PW0 = np.uint64(0x9E3779B9)
 _PW1 = np.uint64(0xBB67AE85)
 # lowbias32 multipliers (Wellons 2018)
-_H1 = np.uint64(0x7FEB352D)
-_H2 = np.uint64(0x846CA68B)
+_H1 = np.uint64(H1)
+_H2 = np.uint64(H2)
 
 
 # ---------------------------------------------------------------------------
@@ -139,64 +153,9 @@ def _feistel_group(k0, k1, gamma, b, q):
     return left, right, _U1, _U1
 
 
-_V8 = ir.VectorType(ir.IntType(32), 8)
-
-
-def _v8(value: int) -> ir.Constant:
-    return ir.Constant(_V8, [value] * 8)
-
-
-def _lowbias8(bld: Any, x: Any) -> Any:
-    """lowbias32 on eight 32-bit lanes (``vpmulld``)."""
-    x = bld.xor(x, bld.lshr(x, _v8(16)))
-    x = bld.mul(x, _v8(int(_H1)))
-    x = bld.xor(x, bld.lshr(x, _v8(15)))
-    x = bld.mul(x, _v8(int(_H2)))
-    return bld.xor(x, bld.lshr(x, _v8(16)))
-
-
-@intrinsic
-def _feistel_fill8(typingctx, k0, k1, gamma, b, q0, nq, out):
-    """:func:`_feistel_group` for groups ``q0 .. q0 + 8 * (nq // 8) - 1`` on
-    ``<8 x i32>`` vectors, lane-split into ``out`` (left at ``out[q]``, right at
-    ``out[nq + q]``): numba widens integer arithmetic to 64 bits, so a plain loop
-    would multiply on four 64-bit lanes."""
-    sig = types.none(k0, k1, gamma, b, q0, nq, out)
-
-    def codegen(context, bld, signature, args):
-        k0_v, k1_v, g_v, b_v, q0_v, nq_v, out_v = args
-        i32 = ir.IntType(32)
-        data = context.make_array(signature.args[6])(context, bld, out_v).data
-
-        def splat(x):
-            v = bld.insert_element(ir.Constant(_V8, ir.Undefined), x, i32(0))
-            return bld.shuffle_vector(v, ir.Constant(_V8, ir.Undefined), _v8(0))
-
-        key0 = splat(bld.trunc(k0_v, i32))
-        key1 = splat(bld.trunc(k1_v, i32))
-        key2 = splat(bld.trunc(g_v, i32))
-        key3 = bld.xor(key0, key1)
-        left0 = splat(bld.trunc(b_v, i32))
-        lanes = ir.Constant(_V8, list(range(8)))
-        nvec = bld.udiv(nq_v, nq_v.type(8))
-        with cgutils.for_range(bld, nvec) as loop:
-            q = bld.mul(loop.index, nq_v.type(8))
-            right = bld.add(splat(bld.trunc(bld.add(q0_v, q), i32)), lanes)
-            left = bld.xor(left0, _lowbias8(bld, bld.add(right, key0)))
-            right = bld.xor(right, _lowbias8(bld, bld.add(left, key1)))
-            left = bld.xor(left, _lowbias8(bld, bld.add(right, key2)))
-            right = bld.xor(right, _lowbias8(bld, bld.add(left, key3)))
-            for vec, at in ((left, q), (right, bld.add(q, nq_v))):
-                ptr = bld.bitcast(bld.gep(data, [at]), _V8.as_pointer())
-                bld.store(vec, ptr, align=4)
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
 @njit(inline="always")
 def _feistel_fill_fast(k0, k1, gamma, b, q0, nq, out):
-    _feistel_fill8(k0, k1, gamma, np.int64(b), np.int64(q0), np.int64(nq), out)
+    feistel_fill8(k0, k1, gamma, np.int64(b), np.int64(q0), np.int64(nq), out)
     return nq - (nq & 7)
 
 
@@ -205,7 +164,6 @@ def _no_fill_fast(k0, k1, gamma, b, q0, nq, out):
     return 0
 
 
-#: name -> (group function, words per group)
 #: name -> (group function, words per group, vector fill of leading groups)
 MIXERS: dict[str, tuple[Any, int, Any]] = {
     "splitmix64": (_splitmix_group, 2, _no_fill_fast),
@@ -220,8 +178,8 @@ MIXERS: dict[str, tuple[Any, int, Any]] = {
 # block fill, reader and kernel, compiled once per mixer (the mixer a constant,
 # so LLVM inlines and vectorizes it)
 # ---------------------------------------------------------------------------
-def _make(group: Any, width: int, fill_fast: Any) -> tuple[Any, Any, Any]:
-    """``(fill, kernel, words_of)`` of one mixer."""
+def _make(group: Any, width: int, fill_fast: Any) -> tuple[Any, ...]:
+    """``(fill, kernel, words_of, draws, words_alone)`` of one mixer."""
     shift = 1 if width == 2 else 2
 
     @njit(inline="always")
@@ -310,11 +268,11 @@ def _make(group: Any, width: int, fill_fast: Any) -> tuple[Any, Any, Any]:
                             for t in range(0, BLOCK, 8):
                                 for j in range(8):
                                     u = off + t + j
-                                    s[j] += x[idx[(u & (width - 1)) * nq + (u >> shift)]]
+                                    s[j] += x[
+                                        idx[(u & (width - 1)) * nq + (u >> shift)]
+                                    ]
                 if not fast:
-                    pos = read_block(
-                        k0, k1, gamma, b, pos, un, thresh, c, words, idx
-                    )
+                    pos = read_block(k0, k1, gamma, b, pos, un, thresh, c, words, idx)
                     c8 = c - (c & 7)
                     for t in range(0, c8, 8):
                         for j in range(8):
@@ -323,9 +281,43 @@ def _make(group: Any, width: int, fill_fast: Any) -> tuple[Any, Any, Any]:
                         tail += x[idx[t]]
                 done += c
             out[k] = (
-                ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
-                + tail
+                ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7])) + tail
             )
+
+    @njit(nogil=True)
+    def draws(un, k0, k1, gamma, b0, m, out):
+        # the kernel's block draws alone (no gather): per replicate, the sum of
+        # its indices of full blocks without a rejected word, into out[k]
+        thresh = lemire_threshold(un)
+        words = np.empty(BLOCK + 8, dtype=np.uint32)
+        for k in range(out.shape[0]):
+            total = np.uint64(0)
+            pos = 0
+            for _ in range(m // BLOCK):
+                off = pos & (width - 1)
+                nq = (off + BLOCK + width - 1) >> shift
+                fill(k0, k1, gamma, b0 + k, pos >> shift, nq, words)
+                low = _M
+                for t in range(nq * width):
+                    mm = np.uint64(words[t]) * un
+                    total += mm >> _U32
+                    low = min(low, mm & _M)
+                pos += BLOCK if low >= thresh else BLOCK + 1
+            out[k] = total
+
+    @njit(nogil=True)
+    def words_alone(k0, k1, gamma, b0, m, out):
+        # the mixer alone: per replicate, m words made BLOCK at a time (lane-split,
+        # as the kernel makes them), their sum into out[k]
+        words = np.empty(BLOCK + 8, dtype=np.uint32)
+        nq = BLOCK >> shift
+        for k in range(out.shape[0]):
+            total = np.uint64(0)
+            for blk in range(m // BLOCK):
+                fill(k0, k1, gamma, b0 + k, blk * nq, nq, words)
+                for t in range(BLOCK):
+                    total += np.uint64(words[t])
+            out[k] = total
 
     @njit
     def words_of(k0, k1, gamma, b0, length, out):
@@ -339,14 +331,15 @@ def _make(group: Any, width: int, fill_fast: Any) -> tuple[Any, Any, Any]:
                 for lane in range(width):
                     out[r * length + q * width + lane] = tmp[lane * nq + q]
 
-    return fill, kernel, words_of
+    return fill, kernel, words_of, draws, words_alone
 
 
-_COMPILED: dict[str, tuple[Any, Any, Any]] = {}
+_COMPILED: dict[str, tuple[Any, ...]] = {}
 
 
-def compiled(name: str) -> tuple[Any, Any, Any]:
-    """``(fill, kernel, words_of)`` of mixer ``name`` (built on first use)."""
+def compiled(name: str) -> tuple[Any, ...]:
+    """``(fill, kernel, words_of, draws, words_alone)`` of mixer ``name``
+    (built on first use)."""
     if name not in _COMPILED:
         _COMPILED[name] = _make(*MIXERS[name])
     return _COMPILED[name]
@@ -379,7 +372,27 @@ def scalar_sum(x, seed, gamma, b0, m, out):
                 s[j & 7] += x[v]
             else:
                 tail += x[v]
-        out[k] = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7])) + tail
+        out[k] = (
+            ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7])) + tail
+        )
+
+
+@njit(nogil=True)
+def skboot_draws(un, seed, gamma, b0, m, out):
+    """skboot's block draw alone (:func:`skboot._random.fast_pairs_split`, the
+    fast path of :func:`skboot._kernels.iid.iid_sum_1d`): per replicate, the sum
+    of the indices of its full blocks."""
+    thresh = lemire_threshold(un)
+    buf = np.empty(FAST_BLOCK, dtype=np.uint64)
+    for k in range(out.shape[0]):
+        total = np.uint64(0)
+        ctr = np.uint64(b0 + k) << _U32
+        for _ in range(m // FAST_BLOCK):
+            fast_pairs_split(seed, gamma, ctr, un, thresh, buf, HALF_BLOCK)
+            ctr = ctr + np.uint64(HALF_BLOCK)
+            for t in range(FAST_BLOCK):
+                total += buf[t]
+        out[k] = total
 
 
 @njit(nogil=True)
@@ -396,7 +409,9 @@ def gather_sum(x, idx, out):
                 s[j] += x[idx[t + j]]
         for t in range(c8, m):
             tail += x[idx[t]]
-        out[k] = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7])) + tail
+        out[k] = (
+            ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7])) + tail
+        )
 
 
 def _keys(seed: int) -> tuple[np.uint64, np.uint64, np.uint64]:
@@ -415,12 +430,12 @@ def mixer_words(name: str, seed: int, b0: int, length: int, count: int) -> np.nd
     return out[:count]
 
 
-def _dieharder(name: str, seed: int, length: int) -> None:
+def _dieharder(name: str, seed: int, length: int, start: int) -> None:
     words_of = compiled(name)[2]
     k0, k1, gamma = _keys(seed)
     reps = max(1, (1 << 21) // length)
     out = np.empty(reps * length, dtype=np.uint32)
-    b0 = 0
+    b0 = start
     sink = sys.stdout.buffer
     try:
         while True:
@@ -456,9 +471,7 @@ def _impls(n: int, draws: int) -> tuple[dict[str, Any], int, int]:
         "gather": lambda: gather_sum(x, idx, outs["gather"]),
     }
     for name in MIXERS:
-        impls[name] = (
-            lambda f=compiled(name)[1], o=outs[name]: f(x, k0, k1, gamma, 0, n, o)
-        )
+        impls[name] = partial(compiled(name)[1], x, k0, k1, gamma, 0, n, outs[name])
     for name, fn in impls.items():
         fn()
         if name in ("skboot", "scalar", "splitmix64") and not np.array_equal(
@@ -502,28 +515,39 @@ def run(isa: str, sizes: list[int], reps: int, draws: int) -> None:
     from benchmarks._harness import load_average
     from skboot._random import target_lanes
 
-    print(f"isa={isa} NUMBA_CPU_NAME={os.environ.get('NUMBA_CPU_NAME', 'host')} "
-          f"lanes={target_lanes()} load={load_average()}")
+    print(
+        f"isa={isa} NUMBA_CPU_NAME={os.environ.get('NUMBA_CPU_NAME', 'host')} "
+        f"lanes={target_lanes()} load={load_average()}"
+    )
     for n in sizes:
         impls, m, B = _impls(n, draws)
         per = {k: t / (m * B) * 1e9 for k, t in _timed(impls, reps).items()}
         print(f"n = m = {n:,}, B = {B}: ns per draw (median thread time of {reps})")
         for k in impls:
-            print(f"  {k:16s} {per[k]:7.3f}  {per[k] / per['gather']:5.2f}x gather"
-                  f"  {per[k] / per['skboot']:5.2f}x skboot")
-    words = np.empty(1 << 20, dtype=np.uint32)
+            print(
+                f"  {k:16s} {per[k]:7.3f}  {per[k] / per['gather']:5.2f}x gather"
+                f"  {per[k] / per['skboot']:5.2f}x skboot"
+            )
+    un = np.uint64(10_000)
+    m, B = 10_240, max(1, draws // 10_240)
     k0, k1, gamma = _keys(0)
-    fills = {
-        name: (lambda w=compiled(name)[2]: w(k0, k1, gamma, np.int64(0),
-                                             np.int64(1 << 12), words))
-        for name in MIXERS
-    }
-    for f in fills.values():
+    seed = (k1 << _U32) | k0
+    sums = np.empty(B, dtype=np.uint64)
+    alone = {"skboot": lambda: skboot_draws(un, seed, gamma, 0, m, sums)}
+    for name in MIXERS:
+        alone[name] = partial(compiled(name)[3], un, k0, k1, gamma, 0, m, sums)
+    for f in alone.values():
         f()
-    per = {k: t / words.size * 1e9 for k, t in _timed(fills, reps).items()}
-    print("mixer alone (words in stream order, 4,096 a replicate): ns per word")
+    per = {k: t / (m * B) * 1e9 for k, t in _timed(alone, reps).items()}
+    words = {
+        name: partial(compiled(name)[4], k0, k1, gamma, 0, m, sums) for name in MIXERS
+    }
+    for f in words.values():
+        f()
+    per_word = {k: t / (m * B) * 1e9 for k, t in _timed(words, reps).items()}
+    print("block draws alone (no gather, n = 10,000) and words alone: ns per draw")
     for k, v in per.items():
-        print(f"  {k:16s} {v:7.3f}")
+        print(f"  {k:16s} {v:7.3f}  {per_word.get(k, float('nan')):7.3f}")
     print(f"load after: {load_average()}")
 
 
@@ -533,20 +557,28 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--isa", default="native")
     p.add_argument("--reps", type=int, default=7)
     p.add_argument("--n", type=int, nargs="+", default=[10_000, 1_000_000])
-    p.add_argument("--draws", type=int, default=4_000_000,
-                   help="draws per timed call (B = draws // n)")
+    p.add_argument(
+        "--draws",
+        type=int,
+        default=4_000_000,
+        help="draws per timed call (B = draws // n)",
+    )
     p.add_argument("--dieharder", choices=sorted(MIXERS), default=None)
     p.add_argument("--seed", type=int, default=12345)
-    p.add_argument("--length", type=int, default=8192,
-                   help="words per replicate (--dieharder)")
+    p.add_argument(
+        "--length", type=int, default=8192, help="words per replicate (--dieharder)"
+    )
+    p.add_argument(
+        "--alone", action="store_true", help="only the draws and words alone"
+    )
     args = p.parse_args(argv)
     if args.dieharder:
-        _dieharder(args.dieharder, args.seed, args.length)
+        _dieharder(args.dieharder, args.seed, args.length, args.start)
         return 0
     from benchmarks._isa import apply_isa
 
     apply_isa(args.isa, argv, module="benchmarks.stream_mixers")
-    run(args.isa, args.n, args.reps, args.draws)
+    run(args.isa, [] if args.alone else args.n, args.reps, args.draws)
     return 0
 
 

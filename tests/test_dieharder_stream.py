@@ -61,8 +61,20 @@ def test_replicate_boundary_jumps_the_counter():
 
 
 def test_cli_writes_raw_native_words(capsysbinary):
-    main(["--seed", str(SEED), "--layout", "sequential", "--length", "5",
-          "--start", "3", "--words", "11"])
+    main(
+        [
+            "--seed",
+            str(SEED),
+            "--layout",
+            "sequential",
+            "--length",
+            "5",
+            "--start",
+            "3",
+            "--words",
+            "11",
+        ]
+    )
     raw = capsysbinary.readouterr().out
     assert len(raw) == 11 * 4
     got = np.frombuffer(raw, dtype=np.uint32)
@@ -107,3 +119,32 @@ def test_vector_feistel_equals_its_scalar_definition():
     b = mixer_words("feistel_mx32_v8", 7, 5, 64, 300)
     np.testing.assert_array_equal(a, b)
     assert len(np.unique(a)) > 290  # not a constant or short cycle
+
+
+def test_results_reads_dieharder_lines():
+    from benchmarks.dieharder_stream import results
+
+    text = """#=====#
+        test_name   |ntup| tsamples |psamples|  p-value |Assessment
+   diehard_birthdays|   0|       100|     100|0.90599637|  PASSED
+      diehard_operm5|   0|   1000000|     100|0.99846722|   WEAK
+      diehard_operm5|   0|   1000000|     200|0.41000000|  PASSED
+     sts_serial|  16|    100000|     100|0.00000010|  FAILED
+"""
+    assert results(text) == [
+        ("diehard_birthdays", 0, 0.90599637, "PASSED"),
+        ("diehard_operm5", 0, 0.99846722, "WEAK"),
+        ("diehard_operm5", 0, 0.41, "PASSED"),
+        ("sts_serial", 16, 1e-7, "FAILED"),
+    ]
+
+
+def test_table_puts_outputs_side_by_side():
+    from benchmarks.dieharder_stream import table
+
+    a = " sts_serial|   3|  100000|  100|0.10000000|  PASSED\n" * 2
+    b = " sts_serial|   3|  100000|  100|0.99900000|   WEAK\n"
+    lines = table({"seq": a, "int": b}).splitlines()
+    assert lines[0] == "| test | ntup | seq p | seq | int p | int |"
+    assert lines[2] == "| sts_serial | 3 | 0.1000 | PASSED | 0.9990 | WEAK |"
+    assert lines[3] == "| sts_serial | 3 | 0.1000 | PASSED | — | — |"
