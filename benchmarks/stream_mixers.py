@@ -569,6 +569,9 @@ def main(argv: list[str] | None = None) -> int:
         "--length", type=int, default=8192, help="words per replicate (--dieharder)"
     )
     p.add_argument(
+        "--start", type=int, default=0, help="first replicate written (--dieharder)"
+    )
+    p.add_argument(
         "--alone", action="store_true", help="only the draws and words alone"
     )
     args = p.parse_args(argv)
