@@ -57,9 +57,10 @@ def _feature_string(flat: str, off: tuple[str, ...]) -> str:
     return ",".join(out)
 
 
-def apply_isa(isa: str, argv: list[str]) -> None:
-    """Re-execute this process with the environment that compiles for ``isa``
-    (returns at once when that environment is already in place)."""
+def apply_isa(isa: str, argv: list[str], module: str = "benchmarks") -> None:
+    """Re-execute this process (``python -m module *argv``) with the environment
+    that compiles for ``isa`` (returns at once when that environment is already
+    in place)."""
     if isa not in ISAS:
         raise SystemExit(f"--isa must be one of {sorted(ISAS)}; got {isa!r}")
     if os.environ.get(_MARK) == isa:
@@ -80,7 +81,7 @@ def apply_isa(isa: str, argv: list[str]) -> None:
         tempfile.gettempdir(), f"skboot-bench-cache-{os.getuid()}"
     )
     env["SKBOOT_CACHE_DIR"] = os.path.join(base, isa)
-    os.execve(sys.executable, [sys.executable, "-m", "benchmarks", *argv], env)
+    os.execve(sys.executable, [sys.executable, "-m", module, *argv], env)
 
 
 _ZMM = re.compile(r"%zmm\d+")
