@@ -339,6 +339,15 @@ def run_data_parallel(
             f"{getattr(scheme, 'kind', 'something else')}.",
         )
     seed, gamma = res.key_.stream(PURPOSE["poisson"])
+    if name in ("median", "quantile"):  # exact order statistics, own module
+        from skboot._run._dask_quantile import order_statistic_run
+
+        stat, dist = order_statistic_run(
+            rows, name, statistic_kwargs, plan, (seed, gamma), B, owner
+        )
+        shape = (0,) if rows.ndim == 1 else (0, d)
+        held = Data((np.empty(shape),), rows.n_samples, rows.labels, rows.kind)
+        return DataParallelRun(stat, held, plan, res, dist)  # type: ignore[arg-type]
     import dask
 
     want2 = name in ("var", "std")
