@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from skboot import (
+    Bootstrap,
     BootstrapResult,
     BootstrapStatistic,
     MovingBlockBootstrap,
@@ -287,9 +288,12 @@ def _poisoned(n=1000):
 ERRORS = [
     (
         {"statistic": np.mean},
-        "statistic.*'mean', 'proportion'.*Got a callable.*compute",
+        "statistic.*'mean', 'median', 'proportion'.*Got a callable.*compute",
     ),
-    ({"statistic": "median"}, "statistic.*Got 'median'"),
+    (
+        {"statistic": "median", "resampler": Bootstrap(10)},
+        "resampler.*PoissonBootstrap for the statistic 'median'.*Got Bootstrap",
+    ),
     ({"statistic": "corr"}, "'corr' needs exactly two columns.*Got 1 column"),
     (
         {"resampler": MovingBlockBootstrap(10, block_length=3)},

@@ -442,8 +442,13 @@ class BuiltinStatistic(Statistic):
         median = self.name == "median"
         qs = np.array([0.5]) if median else self.q
         if iid is None:
+            # the kernel scans the sorted rows once: levels in ascending order
+            perm = np.argsort(qs, kind="stable")
             res = np.empty((nb, self.d, qs.shape[0]))
-            weighted_order_stats(X, order, W, qs, median, res)
+            weighted_order_stats(
+                X, order, W, np.ascontiguousarray(qs[perm]), median, res
+            )
+            res[:, :, perm] = res.copy()
             out[:, :] = res.reshape(nb, -1)
             return
         m = iid.m

@@ -41,6 +41,7 @@ from skboot._run._dask_jackknife import (
     moment_rule,
 )
 from skboot._run._dask_progress import dask_compute
+from skboot._run._dask_quantile import order_statistic_run
 from skboot._run._dask_sums import (
     PartitionSums,
     merge_sums,
@@ -92,6 +93,10 @@ NO_VALUES = (
     "the rows live. Call .compute() on the collection and bootstrap the numpy "
     "array to get the values if they fit in memory."
 )
+
+
+#: Statistics a data-parallel run computes under PoissonBootstrap only.
+POISSON_ONLY = ("corr", "median", "quantile")
 
 
 def loo_pass(parts: list[Any], progress: bool = False) -> JackknifeMoments:
@@ -266,13 +271,15 @@ def run_data_parallel(
         )
     B = int(res.n_resamples)
     check_distribution_memory(B, 1 if name == "corr" else d, owner)
-    if name == "corr" and not isinstance(res, PoissonBootstrap):
+    if name in POISSON_ONLY and not isinstance(res, PoissonBootstrap):
         raise value_error(
             "resampler",
             owner,
-            "must be a PoissonBootstrap for the statistic 'corr' of a dask "
+            f"must be a PoissonBootstrap for the statistic {name!r} of a dask "
             f"collection. Got {res!r}.",
         )
+    if name in ("median", "quantile"):
+        return _order_statistic_run(res, source, rows, name, statistic_kwargs, owner)
     want2 = name in ("var", "std")
     strata = None
     if name == "corr":
@@ -327,6 +334,20 @@ def _poisson_total(
     """The Poisson run's merged sums and plan (``res`` fitted on the way):
     the moments' :class:`PartitionSums`, or the correlation's sums when
     ``want2`` is None."""
+    plan, seed, gamma = _poisson_plan(res, source, rows, owner)
+    B = int(res.n_resamples)
+    if want2 is None:
+        graph = corr_graph(rows, seed, gamma, B, tree_merge)
+    else:
+        graph = _graph(rows, seed, gamma, B, want2)
+    (total,) = dask_compute(graph, progress=progress)
+    return total, plan
+
+
+def _poisson_plan(
+    res: BaseResampler, source: Any, rows: DaskRows, owner: str
+) -> tuple[ResamplingPlan, np.uint64, np.uint64]:
+    """``res`` fitted (a Poisson plan checked), with its Poisson stream."""
     # the plan needs only the row count: a (n, 0) placeholder holds no bytes
     res = fit_resampler(res, source, np.empty((rows.n_samples, 0)), checked=True)
     plan = res.plan_
@@ -339,10 +360,24 @@ def _poisson_total(
             f"{getattr(scheme, 'kind', 'something else')}.",
         )
     seed, gamma = res.key_.stream(PURPOSE["poisson"])
+    return plan, seed, gamma
+
+
+def _order_statistic_run(
+    res: BaseResampler,
+    source: Any,
+    rows: DaskRows,
+    name: str,
+    statistic_kwargs: Any,
+    owner: str,
+) -> DataParallelRun:
+    """The exact Poisson median or quantiles (:mod:`skboot._run._dask_quantile`)."""
+    plan, seed, gamma = _poisson_plan(res, source, rows, owner)
     B = int(res.n_resamples)
-    if want2 is None:
-        graph = corr_graph(rows, seed, gamma, B, tree_merge)
-    else:
-        graph = _graph(rows, seed, gamma, B, want2)
-    (total,) = dask_compute(graph, progress=progress)
-    return total, plan
+    stat, dist = order_statistic_run(
+        rows, name, statistic_kwargs, plan, (seed, gamma), B, owner
+    )
+    d = 1 if rows.ndim == 1 else int(rows.array.shape[1])
+    shape = (0,) if rows.ndim == 1 else (0, d)
+    held = Data((np.empty(shape),), rows.n_samples, rows.labels, rows.kind)
+    return DataParallelRun(stat, held, plan, res, dist)  # type: ignore[arg-type]

@@ -31,7 +31,16 @@ __all__ = [
 ]
 
 #: The statistics a data-parallel run computes from per-partition sums.
-DATA_PARALLEL_STATISTICS = ("corr", "mean", "proportion", "std", "sum", "var")
+DATA_PARALLEL_STATISTICS = (
+    "corr",
+    "mean",
+    "median",
+    "proportion",
+    "quantile",
+    "std",
+    "sum",
+    "var",
+)
 _NAMES = ", ".join(repr(s) for s in DATA_PARALLEL_STATISTICS)
 #: The resamplers a data-parallel bootstrap runs (None means Bootstrap).
 DATA_PARALLEL_RESAMPLERS = (
@@ -108,8 +117,17 @@ def check_data_parallel(
             "statistic",
             owner,
             f"must be one of {_NAMES} with data in a dask collection (each "
-            "partition reduces its rows to per-replicate sums; a callable or an "
-            f"order statistic would need every row in one place). Got {what}.",
+            "partition reduces its rows to per-replicate sums or counts; a "
+            f"callable would need every row in one place). Got {what}.",
+        )
+    if nan_policy == "propagate" and statistic in ("median", "quantile"):
+        raise value_error(
+            "nan_policy",
+            owner,
+            f"must be 'raise' for the statistic {statistic!r} with data in a dask "
+            "collection (the order of NaN among the values is not defined "
+            "there). Got 'propagate'. Drop them with the collection's own "
+            "dropna() first.",
         )
     if nan_policy == "omit":
         raise value_error(
@@ -193,6 +211,8 @@ def require_poisson(resampler: Any, owner: str, inputs: str) -> None:
 def _ddof(name: str, kwargs: Any, owner: str) -> int:
     kwargs = dict(kwargs or {})
     allowed = {"ddof"} if name in ("var", "std") else set()
+    if name == "quantile":
+        allowed = {"q"}
     extra = set(kwargs) - allowed
     if extra:
         raise value_error(
