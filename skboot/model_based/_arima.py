@@ -197,7 +197,8 @@ class ARIMAResidualBootstrap(SyntheticResampler):
                     f"the series and any regressors). Got {type(value).__name__} "
                     "instead.",
                 )
-        n = int(np.asarray(X.model.endog).shape[0])
+        results: Any = X
+        n = int(np.asarray(results.model.endog).shape[0])
         return self._make_plan(
             self._resolve_key() if key is None else key, n, X, None, None
         )

@@ -389,7 +389,7 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
 
     def _make_plan(
         self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
-    ) -> ARResidualPlan:
+    ) -> ARResidualPlan | ARMAResidualPlan:
         if groups is not None:
             raise value_error(
                 "groups",
