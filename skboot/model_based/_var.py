@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from skboot._kernels.model_var import var_residual_chunk, var_residual_sums
+from skboot._kernels.model_var import (
+    MEAN,
+    STD,
+    SUM,
+    VAR,
+    var_residual_chunk,
+    var_residual_sums,
+)
 from skboot._random import PURPOSE, RootKey
 from skboot._typing import RandomStateLike
 from skboot._validation import (
@@ -38,6 +45,9 @@ from skboot.model_based._var_fit import (
 from skboot.resamplers import BaseResampler
 
 __all__ = ["VARResidualBootstrap"]
+
+#: The built-ins the kernel reduces -> its code.
+_REDUCTIONS = {"sum": SUM, "mean": MEAN, "var": VAR, "std": STD}
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,14 +89,15 @@ class VARResidualPlan(ARResidualPlan):
         seeds, gamma, *rest = self._kernel_args
         var_residual_chunk(seeds, gamma, np.int64(b0), *rest, out)  # type: ignore[call-arg]
 
-    fused_builtins: ClassVar[tuple[str, ...]] = ("mean", "sum")
+    fused_builtins: ClassVar[tuple[str, ...]] = ("mean", "sum", "var", "std")
 
-    def reduce_chunk(self, name: str, b0: int, out: np.ndarray) -> None:
-        """``"mean"`` or ``"sum"`` over time of each series, reduced from the
-        generated path (:func:`skboot._kernels.model_var.var_residual_sums`)."""
+    def reduce_chunk(self, name: str, b0: int, out: np.ndarray, ddof: int = 0) -> None:
+        """``"mean"``, ``"sum"``, ``"var"`` or ``"std"`` (``ddof``) over time of
+        each series, reduced from the generated path
+        (:func:`skboot._kernels.model_var.var_residual_sums`)."""
         seeds, gamma, *rest = self._kernel_args
-        mean = np.bool_(name == "mean")
-        var_residual_sums(seeds, gamma, np.int64(b0), *rest, mean, out)  # type: ignore[call-arg]
+        what = np.int64(_REDUCTIONS[name])
+        var_residual_sums(seeds, gamma, np.int64(b0), *rest, what, np.int64(ddof), out)  # type: ignore[call-arg]
 
     def draws_per_replicate(self, fused: bool = False) -> int:
         """With ``fused``: the recursion's multiply-adds and draws of one
