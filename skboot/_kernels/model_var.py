@@ -39,6 +39,7 @@ __all__ = [
     "lanes8_var_step",
     "pairwise8",
     "pairwise_plan",
+    "reduce8",
     "var_residual_chunk",
     "var_residual_sums",
 ]
@@ -327,6 +328,32 @@ def _square_deviations(path, start, step, n, centre):
 
 
 @njit(cache=True, nogil=True)
+def reduce8(path, start, step, n, what, ddof, ops, stack, res, centre):
+    """``res[0:8]``: the reduction ``what`` (:data:`SUM` ... :data:`STD`) of the
+    eight lanes of the vectors ``path[start + t * step: ... + 8]``, ``t < n``,
+    in numpy's order of operations (``ops = pairwise_plan(n)``): ``0.0 +`` the
+    pairwise sum; that over ``n``; for the variance, as numpy's ``_var``, the
+    pairwise sum of the squared deviations from that mean (written over the
+    vectors) over ``n - ddof``; the standard deviation its square root."""
+    pairwise8(path, start, step, ops, stack, res)
+    for ln in range(VAR_LANES):
+        res[ln] = 0.0 + res[ln]
+    if what == SUM:
+        return
+    for ln in range(VAR_LANES):
+        res[ln] = res[ln] / n
+    if what == MEAN:
+        return
+    for ln in range(VAR_LANES):
+        centre[ln] = res[ln]
+    _square_deviations(path, start, step, n, centre)
+    pairwise8(path, start, step, ops, stack, res)
+    for ln in range(VAR_LANES):
+        s = (0.0 + res[ln]) / (n - ddof)
+        res[ln] = np.sqrt(s) if what == STD else s
+
+
+@njit(cache=True, nogil=True)
 def var_residual_sums(
     seeds, gamma, b0, series, intercept, coef, resid, burn_in, random_start,
     block_length, what, ddof, out,
@@ -353,20 +380,6 @@ def var_residual_sums(
                    burn_in, random_start, block_length, path, idx)  # fmt: skip
         for v in range(m):
             start = (burn_in * m + v) * VAR_LANES
-            pairwise8(path, start, step, ops, stack, res)
-            if what == SUM:
-                for ln in range(lanes):
-                    out[k0 + ln, v] = 0.0 + res[ln]
-                continue
-            for ln in range(VAR_LANES):
-                centre[ln] = (0.0 + res[ln]) / n
-            if what == MEAN:
-                for ln in range(lanes):
-                    out[k0 + ln, v] = centre[ln]
-                continue
-            # the path is not read again: the deviations overwrite it
-            _square_deviations(path, start, step, n, centre)
-            pairwise8(path, start, step, ops, stack, res)
+            reduce8(path, start, step, n, what, ddof, ops, stack, res, centre)
             for ln in range(lanes):
-                s = (0.0 + res[ln]) / (n - ddof)
-                out[k0 + ln, v] = np.sqrt(s) if what == STD else s
+                out[k0 + ln, v] = res[ln]

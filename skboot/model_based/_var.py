@@ -8,14 +8,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from skboot._kernels.model_var import (
-    MEAN,
-    STD,
-    SUM,
-    VAR,
-    var_residual_chunk,
-    var_residual_sums,
-)
+from skboot._kernels.model_var import var_residual_chunk, var_residual_sums
 from skboot._random import PURPOSE, RootKey
 from skboot._typing import RandomStateLike
 from skboot._validation import (
@@ -29,6 +22,7 @@ from skboot.model_based._residual import (
     AR_CONSTRAINTS,
     BLOCK_LENGTH,
     MAX_BURN_IN,
+    REDUCTIONS,
     ARResidualPlan,
     check_order_range,
     gib,
@@ -45,9 +39,6 @@ from skboot.model_based._var_fit import (
 from skboot.resamplers import BaseResampler
 
 __all__ = ["VARResidualBootstrap"]
-
-#: The built-ins the kernel reduces -> its code.
-_REDUCTIONS = {"sum": SUM, "mean": MEAN, "var": VAR, "std": STD}
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,14 +80,12 @@ class VARResidualPlan(ARResidualPlan):
         seeds, gamma, *rest = self._kernel_args
         var_residual_chunk(seeds, gamma, np.int64(b0), *rest, out)  # type: ignore[call-arg]
 
-    fused_builtins: ClassVar[tuple[str, ...]] = ("mean", "sum", "var", "std")
-
     def reduce_chunk(self, name: str, b0: int, out: np.ndarray, ddof: int = 0) -> None:
         """``"mean"``, ``"sum"``, ``"var"`` or ``"std"`` (``ddof``) over time of
         each series, reduced from the generated path
         (:func:`skboot._kernels.model_var.var_residual_sums`)."""
         seeds, gamma, *rest = self._kernel_args
-        what = np.int64(_REDUCTIONS[name])
+        what = np.int64(REDUCTIONS[name])
         var_residual_sums(seeds, gamma, np.int64(b0), *rest, what, np.int64(ddof), out)  # type: ignore[call-arg]
 
     def draws_per_replicate(self, fused: bool = False) -> int:
