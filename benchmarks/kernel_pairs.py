@@ -20,6 +20,9 @@ times (``time.thread_time``) and their ratio.  Pairs:
   kernel, both writing the series that numpy then averages; and the former
   path vs the fused mean (``var_residual_sums``, no series written); and the
   lane kernel's series with numpy's ``std`` vs the fused ``std``;
+* ``ar``: the AR(1) residual bootstrap (n = 1,000, burn-in 100, B = 2,000):
+  the lane kernel's series (``ar_residual_chunk``, cache-sized chunks) with
+  numpy's ``mean`` / ``std`` vs the fused reduction (``ar_residual_sums``);
 * ``perm``: the mean-difference permutation kernel (``indep_sum_chunk``) vs its
   software-pipelined variant, n = 1,000 + 1,000 (B = 9,999) and 10,000 + 10,000
   (B = 999).
@@ -267,6 +270,39 @@ def pair_var() -> None:
     assert np.array_equal(outs["series"], outs["std"])
 
 
+def pair_ar() -> None:
+    from benchmarks.model_based import ar1
+    from skboot._kernels.model_based import ar_residual_chunk, ar_residual_sums
+    from skboot._kernels.model_var import MEAN, STD
+    from skboot.model_based import ResidualBootstrap
+
+    n, B = 1_000, 2_000
+    rb = ResidualBootstrap(B, order=1, burn_in=100, random_state=0).fit(ar1(n))
+    seeds, gamma, *rest = rb.plan_._kernel_args
+    nb = max(1, (1 << 20) // (8 * n))  # the engine's cache-sized chunk
+    buf = np.empty((nb, n))
+    outs = {k: np.empty((B, 1)) for k in ("mean", "fused mean", "std", "fused std")}
+
+    def series(stat: str) -> None:
+        for b0 in range(0, B, nb):
+            c = min(nb, B - b0)
+            ar_residual_chunk(seeds, gamma, np.int64(b0), *rest, buf[:c])
+            outs[stat][b0 : b0 + c, 0] = getattr(buf[:c], stat)(axis=1)
+
+    def fused(what: int) -> None:
+        to = "fused mean" if what == MEAN else "fused std"
+        for b0 in range(0, B, nb):
+            c = min(nb, B - b0)
+            out = outs[to][b0 : b0 + c]
+            ar_residual_sums(seeds, gamma, np.int64(b0), *rest, what, np.int64(0), out)
+
+    for stat, what in (("mean", MEAN), ("std", STD)):
+        fns = {"series": partial(series, stat), "fused": partial(fused, what)}
+        med = _interleaved(fns)
+        _show(f"AR(1) {stat} n={n:,} burn_in=100 B={B}", med)
+        assert np.array_equal(outs[stat], outs[f"fused {stat}"])
+
+
 PAIRS = {
     "sumsq": pair_sumsq,
     "rows8": pair_rows8,
@@ -274,6 +310,7 @@ PAIRS = {
     "metric": pair_metric,
     "perm": pair_perm,
     "var": pair_var,
+    "ar": pair_ar,
 }
 
 
