@@ -18,7 +18,11 @@ times (``time.thread_time``) and their ratio.  Pairs:
 * ``var``: the VAR(2) residual bootstrap of 3 series (n = 1,000, B = 2,000,
   chunks of 21): the former kernel (eight scalar accumulators) vs the lane
   kernel, both writing the series that numpy then averages; and the former
-  path vs the fused mean (``var_residual_sums``, no series written);
+  path vs the fused mean (``var_residual_sums``, no series written); and the
+  lane kernel's series with numpy's ``std`` vs the fused ``std``;
+* ``ar``: the AR(1) residual bootstrap (n = 1,000, burn-in 100, B = 2,000):
+  the lane kernel's series (``ar_residual_chunk``, cache-sized chunks) with
+  numpy's ``mean`` / ``std`` vs the fused reduction (``ar_residual_sums``);
 * ``perm``: the mean-difference permutation kernel (``indep_sum_chunk``) vs its
   software-pipelined variant, n = 1,000 + 1,000 (B = 9,999) and 10,000 + 10,000
   (B = 999).
@@ -205,7 +209,12 @@ def pair_rows8() -> None:
 def pair_var() -> None:
     from benchmarks._former_var import former_var_chunk
     from benchmarks.model_based import var2
-    from skboot._kernels.model_var import var_residual_chunk, var_residual_sums
+    from skboot._kernels.model_var import (
+        MEAN,
+        STD,
+        var_residual_chunk,
+        var_residual_sums,
+    )
     from skboot._random import PURPOSE
     from skboot.model_based import VARResidualBootstrap
 
@@ -221,19 +230,23 @@ def pair_var() -> None:
     tail = (np.int64(0), np.bool_(False), np.int64(0))
     buf = np.empty((nb, 3, n))
     view = np.moveaxis(buf, -1, 1)  # the engine's buffer: time last in memory
-    outs = {k: np.empty((B, 3)) for k in ("former", "fused")}
+    outs = {k: np.empty((B, 3)) for k in ("former", "fused", "series", "std")}
 
-    def former(chunk: Callable[..., Any], *head: Any) -> None:
+    def former(chunk: Callable[..., Any], *head: Any, stat: str = "mean") -> None:
+        to = "former" if stat == "mean" else "series"
         for b0 in range(0, B, nb):
             c = min(nb, B - b0)
             chunk(*head, np.int64(b0), *rest, *tail, view[:c])
-            outs["former"][b0 : b0 + c] = view[:c].mean(axis=1)
+            outs[to][b0 : b0 + c] = getattr(view[:c], stat)(axis=1)
 
-    def fused() -> None:
+    def fused(what: int = MEAN) -> None:
+        to = "fused" if what == MEAN else "std"
         for b0 in range(0, B, nb):
             c = min(nb, B - b0)
-            out = outs["fused"][b0 : b0 + c]
-            var_residual_sums(seeds, gamma, np.int64(b0), *rest, *tail, True, out)
+            out = outs[to][b0 : b0 + c]
+            var_residual_sums(
+                seeds, gamma, np.int64(b0), *rest, *tail, what, np.int64(0), out
+            )
 
     s_i, s_s, s_m = seeds
     pairs = {
@@ -245,11 +258,49 @@ def pair_var() -> None:
             "former": partial(former, former_var_chunk, s_i, s_s, s_m, gamma),
             "fused": fused,
         },
+        "std, lane series + numpy vs fused": {
+            "lanes": partial(former, var_residual_chunk, seeds, gamma, stat="std"),
+            "fused": partial(fused, STD),
+        },
     }
     for label, fns in pairs.items():
         med = _interleaved(fns)
         _show(f"{label} B={B}", med)
     assert np.array_equal(outs["former"], outs["fused"])
+    assert np.array_equal(outs["series"], outs["std"])
+
+
+def pair_ar() -> None:
+    from benchmarks.model_based import ar1
+    from skboot._kernels.model_based import ar_residual_chunk, ar_residual_sums
+    from skboot._kernels.model_var import MEAN, STD
+    from skboot.model_based import ResidualBootstrap
+
+    n, B = 1_000, 2_000
+    rb = ResidualBootstrap(B, order=1, burn_in=100, random_state=0).fit(ar1(n))
+    seeds, gamma, *rest = rb.plan_._kernel_args
+    nb = max(1, (1 << 20) // (8 * n))  # the engine's cache-sized chunk
+    buf = np.empty((nb, n))
+    outs = {k: np.empty((B, 1)) for k in ("mean", "fused mean", "std", "fused std")}
+
+    def series(stat: str) -> None:
+        for b0 in range(0, B, nb):
+            c = min(nb, B - b0)
+            ar_residual_chunk(seeds, gamma, np.int64(b0), *rest, buf[:c])
+            outs[stat][b0 : b0 + c, 0] = getattr(buf[:c], stat)(axis=1)
+
+    def fused(what: int) -> None:
+        to = "fused mean" if what == MEAN else "fused std"
+        for b0 in range(0, B, nb):
+            c = min(nb, B - b0)
+            out = outs[to][b0 : b0 + c]
+            ar_residual_sums(seeds, gamma, np.int64(b0), *rest, what, np.int64(0), out)
+
+    for stat, what in (("mean", MEAN), ("std", STD)):
+        fns = {"series": partial(series, stat), "fused": partial(fused, what)}
+        med = _interleaved(fns)
+        _show(f"AR(1) {stat} n={n:,} burn_in=100 B={B}", med)
+        assert np.array_equal(outs[stat], outs[f"fused {stat}"])
 
 
 PAIRS = {
@@ -259,6 +310,7 @@ PAIRS = {
     "metric": pair_metric,
     "perm": pair_perm,
     "var": pair_var,
+    "ar": pair_ar,
 }
 
 

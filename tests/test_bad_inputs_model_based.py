@@ -416,7 +416,9 @@ case(CI, "too-few-equal-tailed", lambda: _few_equal_tailed().confidence_interval
 WORK = [
     ("skboot._run._run", "run_bootstrap"),
     ("skboot.model_based._residual", "ar_residual_chunk"),
+    ("skboot.model_based._residual", "ar_residual_sums"),
     ("skboot.model_based._var", "var_residual_chunk"),
+    ("skboot.model_based._var", "var_residual_sums"),
     ("skboot.model_based._arma_plan", "arma_residual_chunk"),
     ("skboot.model_based._wild", "ar_wild_chunk"),
     ("skboot.model_based._wild", "regression_wild_chunk"),

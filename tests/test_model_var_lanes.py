@@ -1,8 +1,9 @@
 """The VAR residual bootstrap's lane kernels (skboot._kernels.model_var): eight
 replicates side by side equal a scalar recursion in the model's order, bit for
 bit, for any number of replicates per call (partial lanes, chunk boundaries),
-and the fused ``"mean"`` / ``"sum"`` equal numpy's on the generated series, bit
-for bit, for sizes below, at and above numpy's pairwise block."""
+and the fused ``"mean"`` / ``"sum"`` / ``"var"`` / ``"std"`` equal numpy's on the
+generated series, bit for bit, for sizes below, at and above numpy's pairwise
+block."""
 
 from __future__ import annotations
 
@@ -90,6 +91,54 @@ def test_fused_mean_and_sum_equal_numpy_on_the_series(
             chunk_size=chunk,
         )
         np.testing.assert_array_equal(np.asarray(res.distribution), want)
+
+
+@pytest.mark.parametrize(
+    ("n", "m", "order", "burn_in", "block_length"), [*CASES, (1001, 2, 1, 7, None)]
+)
+@pytest.mark.parametrize(
+    ("name", "ddof"), [("var", 0), ("var", 1), ("std", 0), ("std", 3)]
+)
+def test_fused_var_and_std_equal_numpy_on_the_series(
+    n, m, order, burn_in, block_length, name, ddof
+):
+    """Two passes over the path, as numpy's ``_var``: the pairwise mean, then the
+    pairwise sum of the squared deviations over ``n - ddof`` (and its square
+    root): numpy's bits on the generated series, for any chunk size."""
+    y = _series(n, m, seed=n + 2)
+    kw = dict(order=order, burn_in=burn_in, block_length=block_length)
+    series = np.stack(
+        list(VARResidualBootstrap(19, **kw, random_state=7).fit(y).values())
+    )
+    want = getattr(np.ascontiguousarray(np.swapaxes(series, 1, 2)), name)(
+        axis=2, ddof=ddof
+    )
+    for chunk in (None, 1, 5, 8, 9):
+        res = bootstrap(
+            y,
+            name,
+            resampler=VARResidualBootstrap(19, **kw),
+            random_state=7,
+            chunk_size=chunk,
+            statistic_kwargs={"ddof": ddof},
+        )
+        np.testing.assert_array_equal(np.asarray(res.distribution), want)
+
+
+@pytest.mark.parametrize("name", ["var", "std"])
+def test_the_plan_reduces_var_and_std_without_a_series_buffer(name):
+    """The kernel itself reduces ``"var"``/``"std"`` (with ``ddof``) for any
+    first replicate and count, partial lanes included."""
+    y = _series(37, 3, seed=11)
+    vb = VARResidualBootstrap(30, order=2, burn_in=5, random_state=2).fit(y)
+    plan = vb.plan_
+    assert name in plan.fused_builtins
+    series = np.stack(list(vb.values()))
+    for b0, count, ddof in ((0, 30, 0), (3, 5, 1), (13, 17, 2)):
+        out = np.empty((count, 3))
+        plan.reduce_chunk(name, b0, out, ddof=ddof)
+        part = np.ascontiguousarray(np.swapaxes(series[b0 : b0 + count], 1, 2))
+        np.testing.assert_array_equal(out, getattr(part, name)(axis=2, ddof=ddof))
 
 
 @pytest.mark.parametrize(

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skboot._kernels.model_var import VAR_LANES, pairwise_plan, reduce8
 from skboot._random import (
     FAST_BLOCK,
     NO_HAVE,
@@ -49,6 +50,7 @@ __all__ = [
     "WEBB",
     "WEIGHT_CODES",
     "ar_residual_chunk",
+    "ar_residual_sums",
     "ar_wild_chunk",
     "cluster_scores",
     "cluster_sums",
@@ -122,7 +124,7 @@ def wild_weights_chunk(seed, gamma, b0, kind, table, out):
 #: chains, one vector lane each): the recursion is latency-bound otherwise.  The
 #: arithmetic of a lane does not depend on its neighbours, so a replicate's values
 #: do not depend on the lane count or the chunk.
-LANES = 8
+LANES = VAR_LANES
 
 
 @njit(cache=True, nogil=True)
@@ -148,100 +150,157 @@ def _recurse(path, intercept, phi, lanes):
 
 
 @njit(cache=True, nogil=True)
+def _recurse_rows(rows, intercept, phi):
+    """:func:`_recurse` on a path laid out ``rows[t, lane]`` (the eight lanes of
+    a time side by side), all eight lanes: the same arithmetic, lane by lane, in
+    one vector operation per time and term."""
+    p = phi.shape[0]
+    for t in range(p, rows.shape[0]):
+        for lane in range(LANES):
+            rows[t, lane] = intercept + rows[t, lane]
+        for j in range(p - 1, -1, -1):
+            a = phi[j]
+            for lane in range(LANES):
+                rows[t, lane] = rows[t, lane] + a * rows[t - 1 - j, lane]
+
+
+@njit(cache=True, nogil=True)
+def _ar_fill(seeds, gamma, b, n, series, resid, random_start, L, row, idx, scratch):
+    """``row`` (``burn_in + n`` values of one lane) gets replicate ``b``'s ``p``
+    start values and its innovations, as :func:`ar_residual_chunk` describes;
+    ``scratch = (blk, starts, first)``; ``p = len(row) - len(idx)`` with ``idx``
+    of the innovations' length."""
+    seed_i, seed_s, seed_m = seeds[0], seeds[1], seeds[2]
+    blk, starts, first = scratch
+    n_e = idx.shape[0]
+    p = row.shape[0] - n_e
+    m = resid.shape[0]
+    um = np.uint64(m)
+    s = 0
+    if random_start:
+        fill_indices_kernel(seed_m, gamma, b, np.uint64(n - p + 1), first)
+        s = first[0]
+    for j in range(p):
+        row[j] = series[s + j]
+    if L > 0:
+        fill_indices_kernel(seed_s, gamma, b, np.uint64(m - L + 1), starts)
+        t = 0
+        for j in range(starts.shape[0]):
+            ln = min(L, n_e - t)
+            for r in range(ln):
+                idx[t] = np.uint64(starts[j] + r)
+                t += 1
+        for i in range(n_e):
+            row[p + i] = resid[idx[i]]
+        return
+    # the iid index stream, block by block (the draws of fill_indices_kernel),
+    # each block gathered while in L1
+    thresh = lemire_threshold(um)
+    ctr = replicate_counter(b)
+    have = NO_HAVE
+    lo = _U0
+    done = 0
+    while done < n_e:
+        c = min(FAST_BLOCK, n_e - done)
+        # draw_block's fast path inlined, as skboot._random's kernels do
+        if (
+            not have
+            and um <= MASK32
+            and not (c & 1)
+            and fast_pairs(seed_i, gamma, ctr, um, thresh, blk, c >> 1)
+        ):
+            ctr = ctr + np.uint64(c >> 1)
+        else:
+            ctr, have, lo = draw_block(seed_i, gamma, ctr, have, lo, um, thresh, blk, c)
+        for i in range(c):
+            row[p + done + i] = resid[blk[i]]
+        done += c
+
+
+@njit(cache=True, nogil=True)
+def _ar_scratch(n_e, m, L):
+    """The draw scratch of :func:`_ar_fill`: ``idx`` (the innovations' residual
+    indices, unsigned: numba checks signed ones for negative values on every
+    read) and ``(blk, starts, first)``."""
+    idx = np.empty(n_e, dtype=np.uint64)
+    n_blocks = (n_e + L - 1) // L if L > 0 else 0
+    blk = np.empty(FAST_BLOCK, dtype=np.uint64)
+    starts = np.empty(n_blocks, dtype=np.int64)
+    first = np.zeros(1, dtype=np.int64)
+    return idx, (blk, starts, first)
+
+
+@njit(cache=True, nogil=True)
 def ar_residual_chunk(
-    seed_i,
-    seed_s,
-    seed_m,
-    gamma,
-    b0,
-    series,
-    intercept,
-    phi,
-    resid,
-    burn_in,
-    random_start,
-    block_length,
-    out,
-):
+    seeds, gamma, b0, series, intercept, phi, resid, burn_in, random_start,
+    block_length, out,
+):  # fmt: skip
     """Row ``k`` of ``out`` (nb, n) = the AR residual-bootstrap series of replicate
-    ``b0 + k``.
+    ``b0 + k``; ``seeds`` holds the streams' seeds of purposes ``"indices"``,
+    ``"block_starts"`` and ``"model"``.
 
     The path has ``burn_in + n`` values: ``p`` start values ``series[s:s + p]``
-    (``s = 0``, or draw 0 of ``bounded(n - p + 1)`` on ``seed_m`` when
+    (``s = 0``, or draw 0 of ``bounded(n - p + 1)`` on ``"model"`` when
     ``random_start``), then ``x_t = ((c + e_t) + phi_p x_{t-p}) + ... +
     phi_1 x_{t-1}`` with ``e_t = resid[idx[t - p]]``; the last ``n`` values are
     kept.  ``idx`` holds ``burn_in + n - p`` residual indices: iid draws of
-    ``bounded(m)`` on ``seed_i`` (``block_length == 0``), or moving blocks of
+    ``bounded(m)`` on ``"indices"`` (``block_length == 0``), or moving blocks of
     ``block_length`` residuals whose starts are draws of ``bounded(m - L + 1)`` on
-    ``seed_s``, concatenated and cut.
+    ``"block_starts"``, concatenated and cut.
     """
     nb, n = out.shape
     p = phi.shape[0]
-    m = resid.shape[0]
-    n_e = burn_in + n - p
     total = burn_in + n
     lanes_max = min(LANES, nb)
     # without a burn-in the recursion runs in the output rows themselves
     buf = np.zeros((lanes_max, total if burn_in > 0 else 0))
-    # unsigned indices: numba checks signed ones for negative values on every read
-    idx = np.empty(n_e if block_length > 0 else 0, dtype=np.uint64)
-    blk = np.empty(FAST_BLOCK, dtype=np.uint64)
-    um = np.uint64(m)
-    thresh = lemire_threshold(um)
-    L = block_length
-    n_blocks = (n_e + L - 1) // L if L > 0 else 0
-    starts = np.empty(n_blocks, dtype=np.int64)
-    first = np.zeros(1, dtype=np.int64)
+    idx, scratch = _ar_scratch(total - p, resid.shape[0], block_length)
     for k0 in range(0, nb, lanes_max):
         lanes = min(lanes_max, nb - k0)
         path = buf if burn_in > 0 else out[k0 : k0 + lanes]
         for lane in range(lanes):
             b = np.uint64(b0 + k0 + lane)
-            s = 0
-            if random_start:
-                fill_indices_kernel(seed_m, gamma, b, np.uint64(n - p + 1), first)
-                s = first[0]
-            row = path[lane]
-            for j in range(p):
-                row[j] = series[s + j]
-            if L > 0:
-                fill_indices_kernel(seed_s, gamma, b, np.uint64(m - L + 1), starts)
-                t = 0
-                for j in range(n_blocks):
-                    ln = min(L, n_e - t)
-                    for r in range(ln):
-                        idx[t] = np.uint64(starts[j] + r)
-                        t += 1
-                for i in range(n_e):
-                    row[p + i] = resid[idx[i]]
-            else:
-                # the iid index stream, block by block (the draws of
-                # fill_indices_kernel), each block gathered while in L1
-                ctr = replicate_counter(b)
-                have = NO_HAVE
-                lo = _U0
-                done = 0
-                while done < n_e:
-                    c = min(FAST_BLOCK, n_e - done)
-                    # draw_block's fast path inlined, as skboot._random's kernels do
-                    if (
-                        not have
-                        and um <= MASK32
-                        and not (c & 1)
-                        and fast_pairs(seed_i, gamma, ctr, um, thresh, blk, c >> 1)
-                    ):
-                        ctr = ctr + np.uint64(c >> 1)
-                    else:
-                        ctr, have, lo = draw_block(
-                            seed_i, gamma, ctr, have, lo, um, thresh, blk, c
-                        )
-                    for i in range(c):
-                        row[p + done + i] = resid[blk[i]]
-                    done += c
+            _ar_fill(seeds, gamma, b, n, series, resid, random_start,
+                     block_length, path[lane], idx, scratch)  # fmt: skip
         _recurse(path, intercept, phi, lanes)
         if burn_in > 0:
             for lane in range(lanes):
                 out[k0 + lane, :] = path[lane, burn_in:]
+
+
+@njit(cache=True, nogil=True)
+def ar_residual_sums(
+    seeds, gamma, b0, series, intercept, phi, resid, burn_in, random_start,
+    block_length, what, ddof, out,
+):  # fmt: skip
+    """``out[k, 0]``: the reduction ``what`` (``skboot._kernels.model_var``'s
+    ``SUM``, ``MEAN``, ``VAR``, ``STD``; ``ddof``) of replicate ``b0 + k``'s
+    series as :func:`ar_residual_chunk` generates it, equal bit for bit to
+    numpy's on that series, without writing it out.  The eight lanes of a path
+    lie side by side in memory (time ``t`` of lane ``l`` at ``8 t + l``), so
+    numpy's pairwise sums run on all eight at once (:func:`reduce8`)."""
+    nb = out.shape[0]
+    n = series.shape[0]
+    p = phi.shape[0]
+    total = burn_in + n
+    flat = np.zeros(total * LANES)
+    rows = flat.reshape((total, LANES))
+    path = rows.T  # path[lane, t], as _ar_fill writes a lane
+    idx, scratch = _ar_scratch(total - p, resid.shape[0], block_length)
+    ops = pairwise_plan(n)
+    stack = np.empty((ops.shape[0], LANES))
+    res = np.empty(LANES)
+    centre = np.empty(LANES)
+    for k0 in range(0, nb, LANES):
+        lanes = min(LANES, nb - k0)
+        for lane in range(lanes):
+            b = np.uint64(b0 + k0 + lane)
+            _ar_fill(seeds, gamma, b, n, series, resid, random_start,
+                     block_length, path[lane], idx, scratch)  # fmt: skip
+        _recurse_rows(rows, intercept, phi)
+        reduce8(flat, burn_in * LANES, LANES, n, what, ddof, ops, stack, res, centre)
+        for lane in range(lanes):
+            out[k0 + lane, 0] = res[lane]
 
 
 @njit(cache=True, nogil=True)

@@ -12,11 +12,12 @@ variable ``i``, one row of the eight replicates' values, and a step of the
 recursion is one operation on a vector of eight doubles
 (:func:`lanes8_var_step`).  Each lane performs the model's operations in their
 order (no reassociation, no fused multiply-add), so a replicate's values do not
-depend on its neighbours or on the instruction set.  The built-in ``"mean"`` and
-``"sum"`` are reduced from the path directly (:func:`var_residual_sums`), with
-numpy's pairwise summation (:func:`pairwise8`): the values equal numpy's ``sum``
-and ``mean`` over time of the generated series, bit for bit, without writing the
-series out.
+depend on its neighbours or on the instruction set.  The built-in ``"mean"``,
+``"sum"``, ``"var"`` and ``"std"`` are reduced from the path directly
+(:func:`var_residual_sums`), with numpy's pairwise summation
+(:func:`pairwise8`) in numpy's order of operations: the values equal numpy's
+over time of the generated series, bit for bit, without writing the series
+out.
 """
 
 from __future__ import annotations
@@ -30,10 +31,15 @@ from numba.extending import intrinsic
 from skboot._random import fill_indices_kernel
 
 __all__ = [
+    "MEAN",
+    "STD",
+    "SUM",
+    "VAR",
     "VAR_LANES",
     "lanes8_var_step",
     "pairwise8",
     "pairwise_plan",
+    "reduce8",
     "var_residual_chunk",
     "var_residual_sums",
 ]
@@ -304,29 +310,76 @@ def pairwise8(a, start, step, ops, stack, res):
         res[ln] = stack[0, ln]
 
 
+#: What :func:`var_residual_sums` reduces: numpy's ``sum``, ``mean``, ``var``
+#: and ``std`` along time.
+SUM, MEAN, VAR, STD = 0, 1, 2, 3
+
+
+@njit(cache=True, nogil=True)
+def _square_deviations(path, start, step, n, centre):
+    """Overwrite the vectors ``path[start + t * step: ... + 8]``, ``t < n``, with
+    ``(x - centre) * (x - centre)`` lane by lane (numpy's ``subtract`` then
+    ``square`` in ``_var``)."""
+    for t in range(n):
+        at = start + t * step
+        for ln in range(VAR_LANES):
+            d = path[at + ln] - centre[ln]
+            path[at + ln] = d * d
+
+
+@njit(cache=True, nogil=True)
+def reduce8(path, start, step, n, what, ddof, ops, stack, res, centre):
+    """``res[0:8]``: the reduction ``what`` (:data:`SUM` ... :data:`STD`) of the
+    eight lanes of the vectors ``path[start + t * step: ... + 8]``, ``t < n``,
+    in numpy's order of operations (``ops = pairwise_plan(n)``): ``0.0 +`` the
+    pairwise sum; that over ``n``; for the variance, as numpy's ``_var``, the
+    pairwise sum of the squared deviations from that mean (written over the
+    vectors) over ``n - ddof``; the standard deviation its square root."""
+    pairwise8(path, start, step, ops, stack, res)
+    for ln in range(VAR_LANES):
+        res[ln] = 0.0 + res[ln]
+    if what == SUM:
+        return
+    for ln in range(VAR_LANES):
+        res[ln] = res[ln] / n
+    if what == MEAN:
+        return
+    for ln in range(VAR_LANES):
+        centre[ln] = res[ln]
+    _square_deviations(path, start, step, n, centre)
+    pairwise8(path, start, step, ops, stack, res)
+    for ln in range(VAR_LANES):
+        s = (0.0 + res[ln]) / (n - ddof)
+        res[ln] = np.sqrt(s) if what == STD else s
+
+
 @njit(cache=True, nogil=True)
 def var_residual_sums(
     seeds, gamma, b0, series, intercept, coef, resid, burn_in, random_start,
-    block_length, mean, out,
+    block_length, what, ddof, out,
 ):  # fmt: skip
-    """``out[k, v]``: the sum over time (``mean``: divided by ``n``) of variable
-    ``v`` of replicate ``b0 + k``'s series (as :func:`var_residual_chunk`
-    generates it), equal bit for bit to numpy's ``sum`` / ``mean`` of that series
-    along time: ``0.0 +`` numpy's pairwise sum, then a division by ``n``."""
+    """``out[k, v]``: the reduction ``what`` (:data:`SUM`, :data:`MEAN`,
+    :data:`VAR`, :data:`STD`) over time of variable ``v`` of replicate
+    ``b0 + k``'s series (as :func:`var_residual_chunk` generates it), equal bit
+    for bit to numpy's ``sum`` / ``mean`` / ``var`` / ``std`` (``ddof``) of that
+    series along time.  The sum is ``0.0 +`` numpy's pairwise sum, the mean that
+    divided by ``n``; the variance, as numpy's ``_var``, is the sum of the squared
+    deviations from that mean (summed the same way, in the path itself) divided by
+    ``n - ddof``, and the standard deviation its square root."""
     nb, m = out.shape
     n = series.shape[0]
     path, idx = _scratch(n, m, coef.shape[0], burn_in)
     res = np.empty(VAR_LANES)
+    centre = np.empty(VAR_LANES)
     ops = pairwise_plan(n)
     stack = np.empty((ops.shape[0], VAR_LANES))
+    step = m * VAR_LANES
     for k0 in range(0, nb, VAR_LANES):
         lanes = min(VAR_LANES, nb - k0)
         _var_lanes(seeds, gamma, b0 + k0, lanes, n, series, intercept, coef, resid,
                    burn_in, random_start, block_length, path, idx)  # fmt: skip
         for v in range(m):
-            pairwise8(
-                path, (burn_in * m + v) * VAR_LANES, m * VAR_LANES, ops, stack, res
-            )
+            start = (burn_in * m + v) * VAR_LANES
+            reduce8(path, start, step, n, what, ddof, ops, stack, res, centre)
             for ln in range(lanes):
-                s = 0.0 + res[ln]
-                out[k0 + ln, v] = s / n if mean else s
+                out[k0 + ln, v] = res[ln]

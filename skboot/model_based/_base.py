@@ -80,11 +80,11 @@ class SyntheticPlan(ResamplingPlan):
         replicate ``b0 + k``."""
         raise NotImplementedError
 
-    def reduce_chunk(self, name: str, b0: int, out: np.ndarray) -> None:
-        """Built-in statistic ``name`` (one of :attr:`fused_builtins`) of
-        replicates ``b0 .. b0 + len(out) - 1`` into ``out`` (``(count, k)``)
-        without writing the series to a buffer: bit for bit what numpy gives on
-        :meth:`sample_chunk`'s series."""
+    def reduce_chunk(self, name: str, b0: int, out: np.ndarray, ddof: int = 0) -> None:
+        """Built-in statistic ``name`` (one of :attr:`fused_builtins`; ``ddof``
+        for ``"var"`` and ``"std"``) of replicates ``b0 .. b0 + len(out) - 1``
+        into ``out`` (``(count, k)``) without writing the series to a buffer: bit
+        for bit what numpy gives on :meth:`sample_chunk`'s series."""
         raise NotImplementedError
 
     def sample(self, b: int) -> np.ndarray:

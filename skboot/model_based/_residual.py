@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 
-from skboot._kernels.model_based import LANES, ar_residual_chunk
+from skboot._kernels.model_based import LANES, ar_residual_chunk, ar_residual_sums
+from skboot._kernels.model_var import MEAN, STD, SUM, VAR
 from skboot._random import PURPOSE, RootKey, fill_indices_kernel
 from skboot._typing import RandomStateLike
 from skboot._validation import (
@@ -41,6 +43,9 @@ __all__ = ["MAX_BURN_IN", "ResidualBootstrap", "SieveBootstrap"]
 #: its ``burn_in + n - p`` residual draws (plus rejections) must stay well inside
 #: its ``2**32`` positions.
 MAX_BURN_IN = 2**31
+#: The built-ins the residual kernels reduce without writing the series -> the
+#: kernels' code for it.
+REDUCTIONS = {"sum": SUM, "mean": MEAN, "var": VAR, "std": STD}
 
 
 def gib(n_bytes: float) -> str:
@@ -91,16 +96,21 @@ class ARResidualPlan(SyntheticPlan):
     def n_innovations(self) -> int:
         return self.burn_in + self.n_samples - self.coef.shape[0]
 
-    def sample_chunk(self, b0: int, out: np.ndarray) -> None:
-        seed_i, gamma = self.key.stream(PURPOSE["indices"])
-        seed_s, _ = self.key.stream(PURPOSE["block_starts"])
-        seed_m, _ = self.key.stream(PURPOSE["model"])
-        ar_residual_chunk(
-            seed_i,
-            seed_s,
-            seed_m,
+    @functools.cached_property
+    def _kernel_args(self) -> tuple[Any, ...]:
+        """The kernels' arguments after ``b0`` (made once: the streams' seeds
+        are derived in Python)."""
+        seeds = np.array(
+            [
+                self.key.stream(PURPOSE[k])[0]
+                for k in ("indices", "block_starts", "model")
+            ],
+            dtype=np.uint64,
+        )
+        _, gamma = self.key.stream(PURPOSE["indices"])
+        return (
+            seeds,
             gamma,
-            np.int64(b0),
             self.series,
             float(self.intercept),
             self.coef,
@@ -108,8 +118,29 @@ class ARResidualPlan(SyntheticPlan):
             np.int64(self.burn_in),
             np.bool_(self.burn_in > 0),
             np.int64(self.block_length),
-            out,
         )
+
+    def sample_chunk(self, b0: int, out: np.ndarray) -> None:
+        seeds, gamma, *rest = self._kernel_args
+        ar_residual_chunk(seeds, gamma, np.int64(b0), *rest, out)  # type: ignore[call-arg]
+
+    fused_builtins: ClassVar[tuple[str, ...]] = ("mean", "sum", "var", "std")
+
+    def reduce_chunk(self, name: str, b0: int, out: np.ndarray, ddof: int = 0) -> None:
+        """``"mean"``, ``"sum"``, ``"var"`` or ``"std"`` (``ddof``) of each
+        replicate's series, reduced from the generated paths
+        (:func:`skboot._kernels.model_based.ar_residual_sums`)."""
+        seeds, gamma, *rest = self._kernel_args
+        what = np.int64(REDUCTIONS[name])
+        ar_residual_sums(seeds, gamma, np.int64(b0), *rest, what, np.int64(ddof), out)  # type: ignore[call-arg]
+
+    def draws_per_replicate(self, fused: bool = False) -> int:
+        """With ``fused``: the recursion's multiply-adds and draws of one
+        replicate, ``(burn_in + n) (p + 1)``, which bound a kernel call's length
+        (the fused path has no buffer to bound it)."""
+        if not fused:
+            return super().draws_per_replicate()
+        return max(1, (self.burn_in + self.n_samples) * (self.coef.shape[0] + 1))
 
     def residual_indices(self, b: int) -> np.ndarray:
         """Indices into the centred residuals of the innovations of replicate

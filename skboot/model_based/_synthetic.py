@@ -141,7 +141,7 @@ class SyntheticStatistic(Statistic):
     def run_chunk(self, arrays, plan, b0, out, scratch) -> None:
         nb = out.shape[0]
         if self._fused(plan):
-            plan.reduce_chunk(self.builtin, b0, out)
+            plan.reduce_chunk(self.builtin, b0, out, ddof=self.ddof)
             return
         # time last in memory ((nb, m, n) for m series), so that reductions over
         # time and vectorized callables read contiguous series; the plan writes

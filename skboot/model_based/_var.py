@@ -22,6 +22,7 @@ from skboot.model_based._residual import (
     AR_CONSTRAINTS,
     BLOCK_LENGTH,
     MAX_BURN_IN,
+    REDUCTIONS,
     ARResidualPlan,
     check_order_range,
     gib,
@@ -79,14 +80,13 @@ class VARResidualPlan(ARResidualPlan):
         seeds, gamma, *rest = self._kernel_args
         var_residual_chunk(seeds, gamma, np.int64(b0), *rest, out)  # type: ignore[call-arg]
 
-    fused_builtins: ClassVar[tuple[str, ...]] = ("mean", "sum")
-
-    def reduce_chunk(self, name: str, b0: int, out: np.ndarray) -> None:
-        """``"mean"`` or ``"sum"`` over time of each series, reduced from the
-        generated path (:func:`skboot._kernels.model_var.var_residual_sums`)."""
+    def reduce_chunk(self, name: str, b0: int, out: np.ndarray, ddof: int = 0) -> None:
+        """``"mean"``, ``"sum"``, ``"var"`` or ``"std"`` (``ddof``) over time of
+        each series, reduced from the generated path
+        (:func:`skboot._kernels.model_var.var_residual_sums`)."""
         seeds, gamma, *rest = self._kernel_args
-        mean = np.bool_(name == "mean")
-        var_residual_sums(seeds, gamma, np.int64(b0), *rest, mean, out)  # type: ignore[call-arg]
+        what = np.int64(REDUCTIONS[name])
+        var_residual_sums(seeds, gamma, np.int64(b0), *rest, what, np.int64(ddof), out)  # type: ignore[call-arg]
 
     def draws_per_replicate(self, fused: bool = False) -> int:
         """With ``fused``: the recursion's multiply-adds and draws of one
