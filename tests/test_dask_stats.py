@@ -367,7 +367,7 @@ def test_r2_equals_in_memory(weight, chunks):
 
     want = metric_ci(y, a, "r2", method="percentile", **kw)
     got = metric_ci(dsk(y), dsk(a), "r2", **dict(kw, sample_weight=dsk(sw)))
-    assert got.method == "bc"  # the default: BCa's values are not data-parallel
+    assert got.method == "bca"  # the default, as in memory
     np.testing.assert_allclose(got.distribution, want.distribution, rtol=1e-12)
     np.testing.assert_allclose(got.estimate, want.estimate, rtol=1e-12)
     want = compare_metrics(y, a, b, "r2", method="percentile", **kw)
@@ -412,13 +412,104 @@ def test_r2_constant_replicates_as_in_memory(force_finite):
         assert np.isin(want.distribution, (0.0, 1.0)).sum() > 10
 
 
-def test_r2_bca_refused_and_bad_predictions_named():
+@pytest.mark.parametrize("chunks", METRIC_CHUNKS, ids=str)
+@pytest.mark.parametrize("weight", [None, "weight", "fweight"])
+def test_r2_bca_is_the_default_and_equals_in_memory(weight, chunks):
+    """R2's leave-one-out values in closed form from the totals less row i's
+    terms: BCa by default, as in memory, and equal to 1e-10, for one model
+    and for the paired difference of two."""
+    from skboot import compare_metrics
+
+    data = _regression()
+    sw = None if weight is None else data[weight]
+    got, want = _metric_pair("r2", data, chunks, sw, "a")
+    _same_bca(got, want)
+    kw = dict(resampler=PoissonBootstrap(40), random_state=SEED)
+    y, a, b = data["y"], data["a"], data["b"]
+
+    def dsk(x):
+        return None if x is None else da.from_array(x, chunks=(chunks,))
+
+    want = compare_metrics(y, a, b, "r2", sample_weight=sw, **kw)
+    got = compare_metrics(dsk(y), dsk(a), dsk(b), "r2", sample_weight=dsk(sw), **kw)
+    _same_bca(got, want)
+    assert got.pvalue == pytest.approx(want.pvalue, rel=1e-10)
+
+
+def _same_moments(got, want) -> None:
+    """The dask run's leave-one-out sums describe the in-memory values: the
+    same undefined ones (the first named) and the same central sums of the
+    others."""
+    moments = got.result._context.stat.jackknife_moments()
+    values = want.result.jackknife_values()[:, 0]
+    bad = ~np.isfinite(values)
+    assert moments.n_nonfinite == bad.sum()
+    assert moments.first_nonfinite == (np.flatnonzero(bad)[0] if bad.any() else -1)
+    z = values[~bad] - values[~bad].mean()
+    np.testing.assert_allclose(
+        [moments.m2[0], moments.m3[0]], [(z**2).sum(), -(z**3).sum()], atol=1e-14
+    )
+    np.testing.assert_array_equal(moments.constant, [np.ptp(values[~bad]) == 0.0])
+
+
+@pytest.mark.parametrize("force_finite", [False, True])
+@pytest.mark.parametrize(
+    "y, pred, weight",
+    [
+        # leaving row 3 out leaves y constant (and the fit perfect)
+        ([5.0, 5.0, 5.0, 7.0, 5.0], [5.0, 5.0, 5.0, 6.0, 5.0], None),
+        # leaving row 0 out leaves y constant, the residuals not all zero
+        ([1.0, 3.0, 3.0, 3.0, 3.0], [1.5, 3.0, 2.5, 3.0, 3.5], None),
+        # leaving row 2 out leaves a perfect fit; a row of no weight
+        ([1.0, 2.0, 3.0, 4.0, 9.0], [1.0, 2.0, 3.5, 4.0, 0.0], [1, 1, 2, 1, 0]),
+        # two rows of weight: leaving one out leaves a single row
+        ([1.0, 2.0, 3.0], [1.5, 2.0, 2.0], [0.0, 0.5, 1.5]),
+    ],
+)
+def test_r2_bca_edge_rows_as_in_memory(y, pred, weight, force_finite):
+    """Leave-one-out samples whose y are constant (NaN, or 1.0 / 0.0 with
+    force_finite), whose fit is perfect (1.0) or that hold one row: decided by
+    exact counts, as the in-memory kernel decides, with the same warnings.
+    (The intervals themselves are not compared: on five rows many replicates
+    tie with the estimate, so BC's bias correction turns on its last bit.)"""
+    import warnings
+
+    from skboot import metric_ci
+
+    yt, p = np.array(y), np.array(pred)
+    sw = None if weight is None else np.array(weight, dtype=np.float64)
+    kw = dict(resampler=PoissonBootstrap(40), random_state=SEED, undefined="omit")
+    kw.update(force_finite=force_finite)
+
+    def attempt(wrap):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                res = metric_ci(wrap(yt), wrap(p), "r2", sample_weight=wrap(sw), **kw)
+            except ValueError as exc:  # too few samples defined
+                res = str(exc)
+        return res, sorted(str(m.message) for m in w)
+
+    want, warned = attempt(lambda a: a)
+    too_few = len(y) == 3 and not force_finite
+    assert isinstance(want, str) == too_few
+    for chunks in [(len(y),), (1,) * len(y), (2, 0, len(y) - 2)]:
+        got, warned_dask = attempt(
+            lambda a, c=chunks: None if a is None else da.from_array(a, chunks=(c,))
+        )
+        assert warned_dask == warned
+        if too_few:
+            assert got == want
+            continue
+        assert got.method == want.method == "bca"
+        _same_moments(got, want)
+
+
+def test_r2_bad_predictions_named():
     from skboot import metric_ci
 
     data = _regression(300)
-    y, a = da.from_array(data["y"], chunks=100), da.from_array(data["a"], chunks=100)
-    with pytest.raises(ValueError, match=r"'method' .*'r2'.*Got 'bca'"):
-        metric_ci(y, a, "r2", resampler=PoissonBootstrap(10), method="bca")
+    y = da.from_array(data["y"], chunks=100)
     bad = data["a"].copy()
     bad[150] = np.nan
     with pytest.raises(ValueError, match=r"(?i)y_pred"):
@@ -453,4 +544,4 @@ def test_the_rows_never_come_to_the_client(case, monkeypatch):
             res = metric_ci(yd, pdk, case, **kw)
             ci = res.confidence_interval()
     assert res.distribution.shape == (20,)
-    assert ci.method == ("bc" if case == "r2" else "bca")
+    assert ci.method == "bca"

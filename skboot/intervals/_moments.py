@@ -45,10 +45,11 @@ class JackknifeMoments:
         first_nonfinite: int = -1,
     ) -> JackknifeMoments:
         """From the sums ``p_r = sum(e**r)`` of ``e_i = theta_(i) - ref``, any
-        reference ``ref`` (best: one close to their mean, so little cancels):
-        with ``m = p1 / n``, ``sum((e - m)**2) = p2 - m p1`` and ``sum((e -
+        reference ``ref`` (best: one close to their mean, so little cancels),
+        summed over the ``n - n_nonfinite`` finite ones: with ``m = p1 / (n -
+        n_nonfinite)``, ``sum((e - m)**2) = p2 - m p1`` and ``sum((e -
         m)**3) = p3 - 3 m p2 + 2 m**2 p1``; ``d = m - e``."""
-        m = p1 / n
+        m = p1 / max(n - n_nonfinite, 1)  # the sums hold the finite values only
         c2 = np.maximum(p2 - m * p1, 0.0)
         c3 = p3 - 3.0 * m * p2 + 2.0 * m * m * p1
         constant = np.asarray(constant, dtype=bool)

@@ -70,6 +70,8 @@ from skboot.metrics._dask_loo import (
     auc_carries,
     auc_loo_partition,
     confusion_loo_partition,
+    r2_loo_partition,
+    r2_rule,
 )
 from skboot.metrics._dask_r2 import merge_r2, r2_partition, r2_values
 from skboot.metrics._dask_rank import (
@@ -119,7 +121,7 @@ _MEAN_METRICS = tuple(
 )
 _LABELLED = ("accuracy", "average_precision", "brier_score", "log_loss", "roc_auc")
 #: The metrics whose BCa acceleration is data-parallel (ROC AUC: one model).
-_BCA_METRICS = tuple(sorted((*_MEAN_METRICS, *CONFUSION_METRICS, "roc_auc")))
+_BCA_METRICS = tuple(sorted((*_MEAN_METRICS, *CONFUSION_METRICS, "r2", "roc_auc")))
 _BCA_NAMES = ", ".join(repr(m) for m in _BCA_METRICS)
 #: Why the methods that revisit the rows are unavailable on such a result.
 NO_ROWS = (
@@ -395,9 +397,11 @@ def _rank_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
     return list(dask.compute(*roots)), None
 
 
-def _r2_run(inputs: Inputs, job: _Job) -> list[np.ndarray]:
+def _r2_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
     """R2 of each prediction per replicate from centred weighted sums
-    (:mod:`skboot.metrics._dask_r2`)."""
+    (:mod:`skboot.metrics._dask_r2`), and what its leave-one-out values need
+    (the merged sums, each prediction's R2 of the original rows,
+    ``force_finite``)."""
     import dask
 
     part = dask.delayed(r2_partition, pure=True)
@@ -414,7 +418,8 @@ def _r2_run(inputs: Inputs, job: _Job) -> list[np.ndarray]:
             "of the metric (found while reducing the partitions).",
         )
     force = bool(job.options.get("force_finite", False))
-    return r2_values(total, len(job.params), force)
+    values = r2_values(total, len(job.params), force)
+    return values, (total, np.array([v[-1] for v in values]), force)
 
 
 def _original(root: Any) -> tuple[float, float, float]:
@@ -422,11 +427,20 @@ def _original(root: Any) -> tuple[float, float, float]:
     return float(root.area[-1]), float(root.pos[-1]), float(root.neg[-1])
 
 
-def _loo_tasks(inputs: Inputs, name: str, extra: Any, ref: float, sign: float):
+def _loo_tasks(inputs: Inputs, job: _Job, extra: Any, ref: float, sign: float):
     """The delayed leave-one-out power sums of the partitions of a label
-    metric or of the ROC AUC (:mod:`skboot.metrics._dask_loo`)."""
+    metric, R2 or the ROC AUC (:mod:`skboot.metrics._dask_loo`)."""
     import dask
 
+    name = job.name
+    if name == "r2":
+        sums, r2, force = extra
+        rule = r2_rule(sums, r2, force, sign, ref)
+        task = dask.delayed(r2_loo_partition, pure=True)
+        spec = (job.params, job.options, job.owner)
+        return _per_partition(
+            inputs, lambda yt, yp, sw, start: task(yt, yp, sw, start, rule, spec)
+        )
     if name in CONFUSION_METRICS:
         part = dask.delayed(confusion_loo_partition, pure=True)
         return _per_partition(
@@ -505,7 +519,7 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
     elif name in CONFUSION_METRICS:
         values, extra = _confusion_run(inputs, job)
     elif name == "r2":
-        values = _r2_run(inputs, job)
+        values, extra = _r2_run(inputs, job)
     else:
         values, rule = _mean_run(inputs, job, resolved.sign)
         loo = _mean_loo(inputs, job, rule)
@@ -514,7 +528,7 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
     each = (float(values[0][B]), float(values[-1][B]))
     est = np.array([total[B]])
     if extra is not None:
-        loo = _loo_tasks(inputs, name, extra, float(est[0]), resolved.sign)
+        loo = _loo_tasks(inputs, job, extra, float(est[0]), resolved.sign)
     stat = DaskMetricStatistic(
         name=resolved.name, arrays=(np.empty(0),), cached_estimate=est, loo=loo
     )

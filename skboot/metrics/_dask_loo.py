@@ -19,19 +19,38 @@ the rows live; only power sums travel
   bootstrap's pass: each partition's class weights and the weights of its
   first and last group of tied scores (:func:`auc_carries`), then the
   partition's own rows (:func:`auc_loo_partition`).
+* R2: from the totals of the original rows about a centre ``c`` (``S1 = sum
+  w (y - c)``, ``W = sum w``, ``M2 = sum w (y - c)**2 - S1**2 / W`` and each
+  prediction's ``SSR = sum w r**2``), row ``i`` of weight ``w``, residual
+  ``r`` and ``d = y - c - S1 / W`` leaves ``M2' = M2 - k d**2``, ``k = w W /
+  (W - w)`` (the weighted downdate) and ``SSR' = SSR - w r**2``, so
+  ``R2_(i) - R2 = (w r**2 - (SSR / M2) k d**2) / M2'`` (:func:`r2_loo_partition`).
+  Where the rows left hold one ``y`` value (counted exactly: the rows at the
+  least and greatest ``y``), R2 is NaN or, with ``force_finite``, 1.0 / 0.0;
+  where their residuals are all zero (counted), 1.0; with no row left, NaN:
+  as the in-memory kernel with row ``i``'s weight zeroed.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from skboot._kernels.metric import metric_chunk
 from skboot._run._dask_jackknife import LooSums, loo_sums
+from skboot.metrics._dask_r2 import R2Sums, r2_rows
 from skboot.metrics._dask_rank import RankSums, _columns
 
-__all__ = ["auc_carries", "auc_loo_partition", "confusion_loo_partition"]
+__all__ = [
+    "R2Rule",
+    "auc_carries",
+    "auc_loo_partition",
+    "confusion_loo_partition",
+    "r2_loo_partition",
+    "r2_rule",
+]
 
 #: A cell left with at most this fraction of its total weight is empty.
 _EMPTY = 8.0 * np.finfo(np.float64).eps
@@ -155,3 +174,98 @@ def auc_loo_partition(
     full = area / (P * N) if P > 0.0 and N > 0.0 else np.nan
     auc = np.where(weight == 0.0, full, auc)  # a row of no weight changes nothing
     return loo_sums((sign * auc - ref)[:, None], rows)
+
+
+@dataclass(frozen=True)
+class R2Rule:
+    """What every partition needs for R2's leave-one-out values: the centre
+    ``c`` of the sums, ``S1``, ``W`` and ``M2`` of the original rows, each
+    prediction's ``SSR`` and R2, the counts of :class:`R2Sums`, the least and
+    greatest ``y``, ``force_finite``, the metric's sign and the signed
+    estimate ``ref``."""
+
+    centre: float
+    s1: float
+    total: float
+    m2: float
+    ssr: np.ndarray
+    r2: np.ndarray
+    counts: np.ndarray
+    lo: float
+    hi: float
+    force_finite: bool
+    sign: float
+    ref: float
+
+
+def r2_rule(
+    total: R2Sums, r2: np.ndarray, force_finite: bool, sign: float, ref: float
+) -> R2Rule:
+    """The rule from the merged sums (their last row: the original rows) and
+    each prediction's R2 of the original rows."""
+    p = r2.shape[0]
+    row = total.s[-1]
+    s1, s2, w = float(row[p]), float(row[p + 1]), float(row[p + 2])
+    m2 = s2 - s1 * s1 / w if w > 0.0 else np.nan
+    lo, hi = float(total.lo[-1]), float(total.hi[-1])
+    ssr = row[:p].copy()
+    return R2Rule(
+        total.shift, s1, w, m2, ssr, r2, total.counts, lo, hi, force_finite, sign, ref
+    )
+
+
+def _r2_constant(rule: R2Rule, y: np.ndarray, held: np.ndarray) -> np.ndarray:
+    """Whether the rows left without each row hold one ``y`` value: all do,
+    or the row is the only one at one extreme and the others sit at the
+    other."""
+    n_pos, n_lo, n_hi = (int(c) for c in rule.counts[:3])
+    alone_lo = (y == rule.lo) & (n_lo == 1) & (n_hi == n_pos - 1)
+    alone_hi = (y == rule.hi) & (n_hi == 1) & (n_lo == n_pos - 1)
+    every = rule.lo == rule.hi or not rule.m2 > 0.0
+    return np.full(y.shape[0], every) | (held & (alone_lo | alone_hi))
+
+
+def r2_loo_partition(
+    y_true: Any,
+    preds: list[Any],
+    sample_weight: Any,
+    start: int,
+    rule: R2Rule,
+    job: tuple[tuple[str, ...], dict[str, Any], str],
+) -> LooSums:
+    """The leave-one-out power sums of one partition's rows (runs on a
+    worker); ``job``: the predictions' parameter names, the metric's options
+    and the entry point's name."""
+    yt = np.asarray(y_true)
+    m = yt.shape[0]
+    rows = np.arange(start, start + m, dtype=np.int64)
+    if m == 0:
+        return loo_sums(np.empty((0, 1)), rows)
+    y, squares, w = r2_rows(yt, preds, sample_weight, *job)
+    held = w > 0.0
+    none_left = int(rule.counts[0]) - held == 0
+    constant = _r2_constant(rule, y, held)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        d = (y - rule.centre) - rule.s1 / rule.total
+        left = rule.total - w
+        k = w * rule.total / np.where(left > 0.0, left, 1.0)
+        m2 = rule.m2 - k * d * d
+        value = np.zeros(m)
+        for j, r in enumerate(squares):
+            wr = w * r
+            perfect = int(rule.counts[3 + j]) - (wr != 0.0) == 0
+            if rule.force_finite:
+                flat = np.where(perfect, 1.0, 0.0)
+            else:
+                flat = np.full(m, np.nan)
+            general = (wr - (rule.ssr[j] / rule.m2) * k * d * d) / m2
+            diff = np.where(
+                constant | (m2 <= 0.0),
+                flat - rule.r2[j],
+                np.where(perfect, 1.0 - rule.r2[j], general),
+            )
+            diff = np.where(none_left, np.nan, np.where(held, diff, 0.0))
+            value = value + diff if j == 0 else value - diff
+        full = rule.r2[0] - rule.r2[1] if len(squares) == 2 else rule.r2[0]
+        e = rule.sign * value + (rule.sign * full - rule.ref)
+    return loo_sums(e[:, None], rows)

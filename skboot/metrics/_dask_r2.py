@@ -13,11 +13,17 @@ about their pooled centre ``c`` (Chan, Golub & LeVeque 1979):
 replicate's R2 is ``1 - SSR / (S2 - S1**2 / W)``; NaN with no weight, and
 where its ``y`` are all equal NaN (``force_finite=False``) or 1.0 / 0.0 (a
 perfect fit or not), as the in-memory kernel decides.
+
+For BCa's leave-one-out values (:func:`skboot.metrics._dask_loo.r2_loo_partition`)
+the sums also count, of the original rows held with positive weight, all of
+them, those at the least and at the greatest ``y`` and, per prediction, those
+with a non-zero weighted squared residual: counts decide exactly where
+leaving a row out leaves ``y`` constant or the fit perfect.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -26,7 +32,7 @@ from skboot._kernels.poisson_rows import poisson_rows_sums
 from skboot.metrics._dask_inputs import partition_weights
 from skboot.metrics._registry import METRICS
 
-__all__ = ["R2Sums", "merge_r2", "r2_partition", "r2_values"]
+__all__ = ["R2Sums", "merge_r2", "r2_partition", "r2_rows", "r2_values"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +40,9 @@ class R2Sums:
     """Per replicate (rows; row B: the original rows), columns: each
     prediction's ``sum c w r**2``, then ``sum c w (y - shift)``, ``sum c w
     (y - shift)**2``, ``sum c w``, ``sum c``; ``lo``/``hi``: the least and
-    greatest ``y`` held with positive weight."""
+    greatest ``y`` held with positive weight; ``counts``: of the original
+    rows held with positive weight, all of them, those at ``lo[B]`` and at
+    ``hi[B]``, then per prediction those with ``w r**2 != 0``."""
 
     n: int
     shift: float
@@ -42,6 +50,7 @@ class R2Sums:
     lo: np.ndarray
     hi: np.ndarray
     n_nonfinite: int = 0
+    counts: np.ndarray = field(default_factory=lambda: np.zeros(3, np.int64))
 
 
 def r2_partition(
@@ -63,16 +72,8 @@ def r2_partition(
     s = np.zeros((B + 1, q + 1))
     lo, hi = np.full(B + 1, np.inf), np.full(B + 1, -np.inf)
     if m == 0:
-        return R2Sums(0, 0.0, s, lo, hi)
-    squares = []
-    for param, yp in zip(params, preds, strict=True):
-        try:
-            prepared = METRICS["r2"].prepare(yt, np.asarray(yp), **options)
-        except ValueError as exc:
-            raise ValueError(f"{exc} (in '{param}' of {owner})") from exc
-        y = prepared.args[0]
-        squares.append(prepared.args[1])
-    w = np.ones(m) if sample_weight is None else partition_weights(sample_weight, owner)
+        return R2Sums(0, 0.0, s, lo, hi, 0, np.zeros(q, dtype=np.int64))
+    y, squares, w = r2_rows(yt, preds, sample_weight, params, options, owner)
     total = w.sum()
     shift = float((w * y).sum() / total) if total > 0 else float(y.mean())
     z = y - shift
@@ -85,7 +86,36 @@ def r2_partition(
     with np.errstate(invalid="ignore"):
         lo[B], hi[B] = np.nanmin(held, initial=np.inf), np.nanmax(held, initial=-np.inf)
     bad = int((~np.isfinite(X)).any(axis=1).sum())
-    return R2Sums(m, shift, s, lo, hi, bad)
+    counts = [
+        (w > 0.0).sum(),
+        (held == lo[B]).sum(),
+        (held == hi[B]).sum(),
+        *((X[:, j] != 0.0).sum() for j in range(len(squares))),
+    ]
+    return R2Sums(m, shift, s, lo, hi, bad, np.array(counts, dtype=np.int64))
+
+
+def r2_rows(
+    yt: np.ndarray,
+    preds: list[Any],
+    sample_weight: Any,
+    params: tuple[str, ...],
+    options: dict[str, Any],
+    owner: str,
+) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
+    """One partition's (non-empty) targets, each prediction's squared
+    residuals (checked by the in-memory ``prepare``) and the sample weights."""
+    squares = []
+    for param, yp in zip(params, preds, strict=True):
+        try:
+            prepared = METRICS["r2"].prepare(yt, np.asarray(yp), **options)
+        except ValueError as exc:
+            raise ValueError(f"{exc} (in '{param}' of {owner})") from exc
+        y = prepared.args[0]
+        squares.append(prepared.args[1])
+    m = yt.shape[0]
+    w = np.ones(m) if sample_weight is None else partition_weights(sample_weight, owner)
+    return y, squares, w
 
 
 def _moved(p: R2Sums, centre: float) -> np.ndarray:
@@ -106,13 +136,19 @@ def merge_r2(a: R2Sums, b: R2Sums) -> R2Sums:
     if a.n == 0:
         return b
     centre = (a.n * a.shift + b.n * b.shift) / (a.n + b.n)
+    lo, hi = np.fmin(a.lo, b.lo), np.fmax(a.hi, b.hi)
+    counts = a.counts + b.counts
+    for p, slot, edge in ((a, 1, lo), (a, 2, hi), (b, 1, lo), (b, 2, hi)):
+        if getattr(p, "lo" if slot == 1 else "hi")[-1] != edge[-1]:
+            counts[slot] -= p.counts[slot]  # not at the pooled extreme
     return R2Sums(
         a.n + b.n,
         centre,
         _moved(a, centre) + _moved(b, centre),
-        np.fmin(a.lo, b.lo),
-        np.fmax(a.hi, b.hi),
+        lo,
+        hi,
         a.n_nonfinite + b.n_nonfinite,
+        counts,
     )
 
 
