@@ -298,14 +298,7 @@ def _mean_run(
 
     part = dask.delayed(mean_partition, pure=True)
     parts = _per_partition(inputs, lambda *blocks: part(*blocks, job))
-    (total,) = dask.compute(tree_merge(parts, dask.delayed(merge_sums, pure=True)))
-    if total.n_nonfinite:
-        raise value_error(
-            "y_pred",
-            job.owner,
-            f"gives {total.n_nonfinite} non-finite value(s) "
-            "of the metric (found while reducing the partitions).",
-        )
+    total = _merged(parts, merge_sums, job.owner)
     weighted = inputs.weight[0] is not None
     rms = job.name == "root_mean_squared_error"
     p = len(job.params)
@@ -409,14 +402,7 @@ def _r2_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
         inputs,
         lambda *blocks: part(*blocks, job.stream, job.params, job.options, job.owner),
     )
-    (total,) = dask.compute(tree_merge(parts, dask.delayed(merge_r2, pure=True)))
-    if total.n_nonfinite:
-        raise value_error(
-            "y_pred",
-            job.owner,
-            f"gives {total.n_nonfinite} non-finite value(s) "
-            "of the metric (found while reducing the partitions).",
-        )
+    total = _merged(parts, merge_r2, job.owner)
     force = bool(job.options.get("force_finite", False))
     values = r2_values(total, len(job.params), force)
     return values, (total, np.array([v[-1] for v in values]), force)
@@ -537,3 +523,19 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
     return DaskMetricRun(
         method, level, resolved, context, total[:B, None].copy(), est, each
     )
+
+
+def _merged(parts: list[Any], merge: Any, owner: str) -> Any:
+    """The partition sums ``parts`` merged in the fixed tree and computed,
+    refused if the metric was not finite on some row."""
+    import dask
+
+    (total,) = dask.compute(tree_merge(parts, dask.delayed(merge, pure=True)))
+    if total.n_nonfinite:
+        raise value_error(
+            "y_pred",
+            owner,
+            f"gives {total.n_nonfinite} non-finite value(s) "
+            "of the metric (found while reducing the partitions).",
+        )
+    return total

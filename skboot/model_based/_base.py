@@ -30,7 +30,7 @@ import numpy as np
 from sklearn.exceptions import NotFittedError
 
 from skboot._engine import Statistic, cache_budget
-from skboot._random import RootKey
+from skboot._random import PURPOSE, RootKey
 from skboot._run import available_memory
 from skboot._typing import ArrayLike
 from skboot._validation import BOOL, Interval, validate_params, value_error
@@ -47,7 +47,20 @@ __all__ = [
     "SyntheticReplicate",
     "SyntheticResampler",
     "SyntheticStatistic",
+    "recursion_streams",
 ]
+
+
+def recursion_streams(key: RootKey) -> tuple[np.ndarray, np.uint64]:
+    """The seeds of the "indices", "block_starts" and "model" streams of
+    ``key`` (in that order, as the model kernels take them) and their
+    increment: derived in Python once per plan, not per chunk."""
+    seeds = np.array(
+        [key.stream(PURPOSE[k])[0] for k in ("indices", "block_starts", "model")],
+        dtype=np.uint64,
+    )
+    _, gamma = key.stream(PURPOSE["indices"])
+    return seeds, gamma
 
 
 @dataclass(frozen=True, eq=False)

@@ -34,7 +34,11 @@ from skboot.model_based._ar import (
 )
 from skboot.model_based._arma_plan import ARMAResidualPlan, innovation_indices
 from skboot.model_based._arx import arx_plan
-from skboot.model_based._base import SyntheticPlan, SyntheticResampler
+from skboot.model_based._base import (
+    SyntheticPlan,
+    SyntheticResampler,
+    recursion_streams,
+)
 from skboot.resamplers import BaseResampler
 
 __all__ = ["MAX_BURN_IN", "ResidualBootstrap", "SieveBootstrap"]
@@ -100,14 +104,7 @@ class ARResidualPlan(SyntheticPlan):
     def _kernel_args(self) -> tuple[Any, ...]:
         """The kernels' arguments after ``b0`` (made once: the streams' seeds
         are derived in Python)."""
-        seeds = np.array(
-            [
-                self.key.stream(PURPOSE[k])[0]
-                for k in ("indices", "block_starts", "model")
-            ],
-            dtype=np.uint64,
-        )
-        _, gamma = self.key.stream(PURPOSE["indices"])
+        seeds, gamma = recursion_streams(self.key)
         return (
             seeds,
             gamma,

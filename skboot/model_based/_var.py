@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from skboot._kernels.model_var import var_residual_chunk, var_residual_sums
-from skboot._random import PURPOSE, RootKey
+from skboot._random import RootKey
 from skboot._typing import RandomStateLike
 from skboot._validation import (
     Constraint,
@@ -17,7 +17,7 @@ from skboot._validation import (
     as_float_array,
     value_error,
 )
-from skboot.model_based._base import SyntheticResampler
+from skboot.model_based._base import SyntheticResampler, recursion_streams
 from skboot.model_based._residual import (
     AR_CONSTRAINTS,
     BLOCK_LENGTH,
@@ -56,14 +56,7 @@ class VARResidualPlan(ARResidualPlan):
     def _kernel_args(self) -> tuple[Any, ...]:
         """The kernels' arguments after ``b0`` (made once: the streams' seeds
         are derived in Python)."""
-        seeds = np.array(
-            [
-                self.key.stream(PURPOSE[k])[0]
-                for k in ("indices", "block_starts", "model")
-            ],
-            dtype=np.uint64,
-        )
-        _, gamma = self.key.stream(PURPOSE["indices"])
+        seeds, gamma = recursion_streams(self.key)
         return (
             seeds,
             gamma,
