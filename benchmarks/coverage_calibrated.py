@@ -1,12 +1,12 @@
 """Coverage of the calibrated (double-bootstrap) intervals at small n.
 
 ``python -m benchmarks.coverage_calibrated [--quick] [--trials T] [--n-resamples B1]
-[--n-inner B2] [--seed S] [--json PATH]``
+[--n-inner B2] [--seed S] [--json PATH] [--sizes N ...]``
 
 Algorithm:
 
 1. For every configuration (distribution, n) -- normal(0, 1), exponential(1) and
-   lognormal(0, 1) data; n = 10 and 20 -- draw ``T`` data sets; data set ``t`` is
+   lognormal(0, 1) data; n = 10, 20 and 50 (``--sizes``) -- draw ``T`` data sets; data set ``t`` is
    ``default_rng([seed, distribution, n, t])``, so every method sees the same data.
 2. On each data set run ``bootstrap(x, "mean", n_resamples=B1,
    random_state=[seed, distribution, n, t])`` once and read from it, at levels
@@ -53,7 +53,7 @@ DISTRIBUTIONS = {
     "exponential": (lambda rng, n: rng.exponential(size=n), 1.0),
     "lognormal": (lambda rng, n: rng.lognormal(size=n), math.exp(0.5)),
 }
-SIZES = (10, 20)
+SIZES = (10, 20, 50)
 LEVELS = (0.90, 0.95)
 METHODS = (
     "percentile",
@@ -103,14 +103,22 @@ def _intervals(x: np.ndarray, seed: list[int], b1: int, b2: int, check: bool):
 
 
 def run(
-    trials: int, b1: int, b2: int, seed: int, partial: str | None = None
+    trials: int,
+    b1: int,
+    b2: int,
+    seed: int,
+    partial: str | None = None,
+    sizes: tuple[int, ...] = SIZES,
 ) -> dict[str, Any]:
-    """Every cell of the study (see the module docstring); the cells done so far
-    are written to ``partial`` (JSON) after every configuration."""
+    """Every cell of the study (see the module docstring) for the sample sizes
+    ``sizes``; the cells done so far are written to ``partial`` (JSON) after
+    every configuration.  A cell's data sets depend on the seed, the
+    distribution, ``n`` and the trial only, so a run of some sizes gives
+    exactly those rows of a run of all of them."""
     cells: list[dict[str, Any]] = []
     start = time.perf_counter()
     for d_id, (name, (draw, truth)) in enumerate(DISTRIBUTIONS.items()):
-        for n in SIZES:
+        for n in sizes:
             hits = {(m, lv): np.zeros(trials, bool) for m in METHODS for lv in LEVELS}
             for t in range(trials):
                 key = [seed, d_id, n, t]
@@ -173,11 +181,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-inner", type=int, default=200)
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--json", default=None)
+    parser.add_argument(
+        "--sizes", type=int, nargs="+", default=list(SIZES), help="sample sizes n"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.trials, args.n_resamples, args.n_inner = 100, 299, 100
     load = os.getloadavg()
-    out = run(args.trials, args.n_resamples, args.n_inner, args.seed, args.json)
+    out = run(
+        args.trials,
+        args.n_resamples,
+        args.n_inner,
+        args.seed,
+        args.json,
+        tuple(args.sizes),
+    )
     out["load_average_start"] = load
     print(report(out))
     if args.json:
