@@ -368,12 +368,15 @@ class CurveComparison(CurveBand):
                 )
 
     def sup_pvalue(
-        self, alternative: str = "two-sided", *, grid_range: Any = None
+        self,
+        alternative: str = "two-sided",
+        *,
+        grid_range: tuple[float, float] | None = None,
     ) -> float:
         """P-value of a sup test that one curve is nowhere above the other.
 
-        On the grid or a range of it.  "greater" tests ``H0: curve_a <= curve_b at every grid point`` (of
-        ``grid_range``) against ``H1: curve_a > curve_b at some grid point``:
+        On the grid or a range of it.  "greater" tests
+        ``H0: curve_a <= curve_b at every grid point`` (of ``grid_range``) against ``H1: curve_a > curve_b at some grid point``:
         a small p-value is evidence that model a's curve is above model b's
         somewhere in the range.  "less" is the mirror (model b above model a
         somewhere); "two-sided" tests ``H0: the curves are equal at every grid
