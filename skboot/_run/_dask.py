@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from skboot._engine import Statistic, moments_to_values
+from skboot._engine import moments_to_values
 from skboot._random import PURPOSE, check_random_state
 from skboot._run._context import (
     check_distribution_memory,
@@ -32,6 +32,7 @@ from skboot._run._context import (
 from skboot._run._dask_checks import DaskRows, check_data_parallel, dask_rows
 from skboot._run._dask_corr import corr_graph, corr_values
 from skboot._run._dask_exact import StrataJackknife, scheme_total
+from skboot._run._dask_held import NO_ROWS, HeldStatistic
 from skboot._run._dask_jackknife import (
     LooRule,
     corr_rule,
@@ -69,14 +70,6 @@ __all__ = [
     "tree_merge",
 ]
 
-#: Why the interval methods that revisit the rows are unavailable.
-NO_ROWS = (
-    "The data of this result stay in a dask collection: the studentized and "
-    "calibrated intervals would revisit every row. Use method 'percentile', "
-    "'basic', 'normal', 'bc' or 'bca' (BCa's acceleration takes one more pass "
-    "over the partitions), or call .compute() on the collection and bootstrap "
-    "the numpy array if it fits in memory."
-)
 #: Why BCa is unavailable for the data-parallel group bootstrap.
 NO_GROUP_BCA = (
     "BCa needs the delete-one-group jackknife, and the rows of a group may lie "
@@ -125,32 +118,20 @@ def _graph(rows: DaskRows, seed: Any, gamma: Any, B: int, want2: bool) -> Any:
 
 
 @dataclass
-class DataParallelStatistic(Statistic):
+class DataParallelStatistic(HeldStatistic):
     """A moment statistic computed from the merged sums of a dask collection:
     what a result keeps of a data-parallel run.  It holds no rows: the BCa
     acceleration comes from one more pass over the partitions (``rows``, lazy;
     ``rule``: the totals every partition needs), the studentized interval is
     unavailable."""
 
-    data_unavailable: ClassVar[str | None] = NO_ROWS
-    name: str = "mean"
+    no_values: ClassVar[str] = NO_VALUES
     ddof: int = 0
-    k: int = 1
-    arrays: tuple[np.ndarray, ...] = ()
-    cached_estimate: np.ndarray | None = field(default=None)
     rows: DaskRows | None = field(default=None, repr=False)
     rule: LooRule | None = field(default=None, repr=False)
-    moments: JackknifeMoments | None = field(default=None, repr=False)
     #: the stratified bootstrap's jackknife pass (None: the plain jackknife)
     strata: StrataJackknife | None = field(default=None, repr=False)
     progress: bool = False
-
-    def estimate(self) -> np.ndarray:
-        assert self.cached_estimate is not None
-        return self.cached_estimate.copy()
-
-    def jackknife(self) -> np.ndarray:
-        raise ValueError(NO_VALUES)
 
     def jackknife_moments(self) -> JackknifeMoments:
         """The power sums of the leave-one-out values, from one pass over the

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from skboot._engine import BuiltinStatistic, Statistic, make_statistic
+from skboot._engine import BuiltinStatistic, make_statistic
 from skboot._kernels.poisson_quantile import bracket_order_stats, lerp_rows
 from skboot._run._dask_bracket import (
     BracketSums,
@@ -46,6 +46,7 @@ from skboot._run._dask_bracket import (
     sketch_partition,
 )
 from skboot._run._dask_checks import DaskRows
+from skboot._run._dask_held import HeldStatistic
 from skboot._run._dask_sums import tree_merge
 from skboot._validation import value_error
 from skboot.intervals import JackknifeMoments
@@ -104,29 +105,14 @@ class Group:
 
 
 @dataclass
-class DataParallelOrderStatistic(Statistic):
+class DataParallelOrderStatistic(HeldStatistic):
     """The median or quantiles of a dask collection: what a result keeps of a
     data-parallel run (the estimate, the BCa acceleration's sums; no rows)."""
 
     data_unavailable: ClassVar[str | None] = NO_ROWS
-    name: str = "median"
-    k: int = 1
+    no_values: ClassVar[str] = NO_VALUES
     q: np.ndarray = field(default_factory=lambda: np.empty(0))
     scalar_q: bool = True
-    arrays: tuple[np.ndarray, ...] = ()
-    cached_estimate: np.ndarray | None = field(default=None)
-    moments: JackknifeMoments | None = field(default=None, repr=False)
-
-    def estimate(self) -> np.ndarray:
-        assert self.cached_estimate is not None
-        return self.cached_estimate.copy()
-
-    def jackknife(self) -> np.ndarray:
-        raise ValueError(NO_VALUES)
-
-    def jackknife_moments(self) -> JackknifeMoments:
-        assert self.moments is not None
-        return self.moments
 
     def vector_output(self, data_ndim: int) -> bool:
         if self.name == "quantile" and not self.scalar_q:
