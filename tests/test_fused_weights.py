@@ -18,6 +18,7 @@ from skboot._random import (
 )
 from skboot.resamplers import (
     BayesianBootstrap,
+    Bootstrap,
     GroupBootstrap,
     PoissonBootstrap,
     StratifiedBootstrap,
@@ -147,3 +148,32 @@ def test_moment_statistics_never_build_the_weight_matrix(name, monkeypatch):
     for stat in ("mean", "sum", "var", "std"):
         res = bootstrap(np.arange(n, dtype=float), stat, resampler=PLANS[name](), **kw)
         assert np.isfinite(res.distribution).all()
+
+
+def test_fused_weight_kernels_get_whole_groups_of_eight_replicates(monkeypatch):
+    """When the draw limit per kernel call allows fewer than eight replicates
+    (large n), the fused weight kernels still get eight per call: their lanes
+    serve eight replicates per pass over the rows (three per call cost 2.5x
+    per draw at n = 10**7), and the results do not depend on it."""
+    import skboot._engine._dispatch as dispatch
+    from skboot._engine._builtin import BuiltinStatistic
+
+    x = np.sin(np.arange(1000.0))
+    expected = bootstrap(
+        x, "mean", resampler=PoissonBootstrap(40), random_state=3, chunk_size=40
+    ).distribution
+    monkeypatch.setattr(dispatch, "MAX_CHUNK_DRAWS", 3 * 1000)  # 3 replicates
+    sizes = []
+    original = BuiltinStatistic.run_chunk
+
+    def spy(self, arrays, plan, b0, out, scratch):
+        sizes.append(out.shape[0])
+        return original(self, arrays, plan, b0, out, scratch)
+
+    monkeypatch.setattr(BuiltinStatistic, "run_chunk", spy)
+    res = bootstrap(x, "mean", resampler=PoissonBootstrap(40), random_state=3)
+    assert sizes == [8] * 5
+    np.testing.assert_array_equal(res.distribution, expected)
+    sizes.clear()
+    bootstrap(x, "mean", resampler=Bootstrap(40), random_state=3)
+    assert sizes and max(sizes) == 3  # the iid kernel has no lanes

@@ -377,6 +377,10 @@ class BuiltinStatistic(Statistic):
     def draws_per_replicate(self, plan: ResamplingPlan) -> int:
         return plan.draws_per_replicate(fused=self.is_moment and plan.fuses_moments)
 
+    def replicate_lanes(self, plan: ResamplingPlan) -> int:
+        # the fused weight kernels draw eight replicates per pass over the rows
+        return 8 if self.is_moment and plan.fuses_moments else 1
+
     def group_jackknife(self, codes: np.ndarray) -> np.ndarray | None:
         """Delete-one-group values in O(n + G) from group sums (moment statistics
         and corr); None for order statistics (the caller refits per group)."""

@@ -98,6 +98,11 @@ class Statistic:
         (chunks stay under :data:`MAX_CHUNK_DRAWS`)."""
         return plan.draws_per_replicate()
 
+    def replicate_lanes(self, plan: ResamplingPlan) -> int:
+        """Replicates one kernel pass over the rows serves side by side (chunks
+        are a multiple of it, and at least it)."""
+        return 1
+
     def run_chunk(
         self,
         arrays: tuple[np.ndarray, ...],
