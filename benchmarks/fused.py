@@ -40,7 +40,7 @@ SOURCE = "issue 15"
 SCHEME_FLOORS = {
     "poisson": (8, "issue 25"),
     "stratified": (4.5, "issue 25, proposed"),
-    "bayesian": (3, "issue 25, proposed"),
+    "bayesian": (2.5, "issue 25, proposed"),
 }
 
 
