@@ -190,9 +190,10 @@ case(R, "max_order-too-large", lambda: RB(max_order=1000).fit(SERIES), V, r"'max
 case(R, "fit_method", lambda: RB(fit_method="burg").fit(SERIES), V, r"'fit_method' parameter of ResidualBootstrap must be one of \{'ols', 'yule_walker'\}. Got 'burg'")
 case(R, "block_length-0", lambda: RB(block_length=0).fit(SERIES), V, r"'block_length' parameter of ResidualBootstrap must be an int >= 1 or None. Got 0")
 case(R, "block_length-too-long", lambda: RB(order=1, block_length=500).fit(SERIES), V, r"'block_length' parameter of ResidualBootstrap must be at most the number of residuals n - p = 79. Got 500")
-case(R, "burn_in-negative", lambda: RB(burn_in=-1).fit(SERIES), V, r"'burn_in' parameter of ResidualBootstrap must be an int >= 0. Got -1")
-case(R, "burn_in-float", lambda: RB(burn_in=2.5).fit(SERIES), V, r"'burn_in' parameter of ResidualBootstrap must be an int >= 0. Got 2.5")
-case(R, "burn_in-None", lambda: RB(burn_in=None).fit(SERIES), V, r"'burn_in' parameter of ResidualBootstrap must be an int >= 0. Got None")
+case(R, "burn_in-negative", lambda: RB(burn_in=-1).fit(SERIES), V, r"'burn_in' parameter of ResidualBootstrap must be an int >= 0 or 'auto'. Got -1")
+case(R, "burn_in-float", lambda: RB(burn_in=2.5).fit(SERIES), V, r"'burn_in' parameter of ResidualBootstrap must be an int >= 0 or 'auto'. Got 2.5")
+case(R, "burn_in-None", lambda: RB(burn_in=None).fit(SERIES), V, r"'burn_in' parameter of ResidualBootstrap must be an int >= 0 or 'auto'. Got None")
+case(R, "burn_in-word", lambda: RB(burn_in="Auto").fit(SERIES), V, r"'burn_in' parameter of ResidualBootstrap must be an int >= 0 or 'auto'. Got 'Auto'")
 case(R, "burn_in-2**40", lambda: RB(order=1, burn_in=2**40).fit(SERIES), V, r"'burn_in' parameter of ResidualBootstrap must be an int in \[0, 2\*\*31\] .*65,536 GiB of memory\). Got 1099511627776")
 case(R, "random_state", lambda: RB(random_state=-1).fit(SERIES), V, r"'random_state' parameter of ResidualBootstrap must be None, a non-negative int")
 case(R, "X-nan", lambda: RB(order=1).fit(SERIES_NAN), V, r"'X' parameter of ResidualBootstrap must hold finite values. Got 1 NaN or infinite")
@@ -204,7 +205,7 @@ case(R, "X-periodic", lambda: RB(order=2).fit(PERIODIC), V, r"'X' parameter of R
 case(R, "X-2d", lambda: RB().fit(X), V, r"'X' parameter of ResidualBootstrap must be a 1-D series .* Got shape \(80, 2\)")
 case(R, "X-strings", lambda: RB().fit(WORDS), V, r"'X' parameter of ResidualBootstrap must contain real numbers. Got dtype <U1 instead")
 case(R, "X-one-value", lambda: RB().fit(SERIES[:1]), V, r"'X' parameter of ResidualBootstrap must have at least 2 samples. Got 1")
-case(R, "arx-burn_in", lambda: RB(order=1).fit(SERIES, Y), V, r"'burn_in' parameter of ResidualBootstrap must be 0 when y is given \(an ARX model: .*\). Got 100 instead")
+case(R, "arx-burn_in", lambda: RB(order=1, burn_in=100).fit(SERIES, Y), V, r"'burn_in' parameter of ResidualBootstrap must be 'auto' or 0 when y is given \(an ARX model: .*\). Got 100 instead")
 case(R, "arx-fit_method", lambda: RB(order=1, burn_in=0, fit_method="yule_walker").fit(X, Y), V, r"'fit_method' parameter of ResidualBootstrap must be 'ols' when y is given .* Got 'yule_walker' instead")
 case(R, "arx-y-constant", lambda: RB(order=1, burn_in=0).fit(X, CONSTANT), V, r"'y' parameter of ResidualBootstrap must not be constant .* Got a series equal to .*2.5")
 case(R, "arx-y-nan", lambda: RB(order=1, burn_in=0).fit(X, Y_NAN), V, r"'y' parameter of ResidualBootstrap must contain only finite values. Got 1 NaN or infinite")
@@ -236,7 +237,7 @@ case(R, "values-not-fitted", lambda: RB(5, order=1).values(), NotFittedError, r"
 S = "SieveBootstrap"
 case(S, "order", lambda: SB(order="hq").fit(SERIES), V, r"'order' parameter of SieveBootstrap must be one of \{'aic', 'bic', 'hqic'\}. Got 'hq'")
 case(S, "max_order-negative", lambda: SB(max_order=-1).fit(SERIES), V, r"'max_order' parameter of SieveBootstrap must be an int >= 0 or None. Got -1")
-case(S, "burn_in-negative", lambda: SB(burn_in=-3).fit(SERIES), V, r"'burn_in' parameter of SieveBootstrap must be an int >= 0. Got -3")
+case(S, "burn_in-negative", lambda: SB(burn_in=-3).fit(SERIES), V, r"'burn_in' parameter of SieveBootstrap must be an int >= 0 or 'auto'. Got -3")
 case(S, "burn_in-2**40", lambda: SB(burn_in=2**40).fit(SERIES), V, r"'burn_in' parameter of SieveBootstrap must be an int in \[0, 2\*\*31\]")
 case(S, "block_length-0", lambda: SB(block_length=0).fit(SERIES), V, r"'block_length' parameter of SieveBootstrap must be an int >= 1 or None. Got 0")
 case(S, "X-nan", lambda: SB().fit(SERIES_NAN), V, r"'X' parameter of SieveBootstrap must hold finite values")
@@ -255,15 +256,26 @@ case(VR, "min_order-int-order", lambda: VB(order=1, min_order=1).fit(VSERIES), V
 case(VR, "min_order-above-max", lambda: VB(min_order=4, max_order=2).fit(VSERIES), V, r"'min_order' parameter of VARResidualBootstrap must be at most max_order \(2\). Got 4")
 case(VR, "block_length-0", lambda: VB(block_length=0).fit(VSERIES), V, r"'block_length' parameter of VARResidualBootstrap must be an int >= 1 or None. Got 0")
 case(VR, "block_length-too-long", lambda: VB(order=1, block_length=80).fit(VSERIES), V, r"'block_length' parameter of VARResidualBootstrap must be at most the number of residual rows n - p = 79. Got 80")
-case(VR, "burn_in-negative", lambda: VB(burn_in=-1).fit(VSERIES), V, r"'burn_in' parameter of VARResidualBootstrap must be an int in \[0, 2\*\*31\]. Got -1")
-case(VR, "burn_in-2**40", lambda: VB(burn_in=2**40).fit(VSERIES), V, r"'burn_in' parameter of VARResidualBootstrap must be an int in \[0, 2\*\*31\]. Got 1099511627776")
+case(VR, "burn_in-negative", lambda: VB(burn_in=-1).fit(VSERIES), V, r"'burn_in' parameter of VARResidualBootstrap must be an int in \[0, 2\*\*31\] or 'auto'. Got -1")
+case(VR, "burn_in-2**40", lambda: VB(burn_in=2**40).fit(VSERIES), V, r"'burn_in' parameter of VARResidualBootstrap must be an int in \[0, 2\*\*31\] or 'auto'. Got 1099511627776")
 case(VR, "X-1d", lambda: VB(order=1).fit(SERIES), V, r"'X' parameter of VARResidualBootstrap must be 2-D. Got an array of shape \(80,\)")
 case(VR, "X-one-column", lambda: VB(order=1).fit(SERIES[:, None]), V, r"'X' parameter of VARResidualBootstrap must have at least 2 columns .* use ResidualBootstrap\). Got shape \(80, 1\)")
 case(VR, "X-nan", lambda: VB(order=1).fit(VSERIES_NAN), V, r"'X' parameter of VARResidualBootstrap must hold finite values. Got 1 NaN")
 case(VR, "X-constant-column", lambda: VB(order=1).fit(VSERIES_CONSTANT), V, r"'X' parameter of VARResidualBootstrap must not have a constant column .* Got constant column\(s\) \[1\]")
 case(VR, "X-collinear", lambda: VB(order=1).fit(VSERIES_COLLINEAR), V, r"'X' parameter of VARResidualBootstrap gives a rank-deficient VAR\(1\) design")
 case(VR, "X-unstable", lambda: VB(order=1).fit(VSERIES_EXPLOSIVE), V, r"'X' parameter of VARResidualBootstrap gives an unstable VAR\(1\) fit: .* modulus 1\.0\d+ >= 1")
-case(VR, "y-given", lambda: VB(order=1).fit(VSERIES, SERIES), V, r"'y' parameter of VARResidualBootstrap must be None")
+case(VR, "varx-y-1d", lambda: VB(order=1).fit(X, SERIES), V, r"'y' parameter of VARResidualBootstrap must be 2-D. Got an array of shape \(80,\)")
+case(VR, "varx-y-one-column", lambda: VB(order=1).fit(X, SERIES[:, None]), V, r"'y' parameter of VARResidualBootstrap must have at least 2 columns .* an ARX model: use ResidualBootstrap\). Got shape \(80, 1\)")
+case(VR, "varx-y-nan", lambda: VB(order=1).fit(X, VSERIES_NAN), V, r"'y' parameter of VARResidualBootstrap must contain only finite values. Got 1 NaN")
+case(VR, "varx-y-constant-column", lambda: VB(order=1).fit(X, VSERIES_CONSTANT), V, r"'y' parameter of VARResidualBootstrap must not have a constant column .* Got constant column\(s\) \[1\]")
+case(VR, "varx-burn_in", lambda: VB(order=1, burn_in=5).fit(X, VSERIES), V, r"'burn_in' parameter of VARResidualBootstrap must be 'auto' or 0 when y is given \(a VARX model: .*\). Got 5 instead")
+case(VR, "varx-X-nan", lambda: VB(order=1).fit(X_NAN, VSERIES), V, r"'X' parameter of VARResidualBootstrap must contain only finite values. Got 1 NaN")
+case(VR, "varx-X-collinear", lambda: VB(order=1).fit(X_COLLINEAR, VSERIES), V, r"'X' parameter of VARResidualBootstrap gives a rank-deficient VARX\(1\) design \(rank 4 < 5 columns")
+case(VR, "varx-X-short", lambda: VB(order=1).fit(X[:70], VSERIES), V, r"'y' parameter of VARResidualBootstrap must have one entry per sample of X \(70\). Got 80 instead")
+case(VR, "varx-order-too-large", lambda: VB(order=26).fit(X, VSERIES), V, r"'order' parameter of VARResidualBootstrap must be at most \(n - 2 - k\) // \(m \+ 1\) = 25 for 80 rows of 2 series and 2 regressors .* Got 26")
+case(VR, "varx-block_length", lambda: VB(order=1, block_length=80).fit(X, VSERIES), V, r"'block_length' parameter of VARResidualBootstrap must be at most the number of residual rows n - p = 79. Got 80")
+case(VR, "varx-builtin", lambda: bootstrap(X, "mean", y=VSERIES, resampler=VB(5, order=1)), V, r"'statistic' parameter of bootstrap must be a callable statistic\(X, y\) when VARResidualBootstrap resamples a regression")
+case(VR, "groups", lambda: VB(order=1).fit(VSERIES, groups=GROUPS), V, r"'groups' parameter of VARResidualBootstrap must be None")
 case(VR, "split", lambda: VB(order=1).split(VSERIES), V, r"VARResidualBootstrap generates synthetic samples .* no \(train, test\)")
 case(VR, "statistic-unknown", lambda: bootstrap(VSERIES, "corr", resampler=VB(5, order=1)), V, r"'statistic' parameter of bootstrap must be a callable or one of \{'mean'.* with VARResidualBootstrap .* Got 'corr'")
 case(VR, "replicate-b", lambda: VB(5, order=1, random_state=0).fit(VSERIES).replicate(5), V, r"'b' parameter of VARResidualBootstrap.replicate must be an int in \[0, 4\]. Got 5")
@@ -339,6 +351,8 @@ case(A, "order-negative", lambda: AB(order=(1, -1, 0)).fit(SERIES), V, r"'order'
 case(A, "order-int", lambda: AB(order=1).fit(SERIES), V, r"'order' parameter of ARIMAResidualBootstrap must be a tuple \(p, d, q\) .* Got 1")
 case(A, "seasonal_order-period-1", lambda: AB(order=(1, 0, 0), seasonal_order=(1, 0, 0, 1)).fit(SERIES), V, r"'seasonal_order' parameter of ARIMAResidualBootstrap must be a tuple \(P, D, Q, s\) of ints >= 0 with a period s >= 2 \(or \(0, 0, 0, 0\)\) or None. Got \(1, 0, 0, 1\)")
 case(A, "trend", lambda: AB(order=(1, 0, 0), trend="linear").fit(SERIES), V, r"'trend' parameter of ARIMAResidualBootstrap must be one of \{'n', 'c', 't', 'ct'\} or None. Got 'linear'")
+case(A, "weights", lambda: AB(order=(1, 0, 0), weights="gaussian").fit(SERIES), V, r"'weights' parameter of ARIMAResidualBootstrap must be one of \{'rademacher', 'mammen', 'webb', 'normal'\} or None. Got 'gaussian'")
+case(A, "weights-block_length-too-long", lambda: AB(order=(1, 1, 0), weights="normal", block_length=79).fit(SERIES), V, r"'block_length' parameter of ARIMAResidualBootstrap must be at most the number of residuals 78. Got 79")
 case(A, "block_length-0", lambda: AB(order=(1, 0, 0), block_length=0).fit(SERIES), V, r"'block_length' parameter of ARIMAResidualBootstrap must be an int >= 1 or None. Got 0")
 case(A, "block_length-too-long", lambda: AB(order=(1, 1, 0), block_length=79).fit(SERIES), V, r"'block_length' parameter of ARIMAResidualBootstrap must be at most the number of residuals 78. Got 79")
 case(A, "X-2d", lambda: AB(order=(1, 0, 0)).fit(X), V, r"'X' parameter of ARIMAResidualBootstrap must be one series \(n,\) when y is None .* Got shape \(80, 2\)")
@@ -417,9 +431,11 @@ WORK = [
     ("skboot._run._run", "run_bootstrap"),
     ("skboot.model_based._residual", "ar_residual_chunk"),
     ("skboot.model_based._residual", "ar_residual_sums"),
-    ("skboot.model_based._var", "var_residual_chunk"),
-    ("skboot.model_based._var", "var_residual_sums"),
+    ("skboot.model_based._var_plan", "var_residual_chunk"),
+    ("skboot.model_based._var_plan", "var_residual_sums"),
+    ("skboot.model_based._var_plan", "varx_residual_chunk"),
     ("skboot.model_based._arma_plan", "arma_residual_chunk"),
+    ("skboot.model_based._arma_plan", "arma_wild_chunk"),
     ("skboot.model_based._wild", "ar_wild_chunk"),
     ("skboot.model_based._wild", "regression_wild_chunk"),
     ("skboot.model_based._parametric", "_generators"),
@@ -444,7 +460,14 @@ def test_forbid_work_catches_work(monkeypatch):
         lambda: SB(5, random_state=0).fit(SERIES).sample(0),
         lambda: VB(5, order=1, random_state=0).fit(VSERIES).sample(0),
         lambda: RB(5, order=1, burn_in=0, random_state=0).fit(X, Y).sample(0),
+        lambda: RB(5, order=1, random_state=0).fit(X, Y).sample(0),
+        lambda: VB(5, order=1, random_state=0).fit(X, VSERIES).sample(0),
         lambda: AB(5, order=(1, 0, 0), random_state=0).fit(SERIES).sample(0),
+        lambda: (
+            AB(5, order=(1, 0, 0), weights="mammen", random_state=0)
+            .fit(SERIES)
+            .sample(0)
+        ),
         lambda: AB(5, random_state=0).fit(_arima_results()).sample(0),
         lambda: next(iter(_fitted_residual().values())),
         lambda: WB(5, random_state=0).fit(X, Y).sample(0),

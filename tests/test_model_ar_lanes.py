@@ -31,12 +31,12 @@ def _scalar_replicate(rb, b: int) -> np.ndarray:
     phi, c, resid = plan.coef, float(plan.intercept), plan.residuals
     p = phi.shape[0]
     path = [float(v) for v in plan.series[s : s + p]]
-    for t in range(p, rb.burn_in + rb.n_samples_):
+    for t in range(p, rb.burn_in_ + rb.n_samples_):
         a = c + float(resid[idx[t - p]])
         for j in range(p - 1, -1, -1):
             a = a + float(phi[j]) * path[t - 1 - j]
         path.append(a)
-    return np.array(path[rb.burn_in :])
+    return np.array(path[rb.burn_in_ :])
 
 
 CASES = [  # (n, order, burn_in, block_length)

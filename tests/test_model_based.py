@@ -53,7 +53,7 @@ def reference_residual_sample(rb: ResidualBootstrap, x: np.ndarray, b: int):
     n = x.shape[0]
     resid = rb.residuals_
     m = resid.shape[0]
-    n_e = rb.burn_in + n - p
+    n_e = rb.burn_in_ + n - p
     if rb.block_length is None:
         key = check_random_state(rb.random_state)
         from skboot._random import reference_indices
@@ -69,19 +69,19 @@ def reference_residual_sample(rb: ResidualBootstrap, x: np.ndarray, b: int):
         fill_indices_kernel(seed, gamma, np.uint64(b), np.uint64(m - L + 1), starts)
         idx = (starts[:, None] + np.arange(L)).reshape(-1)[:n_e]
     s = 0
-    if rb.burn_in > 0:
+    if rb.burn_in_ > 0:
         key = check_random_state(rb.random_state)
         from skboot._random import reference_indices
 
         s = int(reference_indices(key, PURPOSE["model"], b, n - p + 1, 1)[0])
-    path = np.empty(rb.burn_in + n)
+    path = np.empty(rb.burn_in_ + n)
     path[:p] = x[s : s + p]
-    for t in range(p, rb.burn_in + n):
+    for t in range(p, rb.burn_in_ + n):
         acc = rb.intercept_ + resid[idx[t - p]]
         for j in range(p - 1, -1, -1):  # phi_p first, phi_1 last
             acc += rb.ar_coef_[j] * path[t - 1 - j]
         path[t] = acc
-    return path[rb.burn_in :], idx
+    return path[rb.burn_in_ :], idx
 
 
 @pytest.mark.parametrize(

@@ -93,13 +93,13 @@ def _reference_replicate(vb, b: int) -> np.ndarray:
     coef, c, resid = vb.var_coef_, vb.intercept_, vb.residuals_
     p = coef.shape[0]
     n = vb.n_samples_
-    path = np.empty((vb.burn_in + n, coef.shape[1]))
+    path = np.empty((vb.burn_in_ + n, coef.shape[1]))
     path[:p] = vb.plan_.series[s : s + p]
     for t in range(p, path.shape[0]):
         path[t] = c + resid[idx[t - p]]
         for j in range(p):
             path[t] += coef[j] @ path[t - 1 - j]
-    return path[vb.burn_in :]
+    return path[vb.burn_in_ :]
 
 
 @pytest.mark.parametrize(

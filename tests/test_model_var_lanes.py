@@ -32,7 +32,7 @@ def _scalar_replicate(vb, b: int) -> np.ndarray:
     idx, s = rep.residual_indices, rep.start
     coef, c, resid = vb.var_coef_, vb.intercept_, vb.residuals_
     p, m, _ = coef.shape
-    total = vb.burn_in + vb.n_samples_
+    total = vb.burn_in_ + vb.n_samples_
     path = [[float(v) for v in row] for row in vb.plan_.series[s : s + p]]
     for t in range(p, total):
         u = resid[idx[t - p]]
@@ -44,7 +44,7 @@ def _scalar_replicate(vb, b: int) -> np.ndarray:
                     a = a + float(coef[j, i, k]) * path[t - 1 - j][k]
             row.append(a)
         path.append(row)
-    return np.array(path[vb.burn_in :])
+    return np.array(path[vb.burn_in_ :])
 
 
 CASES = [  # (n, m, order, burn_in, block_length)

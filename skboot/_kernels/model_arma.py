@@ -23,7 +23,10 @@ Stream use (part of :data:`skboot.STREAM_VERSION`): the ``n_w - k0`` innovations
 of replicate ``b`` are the centred residuals at iid indices (purpose
 ``"indices"``, bound ``M``) or in moving blocks (purpose ``"block_starts"``,
 bound ``M - L + 1``), exactly as in the AR residual bootstrap
-(:mod:`skboot._kernels.model_based`) with no burn-in.  ``LANES`` replicates run
+(:mod:`skboot._kernels.model_based`) with no burn-in; with wild multipliers
+(:func:`arma_wild_chunk`) innovation ``i`` is ``resid[i] * v[i // L]``, ``v``
+the replicate's multipliers on purpose ``"wild"`` (as the AR wild bootstrap
+reads them).  ``LANES`` replicates run
 side by side; a replicate's arithmetic does not depend on its neighbours, the
 chunk or the lane count.
 """
@@ -33,10 +36,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from skboot._kernels.model_based import LANES
+from skboot._kernels.model_based import LANES, fill_wild_weights
 from skboot._random import fill_indices_kernel
 
-__all__ = ["arma_path", "arma_residual_chunk"]
+__all__ = ["arma_path", "arma_residual_chunk", "arma_wild_chunk"]
 
 
 @njit(cache=True, nogil=True)
@@ -189,6 +192,40 @@ def arma_residual_chunk(
                 fill_indices_kernel(seed_i, gamma, b, np.uint64(M), idx)
             for i in range(n_e):
                 e[Q + k0 + i, ln] = resid[idx[i]]
+        arma_path(w, e, mu, ar, ma, k0, delta, y0, level, y)
+        for ln in range(lanes):
+            row = out[k1 + ln]
+            for t in range(n):
+                row[t] = y[t, ln]
+
+
+@njit(cache=True, nogil=True)
+def arma_wild_chunk(seed_w, gamma, b0, w0, mu, ar, ma, delta, y0, level, resid,
+                    kind, table, L, out):  # fmt: skip
+    """Row ``k`` of ``out`` (nb, n) = the ARMA wild-bootstrap series of replicate
+    ``b0 + k``: as :func:`arma_residual_chunk`, with innovation ``i`` the
+    centred residual of its own time re-scaled, ``resid[i] * v[i // L]`` (``v``:
+    the replicate's multipliers of law ``kind``, one per block of ``L >= 1``
+    residuals, from :func:`skboot._kernels.model_based.fill_wild_weights`)."""
+    nb, n = out.shape
+    K = delta.shape[0]
+    Q = ma.shape[0]
+    k0 = w0.shape[0]
+    n_w = n - K
+    n_e = n_w - k0
+    w = np.zeros((n_w, LANES))
+    e = np.zeros((Q + n_w, LANES))
+    y = np.zeros((n, LANES))
+    v = np.empty((n_e + L - 1) // L)
+    for t in range(k0):
+        for ln in range(LANES):
+            w[t, ln] = w0[t]
+    for k1 in range(0, nb, LANES):
+        lanes = min(LANES, nb - k1)
+        for ln in range(lanes):
+            fill_wild_weights(seed_w, gamma, np.uint64(b0 + k1 + ln), kind, table, v)
+            for i in range(n_e):
+                e[Q + k0 + i, ln] = resid[i] * v[i // L]
         arma_path(w, e, mu, ar, ma, k0, delta, y0, level, y)
         for ln in range(lanes):
             row = out[k1 + ln]

@@ -42,6 +42,7 @@ __all__ = [
     "reduce8",
     "var_residual_chunk",
     "var_residual_sums",
+    "varx_residual_chunk",
 ]
 
 #: Replicates generated side by side (the lanes of one row of the path).
@@ -211,6 +212,34 @@ def var_residual_chunk(
         for t in range(n):
             for v in range(m):
                 at = ((burn_in + t) * m + v) * VAR_LANES
+                for ln in range(lanes):
+                    out[k0 + ln, t, v] = path[at + ln]
+
+
+@njit(cache=True, nogil=True)
+def varx_residual_chunk(seeds, gamma, b0, series, mu, coef, resid, block_length, out):
+    """``out[k]`` (n, m) = the VARX residual-bootstrap series of replicate
+    ``b0 + k``: as :func:`var_residual_chunk` with no burn-in (the first ``p``
+    observed rows start every replicate, the same residual-row draws), with the
+    offset ``mu[t, i]`` (the fixed ``c_i + B_i x_t``) in place of ``c_i`` at step
+    ``t``: ``y_{t,i} = (mu_{t,i} + u_{t,i}) + sum A_j[i, k] y_{t-j,k}``, summed in
+    the same order.  The exogenous term costs one scalar per step and lane group,
+    so the eight-lane step is unchanged."""
+    nb, n, m = out.shape
+    p = coef.shape[0]
+    path, idx = _scratch(n, m, p, 0)
+    coefs, rel = _step_terms(coef)
+    for k0 in range(0, nb, VAR_LANES):
+        lanes = min(VAR_LANES, nb - k0)
+        _var_fill(seeds, gamma, b0 + k0, lanes, n, series, resid, False,
+                  block_length, path, idx)  # fmt: skip
+        for t in range(p, n):
+            for i in range(m):
+                o = (t * m + i) * VAR_LANES
+                lanes8_var_step(path, o, mu[t, i], coefs[i], rel[i])  # type: ignore[call-arg]
+        for t in range(n):
+            for v in range(m):
+                at = (t * m + v) * VAR_LANES
                 for ln in range(lanes):
                     out[k0 + ln, t, v] = path[at + ln]
 

@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from skboot._kernels.model_based import WEIGHT_CODES
 from skboot._random import RootKey
 from skboot._typing import ArrayLike, RandomStateLike
 from skboot._validation import (
@@ -24,7 +25,7 @@ from skboot.model_based._arma_fit import (
     fit_statsmodels_arima,
     is_arima_results,
 )
-from skboot.model_based._arma_plan import ARMAResidualPlan
+from skboot.model_based._arma_plan import ARMAResidualPlan, ARMAWildPlan
 from skboot.model_based._base import SyntheticResampler
 from skboot.model_based._residual import BLOCK_LENGTH
 from skboot.resamplers import BaseResampler, ResamplingPlan
@@ -70,6 +71,16 @@ class ARIMAResidualBootstrap(SyntheticResampler):
        ``P`` values of ``w``; integrate back from the observed first ``K``
        values of ``eta``; add ``r``.
 
+    **Wild multipliers.**  With ``weights`` given, replicate ``b`` keeps every
+    residual at its own time and re-scales it: innovation ``t`` is ``e_t v_t``
+    (``v`` of mean 0 and variance 1, one per residual, or one per block of
+    ``block_length`` residuals; read on purpose "wild" exactly as
+    :class:`WildBootstrap` reads its multipliers, so
+    ``replicate(b).multipliers`` regenerates them).  This keeps the
+    heteroskedasticity pattern of the residuals over time (the wild
+    autoregressive bootstrap of Gonçalves & Kilian 2004, here on the ARMA
+    recursion of ``w``).
+
     The model is fitted once, not per replicate.  Replicate ``b`` is a pure
     function of ``(random_state, b)``: the same for any ``chunk_size`` or
     ``n_jobs``.  Generating a replicate costs O(n (P + Q + K)) in a compiled
@@ -92,7 +103,12 @@ class ARIMAResidualBootstrap(SyntheticResampler):
         ``"n"`` with).
     block_length : int, optional
         None resamples the residuals iid; an int ``L >= 1`` resamples moving
-        blocks of ``L`` consecutive residuals.
+        blocks of ``L`` consecutive residuals (with ``weights``: one multiplier
+        per block of ``L`` residuals).
+    weights : {"rademacher", "mammen", "webb", "normal"}, optional
+        None resamples the residuals; a law re-scales each residual in place by
+        a wild multiplier of that law (mean 0, variance 1; "normal" is the
+        standard normal), as :class:`WildBootstrap` does for an AR series.
     random_state : None, int, SeedSequence, Generator or RandomState, default=None
         Root of the random streams.
 
@@ -114,6 +130,9 @@ class ARIMAResidualBootstrap(SyntheticResampler):
     results_ : object or None
         The statsmodels results (None when the resampler was fitted on results
         given as ``X``: those are the caller's).
+    n_multipliers_ : int or None
+        With ``weights``: multipliers per replicate (one per residual or block
+        of residuals); None without.
     key_, seed_entropy_, n_samples_, plan_
         As for every skboot resampler.
 
@@ -121,6 +140,7 @@ class ARIMAResidualBootstrap(SyntheticResampler):
     --------
     ResidualBootstrap : AR(p), also with exogenous regressors (ARX).
     SieveBootstrap : An AR approximation of growing order.
+    WildBootstrap : Wild multipliers for an AR series or a regression.
 
     References
     ----------
@@ -130,6 +150,9 @@ class ARIMAResidualBootstrap(SyntheticResampler):
            Application*, Cambridge, 1997, section 8.2.2.
     .. [3] G. E. P. Box and G. M. Jenkins, *Time Series Analysis: Forecasting
            and Control*, revised ed., Holden-Day, 1976.
+    .. [4] S. Gonçalves and L. Kilian, "Bootstrapping autoregressions with
+           conditional heteroskedasticity of unknown form", Journal of
+           Econometrics 123(1), 2004.
 
     Examples
     --------
@@ -150,6 +173,10 @@ class ARIMAResidualBootstrap(SyntheticResampler):
     >>> res = bootstrap(y, "mean", resampler=ab, random_state=0)
     >>> round(res.standard_error, 2)
     29.55
+    >>> wild = ARIMAResidualBootstrap(99, order=(1, 1, 1), weights="normal",
+    ...                               random_state=0).fit(y)
+    >>> wild.replicate(0).multipliers.shape == wild.residuals_.shape
+    True
     """
 
     def __init__(
@@ -160,6 +187,7 @@ class ARIMAResidualBootstrap(SyntheticResampler):
         seasonal_order: tuple[int, int, int, int] | None = None,
         trend: str | None = None,
         block_length: int | None = None,
+        weights: str | None = None,
         random_state: RandomStateLike = None,
     ) -> None:
         super().__init__(n_resamples, random_state=random_state)
@@ -167,6 +195,7 @@ class ARIMAResidualBootstrap(SyntheticResampler):
         self.seasonal_order = seasonal_order
         self.trend = trend
         self.block_length = block_length
+        self.weights = weights
 
     _parameter_constraints: ClassVar[dict[str, list[Constraint]]] = {
         **BaseResampler._parameter_constraints,
@@ -174,6 +203,7 @@ class ARIMAResidualBootstrap(SyntheticResampler):
         "seasonal_order": [SEASONAL_ORDER, NONE],
         "trend": [Options(TRENDS), NONE],
         "block_length": BLOCK_LENGTH,
+        "weights": [Options(tuple(WEIGHT_CODES)), NONE],
     }
 
     def _plan_for(
@@ -281,7 +311,10 @@ class ARIMAResidualBootstrap(SyntheticResampler):
                 f"{length} instead.",
             )
         P = fit.ar.shape[0]
-        return ARMAResidualPlan(
+        wild: dict[str, Any] = (
+            {} if self.weights is None else {"kind": WEIGHT_CODES[self.weights]}
+        )
+        return (ARMAResidualPlan if self.weights is None else ARMAWildPlan)(
             key,
             n_samples,
             owner=self._name,
@@ -296,6 +329,7 @@ class ARIMAResidualBootstrap(SyntheticResampler):
             residuals=np.ascontiguousarray(resid),
             block_length=length,
             fit=(fit, res if own else None),
+            **wild,
         )
 
     def _fitted_attributes(self, plan: Any) -> dict[str, Any]:
@@ -310,4 +344,7 @@ class ARIMAResidualBootstrap(SyntheticResampler):
             "order_": fit.order,
             "seasonal_order_": fit.seasonal_order,
             "results_": res,
+            "n_multipliers_": (
+                int(plan.n_multipliers) if isinstance(plan, ARMAWildPlan) else None
+            ),
         }

@@ -8,11 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from skboot._kernels.model_arma import arma_residual_chunk
+from skboot._kernels.model_arma import arma_residual_chunk, arma_wild_chunk
+from skboot._kernels.model_based import WEBB, fill_wild_weights
 from skboot._random import PURPOSE, RootKey, fill_indices_kernel
 from skboot.model_based._base import SyntheticPlan
 
-__all__ = ["ARMAResidualPlan", "innovation_indices"]
+__all__ = ["ARMAResidualPlan", "ARMAWildPlan", "innovation_indices"]
 
 
 def innovation_indices(
@@ -92,3 +93,54 @@ class ARMAResidualPlan(SyntheticPlan):
     def start(self, b: int) -> int:
         """Replicates start from the observed first values (position 0)."""
         return 0
+
+
+@dataclass(frozen=True, eq=False)
+class ARMAWildPlan(ARMAResidualPlan):
+    """Replicate ``b``: the ARMA recursion of :class:`ARMAResidualPlan` driven by
+    the centred residuals re-scaled in place, ``resid[i] * v[i // L]``, with
+    ``v`` the replicate's wild multipliers of law ``kind`` (the codes of
+    :data:`skboot._kernels.model_based.WEIGHT_CODES`), one per block of
+    ``L = max(block_length, 1)`` residuals."""
+
+    kind: int = 0
+
+    @property
+    def _length(self) -> int:
+        return max(1, self.block_length)
+
+    @property
+    def n_multipliers(self) -> int:
+        """Multipliers per replicate: one per block of residuals."""
+        return -(-self.residuals.shape[0] // self._length)
+
+    def sample_chunk(self, b0: int, out: np.ndarray) -> None:
+        seed, gamma = self.key.stream(PURPOSE["wild"])
+        arma_wild_chunk(
+            seed,
+            gamma,
+            np.int64(b0),
+            self.w0,
+            self.mu,
+            self.ar,
+            self.ma,
+            self.delta,
+            self.y0,
+            self.level,
+            self.residuals,
+            np.int64(self.kind),
+            WEBB,
+            np.int64(self._length),
+            out,
+        )
+
+    def multipliers(self, b: int) -> np.ndarray:
+        """The multipliers of replicate ``b`` (one per block of residuals)."""
+        seed, gamma = self.key.stream(PURPOSE["wild"])
+        out = np.empty(self.n_multipliers)
+        fill_wild_weights(seed, gamma, np.uint64(b), np.int64(self.kind), WEBB, out)
+        return out
+
+    def residual_indices(self, b: int) -> None:  # type: ignore[override]
+        """None: every replicate re-scales the residuals in place."""
+        return None

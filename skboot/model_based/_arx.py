@@ -31,6 +31,7 @@ from skboot.model_based._ar import (
     default_max_order,
 )
 from skboot.model_based._arma_plan import ARMAResidualPlan
+from skboot.model_based._base import resolve_burn_in
 
 __all__ = ["arx_plan", "fit_arx", "select_arx_order"]
 
@@ -89,7 +90,8 @@ def select_arx_order(
 
 
 def _check_settings(resampler: Any) -> None:
-    """An ARX model needs OLS and no burn-in (and is not a sieve)."""
+    """An ARX model needs OLS and no burn-in (``"auto"`` resolves to 0 here)
+    (and is not a sieve)."""
     owner = resampler._name
     if "fit_method" not in resampler._parameter_constraints:
         raise value_error(
@@ -100,7 +102,7 @@ def _check_settings(resampler: Any) -> None:
             "ARX model. Got an array instead.",
         )
     for name, bad, allowed in (
-        ("burn_in", int(resampler.burn_in) != 0, "0"),
+        ("burn_in", resolve_burn_in(resampler.burn_in, exog=True) != 0, "'auto' or 0"),
         ("fit_method", resampler.fit_method != "ols", "'ols'"),
     ):
         if bad:

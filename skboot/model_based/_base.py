@@ -33,7 +33,13 @@ from skboot._engine import Statistic, cache_budget
 from skboot._random import PURPOSE, RootKey
 from skboot._run import available_memory
 from skboot._typing import ArrayLike
-from skboot._validation import BOOL, Interval, validate_params, value_error
+from skboot._validation import (
+    BOOL,
+    Interval,
+    Predicate,
+    validate_params,
+    value_error,
+)
 from skboot.model_based._synthetic import (
     SYNTHETIC_BUILTINS,
     SyntheticStatistic,
@@ -42,13 +48,30 @@ from skboot.model_based._synthetic import (
 from skboot.resamplers import BaseResampler, ResamplingPlan
 
 __all__ = [
+    "AUTO",
+    "AUTO_BURN_IN",
     "SYNTHETIC_BUILTINS",
     "SyntheticPlan",
     "SyntheticReplicate",
     "SyntheticResampler",
     "SyntheticStatistic",
     "recursion_streams",
+    "resolve_burn_in",
 ]
+
+#: ``burn_in="auto"``: this many values for a series without exogenous
+#: regressors, none with them (their values exist only at the observed times).
+AUTO_BURN_IN = 100
+#: ``burn_in``: ``"auto"`` or an int >= 0.
+AUTO = Predicate(lambda v: isinstance(v, str) and v == "auto", "'auto'")
+
+
+def resolve_burn_in(burn_in: Any, exog: bool) -> int:
+    """The burn-in ``burn_in`` stands for: ``"auto"`` is :data:`AUTO_BURN_IN`
+    for a model without exogenous regressors and 0 with them."""
+    if isinstance(burn_in, str):
+        return 0 if exog else AUTO_BURN_IN
+    return int(burn_in)
 
 
 def recursion_streams(key: RootKey) -> tuple[np.ndarray, np.uint64]:

@@ -35,9 +35,11 @@ from skboot.model_based._ar import (
 from skboot.model_based._arma_plan import ARMAResidualPlan, innovation_indices
 from skboot.model_based._arx import arx_plan
 from skboot.model_based._base import (
+    AUTO,
     SyntheticPlan,
     SyntheticResampler,
     recursion_streams,
+    resolve_burn_in,
 )
 from skboot.resamplers import BaseResampler
 
@@ -256,8 +258,10 @@ _RESIDUAL_DOC = """
     block_length : int, optional
         None resamples the residuals iid; an int ``L >= 1`` resamples moving blocks
         of ``L`` consecutive residuals (for residual dependence the model leaves).
-    burn_in : int, default=100
-        Values generated and discarded before the kept ``n``.  With ``burn_in > 0``
+    burn_in : int or "auto", default="auto"
+        Values generated and discarded before the kept ``n``; ``"auto"`` is 100
+        for an AR series and 0 for an ARX model (``y`` given), whose regressors
+        exist only at the observed times.  With ``burn_in > 0``
         a replicate starts from ``p`` consecutive observed values at a uniform
         random position (purpose slot "model"); with ``0`` it starts from the first
         ``p`` observations and is conditional on them.  At most ``2**31``, and
@@ -279,6 +283,8 @@ _RESIDUAL_DOC = """
     criterion_values_ : ndarray or None
         The criterion's values of orders ``0 .. max_order`` when the order was
         selected (the choice is the smallest in ``[min_order, max_order]``).
+    burn_in_ : int
+        The burn-in used (``burn_in`` with ``"auto"`` resolved).
     exog_coef_ : ndarray of shape (k,)
         ARX only (``y`` given): ``beta``, the coefficients of the regressors.
     key_, seed_entropy_, n_samples_, plan_
@@ -317,8 +323,8 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
     e_t`` is fitted by OLS on ``t >= p`` (statsmodels' ``AutoReg(y, lags=p,
     exog=X)``; a criterion counts the ``k`` regressors among the parameters);
     replicate ``b`` holds ``X`` fixed, starts from ``y_0 .. y_{p-1}`` and runs
-    the recursion with ``n - p`` innovations drawn as above (so ``burn_in`` must
-    be 0 and ``fit_method`` "ols").  The statistic is then called as
+    the recursion with ``n - p`` innovations drawn as above (so ``burn_in`` is
+    ``"auto"`` or 0, and ``fit_method`` "ols").  The statistic is then called as
     ``statistic(X, y*)``.
 """
         + _RESIDUAL_DOC.format(
@@ -366,7 +372,7 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
     >>> y = np.zeros(300)
     >>> for t in range(1, 300):
     ...     y[t] = 0.6 * y[t - 1] + 0.5 * z[t] + rng.normal()
-    >>> arx = ResidualBootstrap(10, order=1, burn_in=0, random_state=0).fit(z, y)
+    >>> arx = ResidualBootstrap(10, order=1, random_state=0).fit(z, y)
     >>> arx.ar_coef_.round(2), arx.exog_coef_.round(2)
     (array([0.63]), array([0.41]))
 """
@@ -381,7 +387,7 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
         max_order: int | None = None,
         fit_method: str = "ols",
         block_length: int | None = None,
-        burn_in: int = 100,
+        burn_in: int | str = "auto",
         random_state: RandomStateLike = None,
     ) -> None:
         super().__init__(n_resamples, random_state=random_state)
@@ -398,13 +404,13 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
         **BaseResampler._parameter_constraints,
         **AR_CONSTRAINTS,
         "block_length": BLOCK_LENGTH,
-        "burn_in": [Interval("int", 0)],
+        "burn_in": [Interval("int", 0), AUTO],
     }
 
     def check_params(self) -> None:
         """Validate the constructor parameters, raising on the first bad one."""
         super().check_params()
-        burn_in = int(self.burn_in)
+        burn_in = resolve_burn_in(self.burn_in, exog=False)
         if burn_in > MAX_BURN_IN:
             raise value_error(
                 "burn_in",
@@ -429,7 +435,8 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
         if y is not None:
             return arx_plan(self, key, n_samples, X, y, length)
         x = _series(X, self._name)
-        check_path_memory(int(self.burn_in), x.shape[0], 0, length > 0, self._name)
+        burn_in = resolve_burn_in(self.burn_in, exog=False)
+        check_path_memory(burn_in, x.shape[0], 0, length > 0, self._name)
         fit, crit = self._fit_order(x)
         resid = fit.residuals - fit.residuals.mean()
         m = resid.shape[0]
@@ -448,7 +455,7 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
             intercept=fit.intercept,
             coef=fit.coef,
             residuals=np.ascontiguousarray(resid),
-            burn_in=int(self.burn_in),
+            burn_in=burn_in,
             block_length=length,
             sigma2=fit.sigma2,
             criterion_values=crit,
@@ -457,10 +464,11 @@ class ResidualBootstrap(SyntheticResampler, _ARMixin):
 
     def _fitted_attributes(self, plan: Any) -> dict[str, Any]:
         if not isinstance(plan, ARMAResidualPlan):
-            return ar_attributes(plan)
+            return {**ar_attributes(plan), "burn_in_": int(plan.burn_in)}
         fit, beta, crit = plan.fit
         return {
             **ar_attributes(fit),
+            "burn_in_": 0,
             "residuals_": np.asarray(plan.residuals).copy(),
             "criterion_values_": crit,
             "exog_coef_": beta.copy(),
@@ -490,14 +498,14 @@ class SieveBootstrap(ResidualBootstrap):
         The criterion that chooses the AR order.
     block_length : int, optional
         As in :class:`ResidualBootstrap`.
-    burn_in : int, default=100
-        As in :class:`ResidualBootstrap`.
+    burn_in : int or "auto", default="auto"
+        As in :class:`ResidualBootstrap` (``"auto"`` is 100).
     random_state : None, int, SeedSequence, Generator or RandomState, default=None
         Root of the random streams.
 
     Attributes
     ----------
-    order_, ar_coef_, intercept_, residuals_, sigma2_, criterion_values_
+    order_, ar_coef_, intercept_, residuals_, sigma2_, criterion_values_, burn_in_
         As in :class:`ResidualBootstrap`.
 
     See Also
@@ -531,7 +539,7 @@ class SieveBootstrap(ResidualBootstrap):
         max_order: int | None = None,
         order: str = "aic",
         block_length: int | None = None,
-        burn_in: int = 100,
+        burn_in: int | str = "auto",
         random_state: RandomStateLike = None,
     ) -> None:
         BaseInit = SyntheticResampler.__init__
@@ -548,7 +556,7 @@ class SieveBootstrap(ResidualBootstrap):
         "min_order": AR_CONSTRAINTS["min_order"],
         "max_order": AR_CONSTRAINTS["max_order"],
         "block_length": BLOCK_LENGTH,
-        "burn_in": [Interval("int", 0)],
+        "burn_in": [Interval("int", 0), AUTO],
     }
 
     def _fit_method(self) -> str:

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 
-from skboot._kernels.model_var import var_residual_chunk, var_residual_sums
 from skboot._random import RootKey
 from skboot._typing import RandomStateLike
 from skboot._validation import (
@@ -17,13 +14,11 @@ from skboot._validation import (
     as_float_array,
     value_error,
 )
-from skboot.model_based._base import SyntheticResampler, recursion_streams
+from skboot.model_based._base import AUTO, SyntheticResampler, resolve_burn_in
 from skboot.model_based._residual import (
     AR_CONSTRAINTS,
     BLOCK_LENGTH,
     MAX_BURN_IN,
-    REDUCTIONS,
-    ARResidualPlan,
     check_order_range,
     gib,
     physical_memory,
@@ -36,59 +31,11 @@ from skboot.model_based._var_fit import (
     max_var_order,
     select_var_order,
 )
+from skboot.model_based._var_plan import VARResidualPlan, VARXResidualPlan
+from skboot.model_based._varx import varx_plan
 from skboot.resamplers import BaseResampler
 
 __all__ = ["VARResidualBootstrap"]
-
-
-@dataclass(frozen=True, eq=False)
-class VARResidualPlan(ARResidualPlan):
-    """Replicate ``b``: the VAR recursion driven by resampled residual rows.
-
-    ``coef`` is ``(p, m, m)`` and ``residuals`` ``(n - p, m)``, so the index
-    streams (``residual_indices``, ``start``) are the AR plan's, over rows.
-    """
-
-    var_intercept: np.ndarray = field(default_factory=lambda: np.empty(0))
-    sigma_u: np.ndarray = field(default_factory=lambda: np.empty((0, 0)))
-
-    @functools.cached_property
-    def _kernel_args(self) -> tuple[Any, ...]:
-        """The kernels' arguments after ``b0`` (made once: the streams' seeds
-        are derived in Python)."""
-        seeds, gamma = recursion_streams(self.key)
-        return (
-            seeds,
-            gamma,
-            self.series,
-            self.var_intercept,
-            self.coef,
-            self.residuals,
-            np.int64(self.burn_in),
-            np.bool_(self.burn_in > 0),
-            np.int64(self.block_length),
-        )
-
-    def sample_chunk(self, b0: int, out: np.ndarray) -> None:
-        seeds, gamma, *rest = self._kernel_args
-        var_residual_chunk(seeds, gamma, np.int64(b0), *rest, out)  # type: ignore[call-arg]
-
-    def reduce_chunk(self, name: str, b0: int, out: np.ndarray, ddof: int = 0) -> None:
-        """``"mean"``, ``"sum"``, ``"var"`` or ``"std"`` (``ddof``) over time of
-        each series, reduced from the generated path
-        (:func:`skboot._kernels.model_var.var_residual_sums`)."""
-        seeds, gamma, *rest = self._kernel_args
-        what = np.int64(REDUCTIONS[name])
-        var_residual_sums(seeds, gamma, np.int64(b0), *rest, what, np.int64(ddof), out)  # type: ignore[call-arg]
-
-    def draws_per_replicate(self, fused: bool = False) -> int:
-        """With ``fused``: the recursion's multiply-adds and draws of one
-        replicate, ``(burn_in + n) m (p m + 1)``, which bound a kernel call's
-        length (the fused path has no buffer to bound it)."""
-        if not fused:
-            return super().draws_per_replicate()
-        p, m = self.coef.shape[0], self.coef.shape[1]
-        return max(1, (self.burn_in + self.n_samples) * m * (p * m + 1))
 
 
 def _series(X: Any, owner: str) -> np.ndarray:
@@ -132,6 +79,17 @@ class VARResidualBootstrap(SyntheticResampler):
     replicate costs O((burn_in + n) p m^2); memory is O(chunk * n * m) whatever
     ``n_resamples``.
 
+    **Exogenous regressors (VARX).**  With ``y`` given to ``fit`` (or to
+    :func:`skboot.bootstrap`), ``y`` (n, m) holds the series and ``X`` (n,) or
+    (n, k) the regressors: ``y_t = c + A_1 y_{t-1} + ... + A_p y_{t-p} + B x_t +
+    u_t`` is fitted by OLS equation by equation (statsmodels' ``VAR(y,
+    exog=X).fit(p, trend="c")``; a criterion counts the ``m k`` entries of ``B``
+    among the parameters); replicate ``b`` holds ``X`` fixed, starts from the
+    first ``p`` rows of ``y`` and runs the recursion with ``c + B x_t`` as the
+    offset of step ``t`` and ``n - p`` residual rows drawn as above (so
+    ``burn_in`` is ``"auto"`` or 0).  The statistic is then called as
+    ``statistic(X, y*)``.
+
     Parameters
     ----------
     n_resamples : int, default=9999
@@ -147,8 +105,10 @@ class VARResidualBootstrap(SyntheticResampler):
     block_length : int, optional
         None resamples the residual rows iid; an int ``L >= 1`` resamples moving
         blocks of ``L`` consecutive rows.
-    burn_in : int, default=100
-        Rows generated and discarded before the kept ``n`` (at most ``2**31``).
+    burn_in : int or "auto", default="auto"
+        Rows generated and discarded before the kept ``n`` (at most ``2**31``);
+        ``"auto"`` is 100 for a VAR and 0 for a VARX model (``y`` given), whose
+        regressors exist only at the observed times.
     random_state : None, int, SeedSequence, Generator or RandomState, default=None
         Root of the random streams.
 
@@ -169,6 +129,11 @@ class VARResidualBootstrap(SyntheticResampler):
         selected.
     n_variables_ : int
         ``m``, the number of series.
+    burn_in_ : int
+        The burn-in used (``burn_in`` with ``"auto"`` resolved).
+    exog_coef_ : ndarray of shape (m, k)
+        VARX only (``y`` given): ``B``, the coefficients of the regressors
+        (row ``i`` for equation ``i``; statsmodels' ``coefs_exog[:, 1:]``).
     key_, seed_entropy_, n_samples_, plan_
         As for every skboot resampler.
 
@@ -199,6 +164,17 @@ class VARResidualBootstrap(SyntheticResampler):
     ...                 random_state=0)
     >>> res.standard_error.shape
     (2,)
+
+    With regressors ``z`` held fixed (VARX), the series are ``y``:
+
+    >>> z = rng.normal(size=300)
+    >>> yx = np.zeros((300, 2))
+    >>> B = np.array([1.0, -0.5])
+    >>> for t in range(1, 300):
+    ...     yx[t] = [[0.5, 0.1], [0.2, 0.3]] @ yx[t - 1] + B * z[t] + rng.normal(size=2)
+    >>> vx = VARResidualBootstrap(99, order=1, random_state=0).fit(z, yx)
+    >>> vx.exog_coef_.round(2).ravel(), vx.burn_in_, vx.sample(3).shape
+    (array([ 1.03, -0.56]), 0, (300, 2))
     """
 
     def __init__(
@@ -209,7 +185,7 @@ class VARResidualBootstrap(SyntheticResampler):
         min_order: int = 0,
         max_order: int | None = None,
         block_length: int | None = None,
-        burn_in: int = 100,
+        burn_in: int | str = "auto",
         random_state: RandomStateLike = None,
     ) -> None:
         super().__init__(n_resamples, random_state=random_state)
@@ -225,7 +201,7 @@ class VARResidualBootstrap(SyntheticResampler):
         "min_order": AR_CONSTRAINTS["min_order"],
         "max_order": AR_CONSTRAINTS["max_order"],
         "block_length": BLOCK_LENGTH,
-        "burn_in": [Interval("int", 0, MAX_BURN_IN, high_text="2**31")],
+        "burn_in": [Interval("int", 0, MAX_BURN_IN, high_text="2**31"), AUTO],
     }
 
     def _fit(self, x: np.ndarray) -> tuple[VARFit, np.ndarray | None]:
@@ -250,29 +226,31 @@ class VARResidualBootstrap(SyntheticResampler):
     def _make_plan(
         self, key: RootKey, n_samples: int, X: Any, y: Any, groups: Any
     ) -> VARResidualPlan:
-        for name, value in (("y", y), ("groups", groups)):
-            if value is not None:
-                raise value_error(
-                    name,
-                    self._name,
-                    "must be None: the resampler regenerates the series X from its "
-                    f"own VAR fit. Got {type(value).__name__} instead.",
-                )
+        if groups is not None:
+            raise value_error(
+                "groups",
+                self._name,
+                "must be None: the resampler regenerates the series from its own "
+                f"VAR fit. Got {type(groups).__name__} instead.",
+            )
+        length = 0 if self.block_length is None else int(self.block_length)
+        if y is not None:
+            return varx_plan(self, key, n_samples, X, y, length)
         x = _series(X, self._name)
         n, m = x.shape
-        need = 8 * (int(self.burn_in) + n) * (m + 1)
+        burn_in = resolve_burn_in(self.burn_in, exog=False)
+        need = 8 * (burn_in + n) * (m + 1)
         have = physical_memory()
         if have is not None and need > have:
             raise value_error(
                 "burn_in",
                 self._name,
                 f"must keep a generated path in memory: burn_in + n = "
-                f"{int(self.burn_in) + n} rows of {m} series need {gib(need)}, more "
+                f"{burn_in + n} rows of {m} series need {gib(need)}, more "
                 f"than this machine's {gib(have)}. Got {self.burn_in} instead.",
             )
         fit, crit = self._fit(x)
         resid = fit.residuals - fit.residuals.mean(axis=0)
-        length = 0 if self.block_length is None else int(self.block_length)
         if length > resid.shape[0]:
             raise value_error(
                 "block_length",
@@ -288,7 +266,7 @@ class VARResidualBootstrap(SyntheticResampler):
             series=x,
             coef=fit.coef,
             residuals=np.ascontiguousarray(resid),
-            burn_in=int(self.burn_in),
+            burn_in=burn_in,
             block_length=length,
             criterion_values=crit,
             var_intercept=fit.intercept,
@@ -304,4 +282,10 @@ class VARResidualBootstrap(SyntheticResampler):
             "sigma_u_": np.asarray(plan.sigma_u).copy(),
             "criterion_values_": plan.criterion_values,
             "n_variables_": int(plan.series.shape[1]),
+            "burn_in_": int(plan.burn_in),
+            **(
+                {"exog_coef_": np.asarray(plan.exog_coef).copy()}
+                if isinstance(plan, VARXResidualPlan)
+                else {}
+            ),
         }

@@ -90,20 +90,20 @@ def default_var_max_order(n: int, m: int) -> int:
     return int(min(round(12.0 * (n / 100.0) ** 0.25), max_var_order(n, m)))
 
 
-def check_var_data(x: np.ndarray, owner: str) -> None:
+def check_var_data(x: np.ndarray, owner: str, name: str = "X") -> None:
     """Refuse non-finite values, values whose squares overflow, and constant
-    series (before any fit)."""
+    series (before any fit); ``name`` is the parameter that holds ``x``."""
     if not np.all(np.isfinite(x)):
         bad = int((~np.isfinite(x)).sum())
         raise value_error(
-            "X",
+            name,
             owner,
             f"must hold finite values. Got {bad} NaN or infinite value(s) instead.",
         )
     top = float(np.abs(x).max())
     if top > _HUGE / math.sqrt(x.shape[0]):
         raise value_error(
-            "X",
+            name,
             owner,
             "must have values whose squares and sums of squares are finite "
             f"float64 numbers (the least-squares fit squares them). Got values up "
@@ -112,7 +112,7 @@ def check_var_data(x: np.ndarray, owner: str) -> None:
     flat = np.flatnonzero(np.ptp(x, axis=0) == 0.0)
     if flat.shape[0]:
         raise value_error(
-            "X",
+            name,
             owner,
             "must not have a constant column (a VAR has no residual variance to "
             f"resample in it). Got constant column(s) {flat.tolist()}.",
