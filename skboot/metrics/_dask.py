@@ -123,14 +123,15 @@ _AP_WEIGHTED = (
 )
 #: Why the methods that revisit the rows are unavailable on such a result.
 NO_ROWS = (
-    "The predictions of this result stay in dask collections, and the "
-    "leave-one-out values of this metric have no closed form from sums per "
-    "partition: BCa is data-parallel for every metric of predictions in dask "
-    "collections except 'average_precision' with sample weights ("
+    "The predictions of this result stay in dask collections, so the methods "
+    "that need every row in one place are unavailable. Use method "
+    "'percentile', 'basic', 'normal' or 'bc' (they need only the "
+    "distribution), or 'bca': BCa is data-parallel for every metric of "
+    "predictions in dask collections except 'average_precision' with sample "
+    "weights ("
     + _AP_WEIGHTED
-    + "). Use method 'percentile', 'basic', 'normal' or 'bc' (they need only "
-    "the distribution), or call .compute() on the collections and pass the "
-    "numpy arrays if they fit in memory."
+    + "). Or call .compute() on the collections and pass the numpy arrays if "
+    "they fit in memory."
 )
 
 
