@@ -339,11 +339,12 @@ def test_bca_and_file_round_trip(tmp_path):
         _dask(y, 100),
         _dask(data["score"], 100),
         "average_precision",
+        sample_weight=_dask(data["weight"], 100),
         resampler=PoissonBootstrap(B),
         random_state=SEED,
         method="bc",
     )
-    with pytest.raises(ValueError, match="BCa is data-parallel for 'accuracy'"):
+    with pytest.raises(ValueError, match="BCa is data-parallel for every metric"):
         ap.confidence_interval(method="bca")
     path = tmp_path / "acc.skboot"
     res.save(path)
@@ -368,8 +369,13 @@ ERRORS = [
     ({"resampler": None}, r"'resampler' .* must be PoissonBootstrap.*Got None"),
     ({"resampler": Bootstrap(10)}, r"'resampler' .* must be PoissonBootstrap"),
     (
-        {"metric": "average_precision", "method": "bca"},
-        r"'method' .* must be one of 'percentile'.*'average_precision'.*Got 'bca'",
+        {
+            "metric": "average_precision",
+            "method": "bca",
+            "sample_weight": _dask(_data()["weight"], 100),
+        },
+        r"'method' .* must be one of 'percentile'.*'average_precision' with "
+        r"sample weights.*Got 'bca'",
     ),
     ({"groups": np.zeros(N)}, r"'groups' .* must be None"),
     ({"stratify": True}, r"'stratify' .* must be None"),
@@ -621,19 +627,33 @@ def test_mean_metric_bca_undefined_jackknife_follows_the_policy():
         assert got.confidence_interval() == want.confidence_interval()
 
 
-@pytest.mark.parametrize("metric", ["roc_auc", "f1", "accuracy", "average_precision"])
-def test_the_default_method_works_on_dask(metric):
+@pytest.mark.parametrize(
+    "metric, weighted",
+    [
+        ("roc_auc", False),
+        ("f1", False),
+        ("accuracy", False),
+        ("average_precision", False),
+        ("average_precision", True),
+    ],
+)
+def test_the_default_method_works_on_dask(metric, weighted):
     """The default interval runs on dask collections: BCa where its
-    acceleration is data-parallel, BC (and the result says so) elsewhere."""
+    acceleration is data-parallel, BC (and the result says so) elsewhere
+    (the average precision with sample weights)."""
     data = _data()
     y, pred = _pred(metric, data)
     if metric == "f1":
         y, pred = data["y"], data["label"]
     if metric == "average_precision":
         y, pred = data["y"], data["score"]
-    kw = dict(resampler=PoissonBootstrap(B), random_state=SEED)
-    got = metric_ci(_dask(y, 100), _dask(pred, 100), metric, **kw)
-    expected = "bc" if metric == "average_precision" else "bca"
+    sw = data["weight"] if weighted else None
+    kw = dict(resampler=PoissonBootstrap(B), random_state=SEED, sample_weight=sw)
+    dsw = None if sw is None else _dask(sw, 100)
+    got = metric_ci(
+        _dask(y, 100), _dask(pred, 100), metric, **(kw | {"sample_weight": dsw})
+    )
+    expected = "bc" if weighted else "bca"
     want = metric_ci(y, pred, metric, method=expected, **kw)
     assert got.method == got.confidence_interval().method == expected
     ci, ci0 = got.confidence_interval(), want.confidence_interval()

@@ -288,30 +288,27 @@ def test_label_metrics_bca_equal_in_memory(metric, options, weight, chunks):
     _same_bca(got, want)
 
 
-def test_compare_metrics_f1_bca_and_roc_auc_bc():
+def test_compare_metrics_f1_and_roc_auc_bca():
     """The paired difference of two models: BCa for F1 (a row leaves both
-    confusion matrices), BC by default for the ROC AUC (its rows are sorted
-    by each model's scores apart), whose BCa is refused before any work."""
+    confusion matrices) and for the ROC AUC (each model's rows sorted by its
+    own scores, their leave-one-out values joined by row number), as in
+    memory."""
     from skboot import compare_metrics
 
     data = _labels()
     y, a, b = data["y"], data["label"], data["other"]
     kw = dict(resampler=PoissonBootstrap(40), random_state=SEED)
-    want = compare_metrics(y, a, b, "f1", **kw)
 
     def dsk(x):
         return da.from_array(x, chunks=97)
 
-    got = compare_metrics(dsk(y), dsk(a), dsk(b), "f1", **kw)
-    assert got.method == want.method == "bca"
-    ci, ci0 = got.confidence_interval(), want.confidence_interval()
-    np.testing.assert_allclose([ci.low, ci.high], [ci0.low, ci0.high], rtol=1e-10)
-    assert got.pvalue == want.pvalue
-    score, coarse = dsk(data["score"]), dsk(data["coarse"])
-    auc = compare_metrics(dsk(y), score, coarse, "roc_auc", **kw)
-    assert auc.method == "bc"
-    with pytest.raises(ValueError, match=r"'method' .*'roc_auc' of two models.*"):
-        compare_metrics(dsk(y), score, coarse, "roc_auc", method="bca", **kw)
+    for metric, pa, pb in (("f1", a, b), ("roc_auc", data["score"], data["coarse"])):
+        want = compare_metrics(y, pa, pb, metric, **kw)
+        got = compare_metrics(dsk(y), dsk(pa), dsk(pb), metric, **kw)
+        assert got.method == want.method == "bca"
+        ci, ci0 = got.confidence_interval(), want.confidence_interval()
+        np.testing.assert_allclose([ci.low, ci.high], [ci0.low, ci0.high], rtol=1e-10)
+        np.testing.assert_allclose(got.pvalue, want.pvalue, rtol=1e-10)
 
 
 def test_roc_auc_bca_undefined_jackknife_as_in_memory():
@@ -518,11 +515,13 @@ def test_r2_bad_predictions_named():
         )
 
 
-@pytest.mark.parametrize("case", ["corr", "r2", "roc_auc", "f1"])
+@pytest.mark.parametrize(
+    "case", ["corr", "r2", "roc_auc", "f1", "average_precision", "paired"]
+)
 def test_the_rows_never_come_to_the_client(case, monkeypatch):
     """No conversion of a collection to numpy on the client, in the run nor
     in BCa's leave-one-out pass."""
-    from skboot import metric_ci
+    from skboot import compare_metrics, metric_ci
 
     def refuse(self, *args, **kwargs):
         raise AssertionError("a dask array was converted to numpy")
@@ -537,11 +536,15 @@ def test_the_rows_never_come_to_the_client(case, monkeypatch):
         else:
             data = _regression(300) if case == "r2" else _labels(300)
             y = data["y"]
-            pred = {"r2": "a", "roc_auc": "score", "f1": "label"}[case]
+            pred = {"r2": "a", "f1": "label"}.get(case, "score")
             yd = da.from_array(y, chunks=100)
             pdk = da.from_array(data[pred], chunks=100)
             monkeypatch.setattr(type(yd), "__array__", refuse)
-            res = metric_ci(yd, pdk, case, **kw)
+            if case == "paired":  # two models' ROC AUC: the rows joined
+                other = da.from_array(data["coarse"], chunks=100)
+                res = compare_metrics(yd, pdk, other, "roc_auc", **kw)
+            else:
+                res = metric_ci(yd, pdk, case, **kw)
             ci = res.confidence_interval()
     assert res.distribution.shape == (20,)
     assert ci.method == "bca"

@@ -146,8 +146,8 @@ def metric_ci(
 
     Predictions in dask collections (dask arrays or Series, partitioned like
     ``y_true``) run data-parallel with ``resampler=PoissonBootstrap(...)``
-    (``method`` "bca", the default, for all but "average_precision" and a
-    comparison's "roc_auc": one more pass computes its acceleration;
+    (``method`` "bca", the default, for all but "average_precision" with
+    ``sample_weight``: one more pass computes its acceleration;
     "percentile", "basic", "normal" or "bc" for all): each partition reduces
     its rows to per-replicate sums on the dask workers (ROC AUC after a dask
     sort by score), so the rows never come to this process; the result equals
@@ -199,8 +199,8 @@ def metric_ci(
     method : {"percentile", "basic", "normal", "bc", "bca"} or None, default=None
         Any letter case ("BCa" is "bca").  None: "bca", except for predictions
         in dask collections with a metric whose BCa acceleration is not
-        data-parallel ("average_precision"; "roc_auc" in
-        :func:`compare_metrics`): "bc" there.
+        data-parallel ("average_precision" with ``sample_weight``): "bc"
+        there.
     level : float, default=0.95
         Confidence level, in (0, 1).
     n_jobs : int, default=None

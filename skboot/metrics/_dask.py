@@ -18,9 +18,11 @@ its rows alone and only per-replicate sums travel:
   Mann-Whitney sums are merged in order (:mod:`skboot.metrics._dask_rank`).
 
 The result equals the in-memory ``metric_ci(..., resampler=PoissonBootstrap)``
-on the same rows and seed (exactly on integer sums).  BCa: the mean-type
-metrics' leave-one-out power sums, one more pass
-(:mod:`skboot._run._dask_jackknife`).
+on the same rows and seed (exactly on integer sums).  BCa: the leave-one-out
+power sums of closed forms evaluated where the rows live, one more pass
+(:mod:`skboot._run._dask_jackknife`, :mod:`skboot.metrics._dask_loo`,
+:mod:`skboot.metrics._dask_ranked`); every metric here but the average
+precision with sample weights.
 """
 
 from __future__ import annotations
@@ -64,25 +66,16 @@ from skboot.metrics._dask_inputs import (
     check_call,
     inputs_of,
     partition_weights,
+    per_partition,
     refuse,
 )
 from skboot.metrics._dask_loo import (
-    auc_carries,
-    auc_loo_partition,
     confusion_loo_partition,
     r2_loo_partition,
     r2_rule,
 )
 from skboot.metrics._dask_r2 import merge_r2, r2_partition, r2_values
-from skboot.metrics._dask_rank import (
-    auc_values,
-    merge_ranks,
-    precision_carries,
-    precision_partition,
-    precision_values,
-    rank_frame,
-    rank_partition,
-)
+from skboot.metrics._dask_ranked import rank_loo_tasks, rank_run
 from skboot.metrics._inputs import check_options
 from skboot.metrics._registry import METRICS
 from skboot.metrics._resolve import ResolvedMetric, resolve_metric
@@ -120,17 +113,25 @@ _MEAN_METRICS = tuple(
     m for m in DASK_METRICS if m not in (*_RANKED, *CONFUSION_METRICS, "r2")
 )
 _LABELLED = ("accuracy", "average_precision", "brier_score", "log_loss", "roc_auc")
-#: The metrics whose BCa acceleration is data-parallel (ROC AUC: one model).
-_BCA_METRICS = tuple(sorted((*_MEAN_METRICS, *CONFUSION_METRICS, "r2", "roc_auc")))
-_BCA_NAMES = ", ".join(repr(m) for m in _BCA_METRICS)
+#: Why BCa is not data-parallel for the average precision with sample weights.
+_AP_WEIGHTED = (
+    "leaving out a row of weight w lowers the counts at every lower threshold "
+    "by w, which changes each of their precisions by an amount that depends "
+    "on w, so the leave-one-out values need one pass over the thresholds per "
+    "distinct weight (n passes, O(n**2) work, for continuous weights) instead "
+    "of one; without sample_weight BCa is data-parallel"
+)
 #: Why the methods that revisit the rows are unavailable on such a result.
 NO_ROWS = (
-    "The predictions of this result stay in dask collections, and the "
-    "leave-one-out values of this metric have no closed form from sums per "
-    f"partition: BCa is data-parallel for {_BCA_NAMES} (ROC AUC of one model, "
-    "not the difference of two). Use method 'percentile', 'basic', 'normal' or 'bc' (they need only the "
-    "distribution), or call .compute() on the collections and pass the numpy "
-    "arrays if they fit in memory."
+    "The predictions of this result stay in dask collections, so the methods "
+    "that need every row in one place are unavailable. Use method "
+    "'percentile', 'basic', 'normal' or 'bc' (they need only the "
+    "distribution), or 'bca': BCa is data-parallel for every metric of "
+    "predictions in dask collections except 'average_precision' with sample "
+    "weights ("
+    + _AP_WEIGHTED
+    + "). Or call .compute() on the collections and pass the numpy arrays if "
+    "they fit in memory."
 )
 
 
@@ -280,15 +281,6 @@ def _mean_values(
     return out
 
 
-def _per_partition(inputs: Inputs, call: Any) -> list[Any]:
-    """``call(y_true, preds, sample_weight, start)`` on the blocks of each
-    partition, in order (``preds``: the block of each prediction)."""
-    return [
-        call(yt, [p[i] for p in inputs.preds], inputs.weight[i], start)
-        for i, (yt, start) in enumerate(zip(inputs.y_true, inputs.starts, strict=True))
-    ]
-
-
 def _mean_run(
     inputs: Inputs, job: _Job, sign: float
 ) -> tuple[list[np.ndarray], LooRule]:
@@ -297,7 +289,7 @@ def _mean_run(
     import dask
 
     part = dask.delayed(mean_partition, pure=True)
-    parts = _per_partition(inputs, lambda *blocks: part(*blocks, job))
+    parts = per_partition(inputs, lambda *blocks: part(*blocks, job))
     total = _merged(parts, merge_sums, job.owner)
     weighted = inputs.weight[0] is not None
     rms = job.name == "root_mean_squared_error"
@@ -314,7 +306,7 @@ def _mean_loo(inputs: Inputs, job: _Job, rule: LooRule) -> list[Any]:
     import dask
 
     part = dask.delayed(mean_loo_partition, pure=True)
-    return _per_partition(
+    return per_partition(
         inputs, lambda yt, preds, sw, start: part(yt, preds, sw, start, job, rule)
     )
 
@@ -332,62 +324,10 @@ def _confusion_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
         for cp, param in zip(classes[1:], job.params, strict=True)
     ]
     part = dask.delayed(bin_partition, pure=True)
-    parts = _per_partition(inputs, lambda *blocks: part(*blocks, job.stream, classes))
+    parts = per_partition(inputs, lambda *blocks: part(*blocks, job.stream, classes))
     (totals,) = dask.compute(tree_merge(parts, dask.delayed(merge_bins, pure=True)))
     tables = (classes, probes, [t[-1] for t in totals])
     return confusion_values(probes, totals), tables
-
-
-def _rank_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
-    """The exact ROC AUC (or average precision) of each prediction per
-    replicate: one dask sort by score per prediction, then the rank sums
-    merged in order; for the ROC AUC of one prediction, what its
-    leave-one-out values need (the sorted partitions, their carries, the
-    original rows' Mann-Whitney sum and class weights), else None."""
-    import dask
-    import dask.dataframe as dd
-    import pandas as pd
-
-    seed, gamma, B = job.stream
-    positive = job.options["pos_label"]
-    frame = dask.delayed(rank_frame, pure=True)
-    ranks = dask.delayed(rank_partition, pure=True)
-    merge = dask.delayed(merge_ranks, pure=True)
-    meta = pd.DataFrame(
-        {c: np.empty(0) for c in ("score", "label", "weight")}
-        | {"row": np.empty(0, dtype=np.int64)}
-    )
-    roots = []
-    for j, param in enumerate(job.params):
-        frames = _per_partition(
-            inputs,
-            lambda yt, yp, sw, start, j=j, param=param: frame(
-                yt, yp[j], sw, start, positive, param, job.owner, job.name
-            ),
-        )
-        ordered = dd.from_delayed(frames, meta=meta, verify_meta=False)
-        ordered = ordered.sort_values("score").to_delayed()
-        parts = [ranks(p, seed, gamma, B) for p in ordered]
-        root = tree_merge(parts, merge)
-        if job.name == "roc_auc":
-            roots.append(dask.delayed(auc_values, pure=True)(root))
-            if len(job.params) == 1:
-                roots.append(dask.delayed(auc_carries, pure=True)(parts))
-                roots.append(dask.delayed(_original, pure=True)(root))
-                roots.append(ordered)
-            continue
-        # average precision: a second pass over the sorted partitions, each
-        # given the weights above it and those tied with its first score
-        carries = dask.delayed(precision_carries, pure=True)(parts)
-        share = dask.delayed(precision_partition, pure=True)
-        shares = [share(p, seed, gamma, B, carries[i]) for i, p in enumerate(ordered)]
-        total = tree_merge(shares, dask.delayed(np.add, pure=True))
-        roots.append(dask.delayed(precision_values, pure=True)(total, root))
-    if job.name == "roc_auc" and len(job.params) == 1:
-        ordered = roots.pop()
-        values, carries, root_b = dask.compute(*roots)
-        return [values], (ordered, carries, root_b)
-    return list(dask.compute(*roots)), None
 
 
 def _r2_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
@@ -398,7 +338,7 @@ def _r2_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
     import dask
 
     part = dask.delayed(r2_partition, pure=True)
-    parts = _per_partition(
+    parts = per_partition(
         inputs,
         lambda *blocks: part(*blocks, job.stream, job.params, job.options, job.owner),
     )
@@ -408,14 +348,10 @@ def _r2_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
     return values, (total, np.array([v[-1] for v in values]), force)
 
 
-def _original(root: Any) -> tuple[float, float, float]:
-    """The Mann-Whitney sum and class weights of the original rows."""
-    return float(root.area[-1]), float(root.pos[-1]), float(root.neg[-1])
-
-
 def _loo_tasks(inputs: Inputs, job: _Job, extra: Any, ref: float, sign: float):
     """The delayed leave-one-out power sums of the partitions of a label
-    metric, R2 or the ROC AUC (:mod:`skboot.metrics._dask_loo`)."""
+    metric, R2 (:mod:`skboot.metrics._dask_loo`) or a ranking metric
+    (:mod:`skboot.metrics._dask_ranked`)."""
     import dask
 
     name = job.name
@@ -424,17 +360,38 @@ def _loo_tasks(inputs: Inputs, job: _Job, extra: Any, ref: float, sign: float):
         rule = r2_rule(sums, r2, force, sign, ref)
         task = dask.delayed(r2_loo_partition, pure=True)
         spec = (job.params, job.options, job.owner)
-        return _per_partition(
+        return per_partition(
             inputs, lambda yt, yp, sw, start: task(yt, yp, sw, start, rule, spec)
         )
     if name in CONFUSION_METRICS:
         part = dask.delayed(confusion_loo_partition, pure=True)
-        return _per_partition(
+        return per_partition(
             inputs, lambda yt, yp, sw, start: part(yt, yp, sw, start, extra, ref, sign)
         )
-    ordered, carries, root = extra
-    part = dask.delayed(auc_loo_partition, pure=True)
-    return [part(p, carries[i], root, ref, sign) for i, p in enumerate(ordered)]
+    return rank_loo_tasks(name, extra, ref, sign)
+
+
+def _bca_method(
+    owner: str, chosen: Any, method: str, name: str, registry: str, weighted: bool
+) -> str:
+    """The interval method: BCa (the default) wherever its acceleration is
+    data-parallel; elsewhere (the average precision with sample weights)
+    "bc" by default and "bca" refused, before any work."""
+    if registry != "average_precision" or not weighted:
+        return method
+    if chosen is None:
+        return "bc"
+    if method == "bca":
+        raise value_error(
+            "method",
+            owner,
+            f"must be one of {', '.join(repr(m) for m in _NO_BCA)} for the metric "
+            f"{name!r} with sample weights and predictions in dask collections "
+            "(the default, method=None, gives 'bc' here): BCa's acceleration "
+            f"needs every row's leave-one-out value, and {_AP_WEIGHTED}. Got "
+            "'bca'.",
+        )
+    return method
 
 
 def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
@@ -467,22 +424,14 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
             "collections: each partition reduces its rows to per-replicate sums. "
             f"Got {resolved.name!r}.",
         )
-    bca = resolved.registry in _BCA_METRICS and not (
-        resolved.registry == "roc_auc" and len(preds) == 2
+    method = _bca_method(
+        owner,
+        chosen,
+        method,
+        resolved.name,
+        str(resolved.registry),
+        sample_weight is not None,
     )
-    if chosen is None and not bca:
-        method = "bc"  # the default where BCa is not data-parallel
-    if method == "bca" and not bca:
-        raise value_error(
-            "method",
-            owner,
-            f"must be one of {', '.join(repr(m) for m in _NO_BCA)} for the metric "
-            f"{resolved.name!r}{' of two models' if len(preds) == 2 else ''} with "
-            "predictions in dask collections: its leave-one-out values (BCa's "
-            "acceleration) have no closed form from sums per partition (the "
-            "default, method=None, gives 'bc' here); BCa is data-parallel for "
-            f"{_BCA_NAMES} (ROC AUC of one model). Got 'bca'.",
-        )
     res, source = resolve_resampler(
         resampler, call["n_resamples"], call["random_state"], owner
     )
@@ -501,7 +450,8 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
     job = _Job(name, options, (seed, gamma, B), tuple(preds), owner)
     loo = extra = None
     if name in _RANKED:
-        values, extra = _rank_run(inputs, job)
+        weighted_ap = name == "average_precision" and sample_weight is not None
+        values, extra = rank_run(inputs, job, not weighted_ap)
     elif name in CONFUSION_METRICS:
         values, extra = _confusion_run(inputs, job)
     elif name == "r2":

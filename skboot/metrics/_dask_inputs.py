@@ -17,6 +17,7 @@ __all__ = [
     "check_call",
     "inputs_of",
     "partition_weights",
+    "per_partition",
     "refuse",
 ]
 
@@ -150,6 +151,15 @@ def inputs_of(y_true: Any, preds: dict[str, Any], sw: Any, owner: str) -> Inputs
     weight = blocks.get("sample_weight", [None] * len(sizes))
     ndim = max(arrays[p].ndim for p in preds)
     return Inputs(list(yt.to_delayed().ravel()), pred_blocks, weight, starts, n, ndim)
+
+
+def per_partition(inputs: Inputs, call: Any) -> list[Any]:
+    """``call(y_true, preds, sample_weight, start)`` on the blocks of each
+    partition, in order (``preds``: the block of each prediction)."""
+    return [
+        call(yt, [p[i] for p in inputs.preds], inputs.weight[i], start)
+        for i, (yt, start) in enumerate(zip(inputs.y_true, inputs.starts, strict=True))
+    ]
 
 
 def partition_weights(sample_weight: Any, owner: str) -> np.ndarray:

@@ -47,6 +47,7 @@ __all__ = [
     "R2Rule",
     "auc_carries",
     "auc_loo_partition",
+    "auc_loo_values",
     "confusion_loo_partition",
     "r2_loo_partition",
     "r2_rule",
@@ -132,21 +133,16 @@ def auc_carries(parts: list[RankSums]) -> list[np.ndarray]:
     return carries
 
 
-def auc_loo_partition(
-    frame: Any,
-    carry: np.ndarray,
-    root: tuple[float, float, float],
-    ref: float,
-    sign: float,
-) -> LooSums:
-    """The leave-one-out power sums of one sorted partition's rows (runs on a
-    worker): ``carry`` from :func:`auc_carries`, ``root`` the Mann-Whitney
-    sum and the class weights of the original rows, ``ref`` the signed
-    estimate."""
+def auc_loo_values(
+    frame: Any, carry: np.ndarray, root: tuple[float, float, float]
+) -> tuple[np.ndarray, np.ndarray]:
+    """One sorted partition's row numbers and the ROC AUC without each of
+    its rows: ``carry`` from :func:`auc_carries`, ``root`` the Mann-Whitney
+    sum and the class weights of the original rows."""
     _, labels, weight, rows, gstarts = _columns(frame)
     m = labels.shape[0]
     if m == 0:
-        return loo_sums(np.empty((0, 1)), rows)
+        return rows, np.empty(0)
     area, P, N = root
     group = np.repeat(np.arange(gstarts.shape[0] - 1), np.diff(gstarts))
     pos_w = weight * labels
@@ -172,7 +168,20 @@ def auc_loo_partition(
     ok = (p_left > 0.0) & (n_left > 0.0)
     auc = np.where(ok, a / np.where(ok, p_left * n_left, 1.0), np.nan)
     full = area / (P * N) if P > 0.0 and N > 0.0 else np.nan
-    auc = np.where(weight == 0.0, full, auc)  # a row of no weight changes nothing
+    return rows, np.where(weight == 0.0, full, auc)  # no weight: no change
+
+
+def auc_loo_partition(
+    frame: Any,
+    carry: np.ndarray,
+    root: tuple[float, float, float],
+    ref: float,
+    sign: float,
+) -> LooSums:
+    """The leave-one-out power sums of one sorted partition's rows (runs on a
+    worker): arguments as :func:`auc_loo_values`, ``ref`` the signed
+    estimate."""
+    rows, auc = auc_loo_values(frame, carry, root)
     return loo_sums((sign * auc - ref)[:, None], rows)
 
 

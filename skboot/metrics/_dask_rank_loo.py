@@ -1,0 +1,173 @@
+"""BCa's acceleration for the average precision of predictions in dask
+collections, and for the paired difference of two models' ROC AUC or average
+precision: leave-one-out values computed where the sorted rows live.
+
+* Average precision, unit weights.  Over the distinct scores, highest first,
+  group ``h`` holds ``p_h`` positives and ``n_h`` negatives; ``TP_h``,
+  ``FP_h`` count the rows scored at least as high, ``T_h = TP_h + FP_h``, and
+  ``AP = sum_h p_h TP_h / T_h / P`` (scikit-learn's step-wise sum, one
+  threshold per distinct score).  Leaving out row ``i`` of group ``k`` takes
+  one from ``T_h`` (and from ``TP_h`` for a positive) at every group scored
+  no higher, and changes nothing else, so the numerator changes by a term of
+  group ``k`` plus a sum over the lower groups of terms that do not depend on
+  ``i``: ``d+_h = -p_h FP_h / (T_h (T_h - 1))`` (``i`` a positive) or ``d-_h =
+  p_h TP_h / (T_h (T_h - 1))`` (a negative).  With ``D`` their sum below
+  group ``k``: a positive gives ``AP_(i) - AP = (D+ + c + AP) / (P - 1)``,
+  ``c = (p a - (p + a - 1) t) / (t (t - 1))`` (``p``, ``a``, ``t``: ``p_k``,
+  ``TP_k``, ``T_k``; -1 when ``t = 1``), undefined when it was the only
+  positive; a negative gives ``(D- + p a / (t (t - 1))) / P``.  On the sorted
+  partitions of the bootstrap's pass (ascending scores), a partition's groups
+  need the class counts above it and those of the groups of tied scores cut
+  by its boundaries (:func:`skboot.metrics._dask_loo.auc_carries`); the sums
+  ``D`` below its first group come from the earlier partitions' own sums
+  (:func:`ap_owned`, :func:`ap_offsets`: a group cut by boundaries is counted
+  by the partition holding its highest rows).  O(n) after the sort.
+* Two models: each model's leave-one-out values are computed on its own
+  sorted partitions as ``(row, value - full value)`` pairs, the two sets are
+  joined by row number (a dask merge: one shuffle of the pairs), and each
+  joined partition returns the power sums of the signed differences
+  (:func:`paired_loo_sums`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from skboot._run._dask_jackknife import LooSums, loo_sums
+from skboot.metrics._dask_rank import _columns
+
+__all__ = [
+    "PAIR_COLUMNS",
+    "ap_loo_sums",
+    "ap_loo_values",
+    "ap_offsets",
+    "ap_owned",
+    "pair_frame",
+    "paired_loo_sums",
+]
+
+#: The columns of one model's leave-one-out frame.
+PAIR_COLUMNS = ("row", "value")
+
+
+def _ap_groups(
+    frame: Any, carry: np.ndarray, root: tuple[float, float, float]
+) -> tuple[np.ndarray, ...]:
+    """A sorted partition's labels, row numbers, each row's group and, per
+    group of tied scores (ascending): ``p``, ``TP``, ``T`` of the whole group
+    and its terms ``d+``, ``d-`` (0 where ``T < 2``: the top row alone)."""
+    _, labels, _, rows, gstarts = _columns(frame)
+    if labels.shape[0] == 0:
+        gstarts = gstarts[:1]  # no group
+    _, P, N = root
+    below_pos, below_neg, lo_pos, lo_neg, hi_pos, _ = carry
+    gp = np.add.reduceat(labels, gstarts[:-1]) if labels.size else np.empty(0)
+    gn = np.diff(gstarts).astype(np.float64) - gp
+    G = gp.shape[0]
+    edge_lo = np.zeros(G)
+    edge_hi = np.zeros(G)
+    if G:
+        edge_lo[0] = 1.0
+        edge_hi[-1] = 1.0
+    p = gp + edge_lo * lo_pos + edge_hi * hi_pos
+    above_pos = P - below_pos - gp.sum()
+    above_neg = N - below_neg - gn.sum()
+    # the rows scored at least as high: the later partitions, the groups from
+    # this one up, and (first group) the earlier rows tied with it
+    tp = above_pos + np.cumsum(gp[::-1])[::-1] + edge_lo * lo_pos
+    fp = above_neg + np.cumsum(gn[::-1])[::-1] + edge_lo * lo_neg
+    t = tp + fp
+    ok = t >= 2.0
+    scale = np.where(ok, t * (t - 1.0), 1.0)
+    d_pos = np.where(ok, -p * fp / scale, 0.0)
+    d_neg = np.where(ok, p * tp / scale, 0.0)
+    group = np.repeat(np.arange(G), np.diff(gstarts))
+    return labels, rows, group, p, tp, t, d_pos, d_neg
+
+
+def ap_owned(
+    frame: Any, carry: np.ndarray, root: tuple[float, float, float]
+) -> np.ndarray:
+    """(2,): the sums of ``d+`` and ``d-`` over the groups of one sorted
+    partition whose highest rows it holds (runs on a worker)."""
+    _, _, _, _, _, _, d_pos, d_neg = _ap_groups(frame, carry, root)
+    if d_pos.shape[0] and carry[4] + carry[5] > 0.0:  # its last group goes on
+        d_pos, d_neg = d_pos[:-1], d_neg[:-1]
+    return np.array([d_pos.sum(), d_neg.sum()])
+
+
+def ap_offsets(owned: list[np.ndarray]) -> list[np.ndarray]:
+    """Per sorted partition, (2,): the sums of ``d+`` and ``d-`` over the
+    groups scored below its first score (the earlier partitions' own)."""
+    out = []
+    total = np.zeros(2)
+    for sums in owned:
+        out.append(total.copy())
+        total = total + sums
+    return out
+
+
+def ap_loo_values(
+    frame: Any,
+    carry: np.ndarray,
+    offset: np.ndarray,
+    root: tuple[float, float, float],
+    full: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """One sorted partition's row numbers and ``AP_(i) - AP`` of its rows
+    (NaN where row ``i`` is the only positive); ``full``: ``AP``."""
+    labels, rows, group, p, tp, t, d_pos, d_neg = _ap_groups(frame, carry, root)
+    P = root[1]
+    below_pos = offset[0] + np.cumsum(d_pos) - d_pos  # the groups scored lower
+    below_neg = offset[1] + np.cumsum(d_neg) - d_neg
+    pk, ak, tk = p[group], tp[group], t[group]
+    two = tk >= 2.0
+    scale = np.where(two, tk * (tk - 1.0), 1.0)
+    own_pos = np.where(two, (pk * ak - (pk + ak - 1.0) * tk) / scale, -1.0)
+    own_neg = np.where(two, pk * ak / scale, 0.0)
+    positive = labels == 1.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if_pos = (below_pos[group] + own_pos + full) / (P - 1.0 if P > 1.0 else np.nan)
+        if_neg = (below_neg[group] + own_neg) / (P if P > 0.0 else np.nan)
+    return rows, np.where(positive, if_pos, if_neg)
+
+
+def ap_loo_sums(
+    frame: Any,
+    carry: np.ndarray,
+    offset: np.ndarray,
+    root: tuple[float, float, float],
+    full: float,
+    shift: tuple[float, float],
+) -> LooSums:
+    """The leave-one-out power sums of one sorted partition's rows (runs on
+    a worker): ``e_i = sign (AP_(i) - AP) + (sign AP - ref)``, ``shift`` the
+    metric's sign and ``sign AP - ref``."""
+    rows, delta = ap_loo_values(frame, carry, offset, root, full)
+    sign, base = shift
+    return loo_sums((sign * delta + base)[:, None], rows)
+
+
+def pair_frame(rows: np.ndarray, values: np.ndarray) -> Any:
+    """One model's leave-one-out frame: row numbers and values."""
+    import pandas as pd
+
+    return pd.DataFrame(dict(zip(PAIR_COLUMNS, (rows, values), strict=True)))
+
+
+def paired_loo_sums(joined: Any, shift: tuple[float, float]) -> LooSums:
+    """The leave-one-out power sums of one partition of the two models'
+    frames joined by row (runs on a worker): ``e_i = sign (v_a - v_b) +
+    base``, ``v`` each model's value less its full value, ``shift`` the
+    metric's sign and ``base = sign (full_a - full_b) - ref``.  The rows are
+    put in order first, so the sums do not depend on the shuffle's order."""
+    rows = joined["row"].to_numpy(dtype=np.int64)
+    order = np.argsort(rows, kind="stable")
+    a = joined["value_a"].to_numpy(dtype=np.float64)[order]
+    b = joined["value_b"].to_numpy(dtype=np.float64)[order]
+    sign, base = shift
+    with np.errstate(invalid="ignore"):
+        e = sign * (a - b) + base
+    return loo_sums(e[:, None], rows[order])

@@ -1,0 +1,210 @@
+"""The ranking metrics (ROC AUC, average precision) of predictions in dask
+collections: the bootstrap's pass over each model's partitions sorted by
+score (:mod:`skboot.metrics._dask_rank`), and the tasks of BCa's
+leave-one-out pass (:mod:`skboot.metrics._dask_loo`,
+:mod:`skboot.metrics._dask_rank_loo`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from skboot._run._dask import tree_merge
+from skboot.metrics._dask_inputs import Inputs, per_partition
+from skboot.metrics._dask_loo import auc_carries, auc_loo_partition, auc_loo_values
+from skboot.metrics._dask_rank import (
+    RankSums,
+    auc_values,
+    merge_ranks,
+    precision_carries,
+    precision_partition,
+    precision_values,
+    rank_frame,
+    rank_partition,
+)
+from skboot.metrics._dask_rank_loo import (
+    PAIR_COLUMNS,
+    ap_loo_sums,
+    ap_loo_values,
+    ap_offsets,
+    ap_owned,
+    pair_frame,
+    paired_loo_sums,
+)
+
+__all__ = ["RankedLoo", "rank_loo_tasks", "rank_run"]
+
+
+@dataclass(frozen=True)
+class RankedLoo:
+    """What one model's leave-one-out values need: its sorted partitions
+    (delayed: the leave-one-out pass sorts again), their carries, the
+    Mann-Whitney sum and class weights of the original rows and the model's
+    metric on them (unsigned)."""
+
+    ordered: list[Any]
+    carries: list[np.ndarray]
+    root: tuple[float, float, float]
+    full: float
+
+
+def _original(root: RankSums) -> tuple[float, float, float]:
+    """The Mann-Whitney sum and class weights of the original rows."""
+    return float(root.area[-1]), float(root.pos[-1]), float(root.neg[-1])
+
+
+def _sorted_parts(inputs: Inputs, job: Any, j: int, param: str) -> list[Any]:
+    """Model ``j``'s rank frames sorted by score (one dask sort), delayed."""
+    import dask
+    import dask.dataframe as dd
+    import pandas as pd
+
+    positive = job.options["pos_label"]
+    frame = dask.delayed(rank_frame, pure=True)
+    meta = pd.DataFrame(
+        {c: np.empty(0) for c in ("score", "label", "weight")}
+        | {"row": np.empty(0, dtype=np.int64)}
+    )
+    frames = per_partition(
+        inputs,
+        lambda yt, yp, sw, start: frame(
+            yt, yp[j], sw, start, positive, param, job.owner, job.name
+        ),
+    )
+    ordered = dd.from_delayed(frames, meta=meta, verify_meta=False)
+    return list(ordered.sort_values("score").to_delayed())
+
+
+def rank_run(
+    inputs: Inputs, job: Any, with_loo: bool
+) -> tuple[list[np.ndarray], list[RankedLoo] | None]:
+    """The exact ROC AUC (or average precision) of each prediction per
+    replicate: one dask sort by score per prediction, then the rank sums
+    merged in order; with ``with_loo``, what each model's leave-one-out
+    values need (None without)."""
+    import dask
+
+    seed, gamma, B = job.stream
+    ranks = dask.delayed(rank_partition, pure=True)
+    merge = dask.delayed(merge_ranks, pure=True)
+    roots, orders = [], []
+    for j, param in enumerate(job.params):
+        ordered = _sorted_parts(inputs, job, j, param)
+        parts = [ranks(p, seed, gamma, B) for p in ordered]
+        root = tree_merge(parts, merge)
+        if job.name == "roc_auc":
+            values = dask.delayed(auc_values, pure=True)(root)
+        else:
+            # a second pass over the sorted partitions, each given the
+            # weights above it and those tied with its first score
+            carry = dask.delayed(precision_carries, pure=True)(parts)
+            share = dask.delayed(precision_partition, pure=True)
+            shares = [share(p, seed, gamma, B, carry[i]) for i, p in enumerate(ordered)]
+            total = tree_merge(shares, dask.delayed(np.add, pure=True))
+            values = dask.delayed(precision_values, pure=True)(total, root)
+        roots.append(values)
+        if with_loo:
+            roots.append(dask.delayed(auc_carries, pure=True)(parts))
+            roots.append(dask.delayed(_original, pure=True)(root))
+        orders.append(ordered)
+    done = dask.compute(*roots)
+    if not with_loo:
+        return list(done), None
+    values = list(done[0::3])
+    loo = [
+        RankedLoo(ordered, carries, root, float(v[B]))
+        for ordered, v, carries, root in zip(
+            orders, values, done[1::3], done[2::3], strict=True
+        )
+    ]
+    return values, loo
+
+
+def _ap_offsets(model: RankedLoo) -> Any:
+    """The delayed offsets of each sorted partition (a list)."""
+    import dask
+
+    owned = dask.delayed(ap_owned, pure=True)
+    parts = [
+        owned(p, model.carries[i], model.root) for i, p in enumerate(model.ordered)
+    ]
+    return dask.delayed(ap_offsets, pure=True)(parts)
+
+
+def _model_frame(
+    name: str,
+    frame: Any,
+    carry: np.ndarray,
+    offset: np.ndarray | None,
+    model: tuple[tuple[float, float, float], float],
+) -> Any:
+    """One sorted partition's ``(row, value - full value)`` frame (runs on a
+    worker)."""
+    root, full = model
+    if name == "roc_auc":
+        rows, auc = auc_loo_values(frame, carry, root)
+        return pair_frame(rows, auc - full)
+    assert offset is not None
+    return pair_frame(*ap_loo_values(frame, carry, offset, root, full))
+
+
+def rank_loo_tasks(
+    name: str, models: list[RankedLoo], ref: float, sign: float
+) -> list[Any]:
+    """The delayed leave-one-out power sums of a ranking metric (one model:
+    per sorted partition; two: per partition of their values joined by row
+    number); ``ref``: the signed estimate."""
+    import dask
+
+    if len(models) == 1:
+        (m,) = models
+        if name == "roc_auc":
+            part = dask.delayed(auc_loo_partition, pure=True)
+            return [
+                part(p, m.carries[i], m.root, ref, sign)
+                for i, p in enumerate(m.ordered)
+            ]
+        offsets = _ap_offsets(m)
+        part = dask.delayed(ap_loo_sums, pure=True)
+        shift = (sign, sign * m.full - ref)
+        return [
+            part(p, m.carries[i], offsets[i], m.root, m.full, shift)
+            for i, p in enumerate(m.ordered)
+        ]
+    return _paired_tasks(name, models, ref, sign)
+
+
+def _paired_tasks(
+    name: str, models: list[RankedLoo], ref: float, sign: float
+) -> list[Any]:
+    """Each model's leave-one-out values on its sorted partitions, joined by
+    row number (a dask merge), then the power sums of the differences."""
+    import dask
+    import dask.dataframe as dd
+    import pandas as pd
+
+    meta = pd.DataFrame(
+        {PAIR_COLUMNS[0]: np.empty(0, dtype=np.int64), PAIR_COLUMNS[1]: np.empty(0)}
+    )
+    make = dask.delayed(_model_frame, pure=True)
+    sides = []
+    for m in models:
+        offsets = _ap_offsets(m) if name != "roc_auc" else None
+        frames = [
+            make(
+                name,
+                p,
+                m.carries[i],
+                None if offsets is None else offsets[i],
+                (m.root, m.full),
+            )
+            for i, p in enumerate(m.ordered)
+        ]
+        sides.append(dd.from_delayed(frames, meta=meta, verify_meta=False))
+    joined = sides[0].merge(sides[1], on="row", suffixes=("_a", "_b"))
+    a, b = (m.full for m in models)
+    shift = (sign, sign * (a - b) - ref)
+    part = dask.delayed(paired_loo_sums, pure=True)
+    return [part(p, shift) for p in joined.to_delayed()]
