@@ -214,3 +214,22 @@ def test_bad_input_and_no_convergence():
         mp.setattr(_cluster_fe_multi, "MAX_SWEEPS", 1)
         with pytest.raises(ValueError, match=r"'fixed_effects' parameter .* sweeps"):
             wild_cluster_bootstrap(X, y, g, fixed_effects=fe)
+
+
+def test_two_way_clustering_with_several_dimensions():
+    """Firm effects nested in the firm clusters, year effects nested in the
+    year clusters but crossing the firm clusters (written out): the explicit
+    model's t and t* under two-way clustering, on the same replicates."""
+    X, y, g, (firm, year) = panel("nested_and_crossing", seed=17)
+    groups = np.column_stack([g, year])
+    kw = {"weights": "webb", "n_resamples": 299, "random_state": 8, "null": 0.1}
+    res = wild_cluster_bootstrap(
+        X, y, groups, coef=0, fixed_effects=np.column_stack([firm, year]), **kw
+    )
+    D, _ = explicit_design(X, [firm, year])
+    ref = wild_cluster_bootstrap(D, y, groups, coef=0, fit_intercept=False, **kw)
+    assert abs(res.statistic - ref.statistic) <= 1e-9 * max(1.0, abs(ref.statistic))
+    assert abs(res.standard_error - ref.standard_error) <= 1e-9 * ref.standard_error
+    np.testing.assert_allclose(
+        res.null_distribution, ref.null_distribution, rtol=1e-9, atol=1e-9
+    )
