@@ -90,7 +90,7 @@ def wild_cluster_bootstrap(
     impose_null: bool = True,
     weights: str = "rademacher",
     bootstrap_groups: ArrayLike | str | Sequence[str] | None = None,
-    fixed_effects: ArrayLike | str | None = None,
+    fixed_effects: ArrayLike | str | Sequence[str] | None = None,
     small_sample: str = "both",
     variance: str = "crv1",
     residuals: str = "ordinary",
@@ -198,24 +198,30 @@ def wild_cluster_bootstrap(
         (n, m) for the intersection of the columns (with a statsmodels fit,
         also column names of the formula's data frame).  Enumeration and the few-clusters check use
         their number.
-    fixed_effects : array-like of shape (n,) or str, optional
-        Levels of one categorical variable whose dummies are in the model but
-        absorbed: ``y`` and ``X`` are demeaned within the levels
-        (Frisch-Waugh-Lovell), which gives the coefficients, standard error,
-        ``t`` and bootstrap distribution of the model with the dummies
+    fixed_effects : array-like of shape (n,) or (n, n_dimensions), str or list of str, optional
+        Levels of one categorical variable, or of several (the columns of a
+        2-D array or data frame: firm and year effects), whose dummies are in
+        the model but absorbed: ``y`` and ``X`` are demeaned within the levels
+        (Frisch-Waugh-Lovell; for several dimensions by alternating
+        projections to a relative change of ``1e-12``, an error if that takes
+        more than 10,000 sweeps), which gives the coefficients, standard
+        error, ``t`` and bootstrap distribution of the model with the dummies
         written out.  The levels replace the intercept (no intercept column
         is added; a column of ``X`` constant within the levels is refused; of
         a statsmodels design, such columns, its constant among them, are
-        dropped).  Levels that span clusters (year effects with clusters by
-        state) are written out as dummy columns instead (O(n L) memory, at
-        most 25 million values; ``result.coef`` then ends with the levels'
-        coefficients): module ``skboot.model_based._cluster_fe``.  ``k`` of
-        ``small_sample`` counts every level (fixest's ``fixef.K="full"``, the
-        explicit-dummy model), also when the levels are nested in the
-        clusters, where fixest and reghdfe leave them out (a larger ``(n -
-        1) / (n - k)``; p-values and intervals are the same either way).
-        With a statsmodels fit, also a column name of the formula's data
-        frame.
+        dropped).  A dimension whose levels span clusters (year effects with
+        clusters by state) is written out as dummy columns instead (O(n L)
+        memory, at most 25 million values; ``result.coef`` then ends with the
+        coefficients of its levels, redundant levels left out): modules
+        ``skboot.model_based._cluster_fe`` and
+        ``skboot.model_based._cluster_fe_multi``.  ``k`` of ``small_sample``
+        counts every level minus the redundant ones (for two dimensions one
+        per connected component of the levels linked by the rows; fixest's
+        ``fixef.K="full"``, the explicit-dummy model), also for levels nested
+        in the clusters, where fixest and reghdfe leave them out (a larger
+        ``(n - 1) / (n - k)``; p-values and intervals are the same either
+        way).  With a statsmodels fit, also a column name, or a list of
+        column names, of the formula's data frame.
     small_sample : {"both", "cluster", "observations", "none"}, default="both"
         The factor of the cluster-robust variance: ``G / (G - 1) * (n - 1) /
         (n - k)``, ``G / (G - 1)``, ``(n - 1) / (n - k)`` or 1 (multiway: each

@@ -1,4 +1,5 @@
-"""Absorbed fixed effects of the wild cluster bootstrap (``fixed_effects=``).
+"""Absorbed fixed effects of the wild cluster bootstrap (``fixed_effects=``):
+one categorical variable (several: ``skboot.model_based._cluster_fe_multi``).
 
 The model ``y = X beta + D alpha + u`` with ``D`` the dummies of one
 categorical variable (``L`` levels) is fitted by the Frisch-Waugh-Lovell
@@ -43,13 +44,17 @@ are dropped, and a restriction on one of them is refused.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from skboot._validation import check_array_1d_labels, value_error
+from skboot._validation import value_error
 
-__all__ = ["MAX_DUMMY_CELLS", "absorb", "with_dummies"]
+__all__ = [
+    "MAX_DUMMY_CELLS",
+    "absorb",
+    "check_dummy_cells",
+    "kept_columns",
+    "with_dummies",
+]
 
 #: The most values (rows times levels) of dummy columns written out for levels
 #: that are not nested in the clusters (200 MB of float64).
@@ -82,22 +87,34 @@ def _demean(
 def absorb(
     D: np.ndarray,
     yf: np.ndarray,
-    fixed_effects: Any,
+    codes: np.ndarray,
     scale: np.ndarray | None,
     restriction: np.ndarray,
     from_model: bool,
     owner: str,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The demeaned design and response, the restriction over the columns
-    kept, and the codes of the absorbed levels (module docstring).
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The demeaned design and response and the restriction over the columns
+    kept, for the codes of one categorical (module docstring).
 
     ``restriction`` is ``(k,)`` or ``(q, k)`` over the columns of ``D``.
     """
-    n = D.shape[0]
-    codes = check_array_1d_labels(fixed_effects, "fixed_effects", owner, n)
     L = int(codes.max()) + 1
     Dw = _demean(D, codes, L, scale)
     yw = _demean(yf[:, None], codes, L, scale)[:, 0]
+    keep, out = kept_columns(D, Dw, restriction, from_model, owner)
+    return np.ascontiguousarray(Dw[:, keep]), yw, out
+
+
+def kept_columns(
+    D: np.ndarray,
+    Dw: np.ndarray,
+    restriction: np.ndarray,
+    from_model: bool,
+    owner: str,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The columns of ``D`` that demeaning leaves (``Dw``: ``D`` demeaned), and
+    the restriction over them; absorbed columns of an array design, a
+    restriction on an absorbed column, or no column left are refused."""
     before = np.sqrt(np.einsum("ij,ij->j", D, D))
     after = np.sqrt(np.einsum("ij,ij->j", Dw, Dw))
     absorbed = after <= _ABSORBED_RTOL * before
@@ -129,8 +146,20 @@ def absorb(
             "constant within its levels. Got none instead.",
         )
     R = R[:, keep]
-    out = R if np.ndim(restriction) == 2 else R[0]
-    return np.ascontiguousarray(Dw[:, keep]), yw, out, codes
+    return keep, (R if np.ndim(restriction) == 2 else R[0])
+
+
+def check_dummy_cells(n: int, L: int, owner: str) -> None:
+    """Refuse more than ``MAX_DUMMY_CELLS`` values of written-out dummies."""
+    if n * L > MAX_DUMMY_CELLS:
+        raise value_error(
+            "fixed_effects",
+            owner,
+            f"must have levels nested in the clusters, or at most "
+            f"{MAX_DUMMY_CELLS:,} values of dummy columns (rows times levels) "
+            f"to write out for levels that span clusters. Got {n:,} rows and {L:,} "
+            "levels that span clusters instead.",
+        )
 
 
 def with_dummies(
@@ -146,15 +175,7 @@ def with_dummies(
     dummies (module docstring)."""
     n, k = Dw.shape
     L = int(levels.max()) + 1
-    if n * L > MAX_DUMMY_CELLS:
-        raise value_error(
-            "fixed_effects",
-            owner,
-            f"must have levels nested in the clusters, or at most "
-            f"{MAX_DUMMY_CELLS:,} values of dummy columns (rows times levels) "
-            f"to write out for levels that span clusters. Got {n:,} rows and {L:,} "
-            "levels that span clusters instead.",
-        )
+    check_dummy_cells(n, L, owner)
     D = np.zeros((n, k + L))
     D[:, :k] = Dw
     D[np.arange(n), k + levels] = 1.0 if scale is None else scale

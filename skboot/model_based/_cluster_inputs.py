@@ -29,6 +29,7 @@ from skboot._validation import (
 )
 from skboot.model_based._cluster_checks import min_resamples
 from skboot.model_based._cluster_fe import absorb, with_dummies
+from skboot.model_based._cluster_fe_multi import absorb_several, fixed_effect_codes
 from skboot.model_based._cluster_jackknife import RESIDUALS
 from skboot.model_based._cluster_statsmodels import (
     fitted_groups,
@@ -391,13 +392,18 @@ def data_inputs(
     a = (parse or _parse_single)(coef, k - 1 if fit_intercept else k, k, names, owner)
     k_df = k
     if fixed_effects is not None:
-        y_raw = yf
-        D, yf, a, levels = absorb(
-            D, yf, fixed_effects, scale, a, names is not None, owner
-        )
-        k_df = D.shape[1] + int(levels.max()) + 1
-        if not _nested(levels, dims):
-            D, yf, a = with_dummies(D, y_raw, a, levels, scale, owner)
+        fe = fixed_effect_codes(fixed_effects, n, owner)
+        if len(fe) > 1:
+            nested = [_nested(codes, dims) for codes in fe]
+            D, yf, a, k_df = absorb_several(
+                D, yf, fe, nested, scale, a, names is not None, owner
+            )
+        else:
+            y_raw = yf
+            D, yf, a = absorb(D, yf, fe[0], scale, a, names is not None, owner)
+            k_df = D.shape[1] + int(fe[0].max()) + 1
+            if not _nested(fe[0], dims):
+                D, yf, a = with_dummies(D, y_raw, a, fe[0], scale, owner)
         if n <= k_df:
             raise value_error(
                 "X",

@@ -29,12 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from skboot._kernels.model_based import (
-    WEBB,
-    WEIGHT_CODES,
-    cluster_scores,
-    wcb_multi_chunk,
-)
+from skboot._kernels.cluster_multi import wcb_multi_lanes
+from skboot._kernels.model_based import WEBB, WEIGHT_CODES, cluster_scores
 from skboot._random import PURPOSE
 from skboot.model_based._cluster_checks import (
     rounding_bound_from_norms,
@@ -77,10 +73,10 @@ class MultiwayParts:
     weight: np.ndarray
 
     def sums(self, key: Any, B: int, weights: str, enumerate_all: bool) -> np.ndarray:
-        """The five sums of every replicate, in chunks: O((G_boot + H) k + T C)
-        per replicate."""
+        """The five sums of every replicate, in chunks, eight replicates side
+        by side: O((G_boot + H) k + T C) per replicate."""
         out = np.empty((B, 5))
-        run_chunks(wcb_multi_chunk, key, weights, enumerate_all, self, out)
+        run_chunks(wcb_multi_lanes, key, weights, enumerate_all, self, out)
         return out
 
 

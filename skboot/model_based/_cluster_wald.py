@@ -258,7 +258,7 @@ def wild_cluster_wald(
     impose_null: bool = True,
     weights: str = "rademacher",
     bootstrap_groups: ArrayLike | str | Sequence[str] | None = None,
-    fixed_effects: ArrayLike | str | None = None,
+    fixed_effects: ArrayLike | str | Sequence[str] | None = None,
     small_sample: str = "both",
     variance: str = "crv1",
     n_resamples: int = 9999,
@@ -323,9 +323,10 @@ def wild_cluster_wald(
     bootstrap_groups : None, {"min", "max"}, array-like or str, optional
         The clusters that share a multiplier, as in
         :func:`wild_cluster_bootstrap`.
-    fixed_effects : array-like of shape (n,) or str, optional
-        Levels of one categorical variable whose dummies are absorbed (within
-        demeaning), as in :func:`wild_cluster_bootstrap`.
+    fixed_effects : array-like of shape (n,) or (n, n_dimensions), str or list of str, optional
+        Levels of one categorical variable, or of several, whose dummies are
+        absorbed (demeaning within the levels), as in
+        :func:`wild_cluster_bootstrap`.
     small_sample : {"both", "cluster", "observations", "none"}, default="both"
         The factor of the cluster-robust covariance; it scales ``W`` and
         every ``W*`` alike, never the p-value.  Not used by
