@@ -27,7 +27,7 @@ from skboot.metrics import (
     precision_recall_band,
     roc_curve_band,
 )
-from skboot.resamplers import Bootstrap, GroupBootstrap
+from skboot.resamplers import Bootstrap
 
 matplotlib.use("Agg")
 
@@ -264,3 +264,34 @@ def test_bad_grid_of_a_display_names_its_parameter():
         ValueError, match=r"'fpr_grid' parameter of RocCurveBandDisplay"
     ):
         RocCurveBandDisplay.from_metric_ci(res, fpr_grid=[0.3, 0.1])
+
+
+def test_a_loaded_result_gets_its_band_from_the_data(tmp_path):
+    """A saved and loaded result holds no data and no fitted resampler: the
+    error says so, and the route it names (the band function with the
+    result's resampler, n_resamples and random_state) gives the band of the
+    interval's replicates, also for a run seeded with fresh entropy (only the
+    resampler's repr differs: it shows the entropy instead of None)."""
+    from skboot.metrics import MetricCI
+
+    y, score = _data(seed=4)
+    res = metric_ci(y, score, "roc_auc", n_resamples=99, random_state=None)
+    res.save(tmp_path / "auc.skboot")
+    loaded = MetricCI.load(tmp_path / "auc.skboot")
+    assert loaded == res
+    with pytest.raises(
+        ValueError, match=r"holds its bootstrap run.*loaded from a file"
+    ):
+        loaded.curve_band()
+    again = roc_curve_band(
+        y,
+        score,
+        fpr_grid=GRID,
+        resampler=Bootstrap(),
+        n_resamples=loaded.n_resamples,
+        random_state=loaded.random_state,
+    )
+    band = res.curve_band(grid=GRID)
+    for name in ("distribution", "estimate", "low", "high", "simultaneous_low"):
+        assert np.array_equal(getattr(again, name), getattr(band, name)), name
+    assert again.random_state == band.random_state == res.random_state
