@@ -368,9 +368,10 @@ class MetricCI(MetricResultMixin, Result):
         ``n_resamples`` and scheme: iid unless :func:`metric_ci` was given
         ``stratify``, ``groups`` or ``resampler``), rows, ``sample_weight``,
         positive class and undefined policy.  The band equals that of
-        ``roc_curve_band(y_true, y_pred, resampler=..., random_state=...)``
-        with that resampler and seed, bit for bit, and the interval is not
-        touched.  Costs one pass over the replicates (as the band does).
+        ``roc_curve_band(y_true, y_pred, resampler=..., n_resamples=...,
+        random_state=result.random_state)`` with that resampler, bit for bit
+        (replicates, estimate and bands), and the interval is not touched.
+        Costs one run of the band's replicates.
 
         The data are those the interval was computed on: the result keeps a
         reference to them (not a copy) while it lives in this session, as the
