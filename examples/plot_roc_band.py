@@ -15,7 +15,11 @@ test-set curves (``skboot.metrics.roc_curve_band`` and
    the observed TPR is within a few positives of 1: at the corners every
    replicate's curve is pinned (at 1, or at the first vertical rise), so no
    band could cover the true curve there;
-2. the band drawn over scikit-learn's ``RocCurveDisplay`` on the same Axes
+2. the band of an AUC interval: ``metric_ci(..., "roc_auc")`` followed by
+   ``curve_band()`` reads the ROC curve on the interval's own replicates, so
+   the interval and the band come from one run (here the very band of step 1:
+   same stratified resampler, same seed);
+3. the band drawn over scikit-learn's ``RocCurveDisplay`` on the same Axes
    (``RocCurveBandDisplay.from_estimator``), and the precision-recall curve
    with its bands (``PrecisionRecallBandDisplay``).
 
@@ -39,6 +43,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
+from skboot import metric_ci
 from skboot.metrics import (
     PrecisionRecallBandDisplay,
     RocCurveBandDisplay,
@@ -80,6 +85,22 @@ def main(fast: bool = False, plot: str | None = None) -> None:
         f"\nSimultaneous band: the pointwise {100 * band.calibrated_level:.2f}% "
         f"percentile band; {100 * inside:.1f}% of the replicates' curves lie "
         "inside it everywhere"
+    )
+
+    # the AUC interval and the band of its own replicates
+    auc = metric_ci(
+        y_test,
+        proba,
+        "roc_auc",
+        stratify=True,
+        n_resamples=n_resamples,
+        random_state=0,
+    )
+    ci = auc.confidence_interval()
+    same = auc.curve_band()
+    print(
+        f"AUC {auc.estimate:.3f}, 95% BCa [{ci.low:.3f}, {ci.high:.3f}]; the band "
+        f"of its replicates is the band above: {same == band}"
     )
 
     import matplotlib.pyplot as plt

@@ -63,6 +63,8 @@ EXPECTED: dict[str, list[str]] = {
         r"ROC curve on 101 false positive rates from 0\.0\d+ to 0\.\d+",
         r"0\.\d\d\s+0\.\d+\s+\[0\.\d+, [01]\.\d+\]\s+\[0\.\d+, 1\.000\]",
         r"of the replicates' curves lie inside it everywhere",
+        r"AUC 0\.\d+, 95% BCa \[0\.\d+, [01]\.\d+\]; the band of its replicates "
+        r"is the band above: True",
         r"Precision at recall 0\.90: 0\.\d+",
     ],
     "plot_calibrated_coverage.py": [

@@ -87,6 +87,10 @@ Modules
   :func:`roc_curve_band`, :func:`precision_recall_band` (bootstrap bands of
   the curves on a grid, one numba pass per replicate over the score-sorted
   rows), :class:`CurveBand` and the displays;
+* :mod:`~skboot.metrics._curve_sources`: where the displays' bands get their
+  inputs, a fitted classifier's scores or the run of a :func:`metric_ci`
+  result (:meth:`MetricCI.curve_band`, ``from_metric_ci``: the band on the
+  interval's own replicates);
 * :mod:`~skboot.metrics._curve_compare`: :func:`compare_roc_curves`,
   :func:`compare_precision_recall_curves` (the bands of the difference of two
   models' curves on the same replicates, :class:`CurveComparison`);

@@ -8,72 +8,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-from sklearn.utils.validation import check_is_fitted
-
 from skboot._results import pyplot
 from skboot._typing import ArrayLike, RandomStateLike, SupportsFit
-from skboot._validation import Options, validate_params, value_error
 from skboot.metrics._curve_result import CurveBand, draw_band
+from skboot.metrics._curve_sources import (
+    check_metric_ci,
+    estimator_scores,
+    metric_ci_band,
+)
 from skboot.metrics._curves import PosLabel, precision_recall_band, roc_curve_band
+from skboot.metrics._results import MetricCI
 from skboot.resamplers import BaseResampler
 
 if TYPE_CHECKING:  # matplotlib is optional
     from matplotlib.axes import Axes
 
-__all__ = ["PrecisionRecallBandDisplay", "RocCurveBandDisplay", "estimator_scores"]
-
-#: ``response_method`` of ``from_estimator``, as scikit-learn's displays take it.
-RESPONSE_METHODS = ("auto", "predict_proba", "decision_function")
-
-
-def estimator_scores(
-    estimator: Any, X: Any, response_method: str, pos_label: PosLabel, owner: str
-) -> tuple[np.ndarray, PosLabel]:
-    """The fitted binary classifier's scores of the positive class on ``X`` and
-    that class (``pos_label``, else ``estimator.classes_[1]``): a column of
-    ``predict_proba``, or ``decision_function`` (negated when the positive
-    class is ``classes_[0]``)."""
-    method = validate_params(
-        owner,
-        {"response_method": [Options(RESPONSE_METHODS)]},
-        response_method=response_method,
-    )["response_method"]
-    check_is_fitted(estimator)
-    classes = np.asarray(getattr(estimator, "classes_", []))
-    if classes.shape[0] != 2:
-        raise value_error(
-            "estimator",
-            owner,
-            "must be a fitted binary classifier (two classes_). Got "
-            f"{type(estimator).__name__} with classes_ {classes.tolist()} instead.",
-        )
-    positive = classes[1] if pos_label is None else pos_label
-    hits = np.flatnonzero(classes == positive)
-    if hits.shape[0] != 1:
-        raise value_error(
-            "pos_label",
-            owner,
-            f"must be one of the estimator's classes_ {classes.tolist()}. Got "
-            f"{pos_label!r} instead.",
-        )
-    names = ("predict_proba", "decision_function") if method == "auto" else (method,)
-    found = [m for m in names if callable(getattr(estimator, m, None))]
-    if not found:
-        raise value_error(
-            "response_method",
-            owner,
-            f"must name a method of the estimator ({' or '.join(names)}). Got "
-            f"{method!r}, which {type(estimator).__name__} lacks, instead.",
-        )
-    if found[0] == "predict_proba":
-        scores = np.asarray(estimator.predict_proba(X))[:, int(hits[0])]
-    else:
-        scores = np.asarray(estimator.decision_function(X)).reshape(-1)
-        if hits[0] == 0:
-            scores = -scores
-    item = positive.item() if isinstance(positive, np.generic) else positive
-    return scores, item
+__all__ = ["PrecisionRecallBandDisplay", "RocCurveBandDisplay"]
 
 
 class _CurveBandDisplay:
@@ -314,6 +264,63 @@ default="auto"
             **kwargs,
         )
 
+    @classmethod
+    def from_metric_ci(
+        cls,
+        result: MetricCI,
+        *,
+        fpr_grid: ArrayLike | None = None,
+        level: float | None = None,
+        n_jobs: int | None = None,
+        name: str | None = None,
+        ax: Axes | None = None,
+        band: str = "both",
+        **kwargs: Any,
+    ) -> RocCurveBandDisplay:
+        """The bands of the ROC curve of a :func:`metric_ci` result of 'roc_auc'.
+
+        Drawn on the interval's own replicates (:meth:`MetricCI.curve_band`:
+        the same fitted resampler, seed, ``n_resamples``, rows and weights),
+        so the band and the interval come from one run.  The result must
+        still hold its run (computed in this session, not loaded).
+
+        Parameters
+        ----------
+        result : MetricCI
+            From ``metric_ci(y_true, y_score, 'roc_auc', ...)``.
+        fpr_grid : array-like of shape (n_grid,), default=None
+            As in :func:`roc_curve_band`.
+        level : float, default=None
+            Confidence level of both bands; None: the interval's.
+        n_jobs : int, default=None
+            Workers through joblib.
+        name : str, default=None
+            The curve's legend entry.
+        ax : matplotlib Axes, default=None
+            Where to draw; None makes a new figure.
+        band : {"both", "pointwise", "simultaneous", "none"}, default="both"
+            Which bands to draw.
+        **kwargs : dict
+            Keywords of the curve's ``Axes.plot``.
+
+        Returns
+        -------
+        RocCurveBandDisplay
+            Drawn, with the :class:`CurveBand` as ``band``.
+        """
+        owner = "RocCurveBandDisplay.from_metric_ci"
+        check_metric_ci(result, owner, MetricCI, "roc")
+        res = metric_ci_band(
+            result,
+            owner,
+            curve="roc",
+            grid=fpr_grid,
+            grid_name="fpr_grid",
+            level=level,
+            n_jobs=n_jobs,
+        )
+        return cls(band=res, name=name).plot(ax, band=band, **kwargs)  # type: ignore[return-value]
+
 
 class PrecisionRecallBandDisplay(_CurveBandDisplay):
     """A precision-recall curve with its bootstrap bands, in scikit-learn's style.
@@ -499,3 +506,60 @@ default="auto"
             band=band,
             **kwargs,
         )
+
+    @classmethod
+    def from_metric_ci(
+        cls,
+        result: MetricCI,
+        *,
+        recall_grid: ArrayLike | None = None,
+        level: float | None = None,
+        n_jobs: int | None = None,
+        name: str | None = None,
+        ax: Axes | None = None,
+        band: str = "both",
+        **kwargs: Any,
+    ) -> PrecisionRecallBandDisplay:
+        """The bands of the precision-recall curve of a :func:`metric_ci` result of 'average_precision'.
+
+        Drawn on the interval's own replicates (:meth:`MetricCI.curve_band`:
+        the same fitted resampler, seed, ``n_resamples``, rows and weights),
+        so the band and the interval come from one run.  The result must
+        still hold its run (computed in this session, not loaded).
+
+        Parameters
+        ----------
+        result : MetricCI
+            From ``metric_ci(y_true, y_score, 'average_precision', ...)``.
+        recall_grid : array-like of shape (n_grid,), default=None
+            As in :func:`precision_recall_band`.
+        level : float, default=None
+            Confidence level of both bands; None: the interval's.
+        n_jobs : int, default=None
+            Workers through joblib.
+        name : str, default=None
+            The curve's legend entry.
+        ax : matplotlib Axes, default=None
+            Where to draw; None makes a new figure.
+        band : {"both", "pointwise", "simultaneous", "none"}, default="both"
+            Which bands to draw.
+        **kwargs : dict
+            Keywords of the curve's ``Axes.plot``.
+
+        Returns
+        -------
+        PrecisionRecallBandDisplay
+            Drawn, with the :class:`CurveBand` as ``band``.
+        """
+        owner = "PrecisionRecallBandDisplay.from_metric_ci"
+        check_metric_ci(result, owner, MetricCI, "precision_recall")
+        res = metric_ci_band(
+            result,
+            owner,
+            curve="precision_recall",
+            grid=recall_grid,
+            grid_name="recall_grid",
+            level=level,
+            n_jobs=n_jobs,
+        )
+        return cls(band=res, name=name).plot(ax, band=band, **kwargs)  # type: ignore[return-value]

@@ -384,9 +384,10 @@ class CurveComparison(CurveBand):
         ``T = max_g d(g) / s(g)`` ("greater"; ``-d`` for "less", ``|d|`` for
         "two-sided"), with ``d`` the observed difference ``a - b`` and ``s(g)``
         the standard deviation of its replicates at ``g``; its null
-        distribution is that of the replicates centred on the observed
-        difference (``(theta*_b(g) - d(g)) / s(g)``, the least favourable null:
-        the curves equal), and ``p = (1 + #{b: T*_b >= T}) / (B + 1)``.  Grid
+        distribution is that of the replicates centred on their mean ``m(g)``
+        (``(theta*_b(g) - m(g)) / s(g)``, the least favourable null: the
+        curves equal), and ``p = (1 + #{b: T*_b >= T}) / (B + 1)``: the
+        bootstrap sup-t test (Montiel Olea & Plagborg-Moller 2019).  Grid
         points where every replicate reads the same difference (the corners
         of the curves) carry no information and are left out; with none left
         the p-value is 1.
@@ -422,14 +423,25 @@ class CurveComparison(CurveBand):
         The sup (Kolmogorov-Smirnov type) statistic of a one-sided hypothesis
         on a whole curve is that of tests of stochastic dominance (McFadden
         1989; Barrett & Donald 2003), here on the paired bootstrap of the
-        difference.  Under the null's boundary (the curves equal) the p-value
-        is close to uniform; where the difference is negative at some points
-        and 0 at others it is conservative.
+        difference.  Centring the replicates on their mean, not on the
+        observed difference, keeps their offset at each grid point (the Monte
+        Carlo error of ``B`` replicates and the bootstrap's bias) out of the
+        maximum, which it would inflate.  Under the null's boundary (two
+        models with the same true ROC curve, 100 rows per class, 99
+        replicates, 200 simulated data sets) "greater" rejected 2% at 0.05
+        and 4% at 0.10 with a mean p-value of 0.53 ("less": 3%, 7%, 0.58;
+        "two-sided": 2%, 5%, 0.57): close to uniform, a little conservative,
+        as the bootstrap curves vary more from one grid point to the next
+        than the sampling distribution does.  Where the difference is
+        negative at some points and 0 at others it is more conservative.
 
         References
         ----------
         .. [1] G. F. Barrett and S. G. Donald, "Consistent tests for stochastic
            dominance", Econometrica 71(1), 71-104, 2003.
+        .. [2] J. L. Montiel Olea and M. Plagborg-Moller, "Simultaneous
+           confidence bands: Theory, implementation, and an application to
+           SVARs", Journal of Applied Econometrics 34, 1-17, 2019.
 
         Examples
         --------
@@ -443,7 +455,7 @@ class CurveComparison(CurveBand):
         >>> cmp.sup_pvalue("greater"), cmp.sup_pvalue("less")
         (0.002, 1.0)
         >>> cmp.sup_pvalue("greater", grid_range=(0.0, 0.1))
-        0.021
+        0.016
         """
         owner = "sup_pvalue"
         values = validate_params(

@@ -51,6 +51,7 @@ __all__ = [
     "precision_recall_band",
     "roc_curve_band",
     "run_curves",
+    "run_fitted",
 ]
 
 #: A class label named as the positive class (None: the default rule).
@@ -129,13 +130,31 @@ def run_curves(
     check_distribution_memory(int(res.n_resamples), grid.shape[0], owner)
     fitted = fit_resampler(res, source, yt, yt, groups)
     check_bootstrap_plan(fitted.plan_, fitted, owner)
+    return run_fitted(
+        curve, prepared, grid, sw, fitted, (level, policy, options["n_jobs"])
+    )
+
+
+def run_fitted(
+    curve: str,
+    prepared: list[PreparedCurve],
+    grid: np.ndarray,
+    sw: np.ndarray | None,
+    fitted: BaseResampler,
+    settings: tuple[float, str, Any],
+) -> CurveRun:
+    """Run the replicates of the fitted resampler ``fitted`` (its plan: the
+    same replicates as any other run of it) for the curve of one prepared
+    model, or the difference of two; ``settings``: the checked level,
+    undefined policy and ``n_jobs``."""
+    level, policy, n_jobs = settings
     stat: CurveStatistic = (
         CurveStatistic(prepared[0], grid, curve, sw)
         if len(prepared) == 1
         else CurveDifferenceStatistic(prepared[0], prepared[1], grid, curve, sw)
     )
     B = int(fitted.n_resamples)
-    dist = run_bootstrap(stat, fitted.plan_, B, n_jobs=options["n_jobs"])
+    dist = run_bootstrap(stat, fitted.plan_, B, n_jobs=n_jobs)
     dist, undefined = apply_undefined_policy(
         dist,
         policy,

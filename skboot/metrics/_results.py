@@ -19,8 +19,11 @@ from skboot._run import (
     check_jackknife_groups,
     stratified_jackknife,
 )
+from skboot._typing import ArrayLike
 from skboot._validation import ALTERNATIVE, NONE, Constraint, validate_params
 from skboot.intervals import ConfidenceInterval, JackknifeMoments, interval_by_method
+from skboot.metrics._curve_result import CurveBand
+from skboot.metrics._curve_sources import metric_ci_band
 from skboot.metrics._inputs import INTERVAL_OPTIONS
 from skboot.metrics._plot import plot_metric_result
 from skboot.statistic import BootstrapResult
@@ -348,6 +351,84 @@ class MetricCI(MetricResultMixin, Result):
         ('roc_auc', 20)
         """
         return plot_metric_result(self, ax, kwargs)
+
+    def curve_band(
+        self,
+        *,
+        grid: ArrayLike | None = None,
+        level: float | None = None,
+        n_jobs: int | None = None,
+    ) -> CurveBand:
+        """The band of the metric's curve on the interval's own replicates.
+
+        For "roc_auc" the ROC curve, for "average_precision" the
+        precision-recall curve, read on ``grid`` as :func:`roc_curve_band` and
+        :func:`precision_recall_band` read them, on the replicates of this
+        interval: the same fitted resampler (so the same seed,
+        ``n_resamples`` and scheme: iid unless :func:`metric_ci` was given
+        ``stratify``, ``groups`` or ``resampler``), rows, ``sample_weight``,
+        positive class and undefined policy.  The band equals that of
+        ``roc_curve_band(y_true, y_pred, resampler=..., n_resamples=...,
+        random_state=result.random_state)`` with that resampler, bit for bit
+        (replicates, estimate and bands), and the interval is not touched.
+        Costs one run of the band's replicates.
+
+        The data are those the interval was computed on: the result keeps a
+        reference to them (not a copy) while it lives in this session, as the
+        BCa interval needs.  A result saved and loaded, or pickled, holds
+        neither the data nor the fitted resampler (a file stays small and
+        holds no rows): compute the band from the data then, with the
+        result's ``resampler``, ``n_resamples`` and ``random_state``.
+
+        Parameters
+        ----------
+        grid : array-like of shape (n_grid,), default=None
+            False positive rates ("roc_auc") or recalls
+            ("average_precision"): strictly increasing values in [0, 1].
+            None: the default grid of :func:`roc_curve_band` or
+            :func:`precision_recall_band`.
+        level : float, default=None
+            Confidence level of the bands, in (0, 1); None: the interval's.
+        n_jobs : int, default=None
+            Workers through joblib.
+
+        Returns
+        -------
+        CurveBand
+            As :func:`roc_curve_band` returns it.
+
+        Raises
+        ------
+        ValueError
+            For a metric without a curve, a result that no longer holds its
+            run (loaded, unpickled, computed on dask collections), a bad
+            ``grid`` or ``level``, or with ``undefined="raise"`` when the
+            curve is undefined on a replicate.
+
+        See Also
+        --------
+        RocCurveBandDisplay.from_metric_ci : Draws it.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from skboot import metric_ci
+        >>> from skboot.metrics import roc_curve_band
+        >>> from skboot.resamplers import Bootstrap
+        >>> rng = np.random.default_rng(0)
+        >>> y = rng.integers(0, 2, 300)
+        >>> score = y + rng.normal(size=300)
+        >>> res = metric_ci(y, score, "roc_auc", n_resamples=999, random_state=0)
+        >>> band = res.curve_band(grid=[0.1, 0.2, 0.5])
+        >>> np.round(band.estimate, 3)
+        array([0.46, 0.65, 0.92])
+        >>> same = roc_curve_band(y, score, fpr_grid=[0.1, 0.2, 0.5],
+        ...                       resampler=Bootstrap(), n_resamples=999,
+        ...                       random_state=0)
+        >>> band == same
+        True
+        """
+        return metric_ci_band(self, "curve_band", grid=grid, level=level, n_jobs=n_jobs)
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         return [self._frame_row()]

@@ -110,6 +110,10 @@ class MetricStatistic(Statistic):
         self.n_samples = n
         self.sign = float(sign)
         self.name = name or prepared.name
+        # what a curve band on the same run reads (MetricCI.curve_band)
+        self.metric_name = prepared.name
+        self.pos_label = prepared.pos_label
+        self.row_weights = sample_weight
 
     def _packs(
         self, arrays: tuple[np.ndarray, ...]
