@@ -6,10 +6,11 @@ data (or the errors of a regression from one fitted to its residuals);
 series from resampled residuals, :class:`ARIMAResidualBootstrap` a (seasonal) ARIMA
 series, and :class:`VARResidualBootstrap` a VAR of several series;
 :class:`WildBootstrap` re-signs the residuals of a regression or of an AR fit;
-:func:`wild_cluster_bootstrap` tests an OLS coefficient with few clusters, and
-:func:`wild_cluster_wald` several restrictions at once, :func:`wild_cluster_bootstrap_iv`
-the coefficient of the endogenous regressor of an IV regression (the WRE bootstrap) (:class:`FewClustersWarning`
-when Rademacher weights have too few sign vectors for the level asked).  The
+:func:`wild_cluster_bootstrap` tests an OLS coefficient with few clusters,
+:func:`wild_cluster_wald` several restrictions at once and
+:func:`wild_cluster_bootstrap_iv` the coefficient of the endogenous regressor of
+an IV regression (the WRE bootstrap) (:class:`FewClustersWarning` when
+Rademacher weights have too few sign vectors for the level asked).  The
 resamplers plug into :func:`skboot.bootstrap` and :class:`skboot.BootstrapStatistic`
 through ``resampler=``.
 """

@@ -238,7 +238,7 @@ def wild_cluster_bootstrap_iv(
     k = W.shape[1] + 1
 
     # -- 2SLS and its CRV1 standard error: O(n l**2) ---------------------------
-    beta, ss, rounding = two_sls(W, yf, xf, Zf, codes, G, owner)
+    beta, ss, rounding, zqr = two_sls(W, yf, xf, Zf, codes, G, owner)
     c = small_sample_factor(small_sample, G, n, k)
     se = math.sqrt(c * ss)
     zero_se = ZERO_RESIDUAL_ULPS * math.sqrt(c * rounding)
@@ -272,7 +272,7 @@ def wild_cluster_bootstrap_iv(
             )
 
     # -- the sums once, then O(G l**2) per replicate ---------------------------
-    stored = wre_setup(W, yf, xf, Zf, codes, G)
+    stored = wre_setup(W, yf, xf, Zf, codes, G, zqr)
     arrays = wre_arrays(stored, null, lz)
     tstar = wre_tstar(wre_sums(key, B, weights, enumerate_all, arrays), c)
     t = (float(beta[0]) - null) / se

@@ -117,14 +117,14 @@ def two_sls(
     codes: np.ndarray,
     G: int,
     owner: str,
-) -> tuple[np.ndarray, float, float]:
+) -> tuple[np.ndarray, float, float, tuple[np.ndarray, ...]]:
     """The 2SLS coefficients ``(beta, gamma)``, the CRV1 sum ``sum_g (m'
-    Xhat_g' uhat_g)**2`` of ``beta`` (before the small-sample factor) and the
-    sum of squares that rounding alone could give it; refuses instruments
-    that explain nothing of ``x`` beyond ``W``."""
-    Q, _, _ = _qr(
-        Zf, "instruments", "instruments (with the exogenous regressors)", owner
-    )
+    Xhat_g' uhat_g)**2`` of ``beta`` (before the small-sample factor), the
+    sum of squares that rounding alone could give it and the QR factor of the
+    instruments; refuses instruments that explain nothing of ``x`` beyond
+    ``W``."""
+    zqr = _qr(Zf, "instruments", "instruments (with the exogenous regressors)", owner)
+    Q = zqr[0]
     X = np.column_stack([x, W])
     Xhat = Q @ (Q.T @ X)
     Qh, Rh, dh = _qr(
@@ -146,7 +146,7 @@ def two_sls(
     sr = np.empty((G, k))
     cluster_sums(np.abs(Xhat), ulp, codes, sr)
     rounding = float(np.sum((sr @ np.abs(q)) ** 2))
-    return beta, float(s @ s), rounding
+    return beta, float(s @ s), rounding, zqr
 
 
 def wre_setup(
@@ -156,18 +156,20 @@ def wre_setup(
     Zf: np.ndarray,
     codes: np.ndarray,
     G: int,
+    zqr: tuple[np.ndarray, ...],
 ) -> dict[str, np.ndarray]:
     """The sums of the module docstring that do not depend on the null value,
     O(n l**2) once: ``parts`` (5, G, l) = ``Z_g'ya_g, Z_g'xa_g, Z_g'rx_g,
     K_g rho_y, K_g rho_x``; ``grams`` (G, l, l) = ``K_g``; ``first`` (3, l) =
     ``pihat, rho_y, rho_x``; ``products`` = ``ry'ry, ry'rx, rx'rx``;
-    ``gram`` (2, l, l) = ``S, S^-1``."""
+    ``gram`` (2, l, l) = ``S, S^-1`` (``zqr``: the QR factor of ``Z`` from
+    :func:`two_sls`)."""
     nz = Zf.shape[1]
     QW, _, _ = (
         _qr(W, "X", "exogenous regressors", "") if W.shape[1] else (W, None, None)
     )
     ya, xa = _residual(QW, y), _residual(QW, x)
-    Q, R, d = _qr(Zf, "instruments", "instruments", "")
+    Q, R, d = zqr
     Rinv = np.linalg.solve(R, np.eye(nz)) / d[:, None]
     coefs = Rinv @ (Q.T @ np.column_stack([x, ya, xa]))  # pihat, rho_y, rho_x
     ry, rx = _residual(Q, y), _residual(Q, x)
