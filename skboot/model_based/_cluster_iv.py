@@ -272,7 +272,7 @@ def wild_cluster_bootstrap_iv(
             )
 
     # -- the sums once, then O(G l**2) per replicate ---------------------------
-    stored = wre_setup(W, yf, xf, Zf, codes, G, zqr)
+    stored = wre_setup(W, yf, xf, codes, G, zqr[0])
     arrays = wre_arrays(stored, null, lz)
     tstar = wre_tstar(wre_sums(key, B, weights, enumerate_all, arrays), c)
     t = (float(beta[0]) - null) / se

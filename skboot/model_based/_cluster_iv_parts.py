@@ -41,8 +41,11 @@ O(n l**2)):
   ``Q = sum_g (v_g (m'su_g - d1 m'sv_g) - m'K_g e)**2`` and ``t* = d1 /
   sqrt(c Q)`` (``c`` the CRV1 factor).
 
-A replicate costs O(G l**2) (kernel ``skboot._kernels.cluster_iv``), never
-O(n).  ``v = 1`` gives back the data (``x* = x``, ``y* = y``), so replicate 0
+The sums are taken in orthonormal coordinates (``Z`` replaced by an
+orthonormal basis of its span whose first ``k_w`` vectors span ``W``, so ``S =
+I``): ``t`` and ``t*`` depend on ``Z`` and ``W`` only through their spans, and
+no sum squares the condition number of the data.  A replicate costs O(G
+l**2) (kernel ``skboot._kernels.cluster_iv``), never O(n).  ``v = 1`` gives back the data (``x* = x``, ``y* = y``), so replicate 0
 of an enumeration reproduces the observed ``t``.  Unlike the OLS bootstrap,
 ``t*`` is not an explicit function of ``r`` (``alpha`` and ``pi~`` depend on
 it), so each null value of an interval search re-runs the replicates with the
@@ -120,10 +123,17 @@ def two_sls(
 ) -> tuple[np.ndarray, float, float, tuple[np.ndarray, ...]]:
     """The 2SLS coefficients ``(beta, gamma)``, the CRV1 sum ``sum_g (m'
     Xhat_g' uhat_g)**2`` of ``beta`` (before the small-sample factor), the
-    sum of squares that rounding alone could give it and the QR factor of the
-    instruments; refuses instruments that explain nothing of ``x`` beyond
+    sum of squares that rounding alone could give it and the orthonormal
+    basis ``Q`` of the instruments (``W``'s columns first, so ``Q[:, :k_w]``
+    spans ``W``); refuses instruments that explain nothing of ``x`` beyond
     ``W``."""
-    zqr = _qr(Zf, "instruments", "instruments (with the exogenous regressors)", owner)
+    lz = Zf.shape[1] - W.shape[1]
+    zqr = _qr(
+        np.column_stack([Zf[:, lz:], Zf[:, :lz]]),
+        "instruments",
+        "instruments (with the exogenous regressors)",
+        owner,
+    )
     Q = zqr[0]
     X = np.column_stack([x, W])
     Xhat = Q @ (Q.T @ X)
@@ -153,38 +163,38 @@ def wre_setup(
     W: np.ndarray,
     y: np.ndarray,
     x: np.ndarray,
-    Zf: np.ndarray,
     codes: np.ndarray,
     G: int,
-    zqr: tuple[np.ndarray, ...],
+    Q: np.ndarray,
 ) -> dict[str, np.ndarray]:
     """The sums of the module docstring that do not depend on the null value,
-    O(n l**2) once: ``parts`` (5, G, l) = ``Z_g'ya_g, Z_g'xa_g, Z_g'rx_g,
-    K_g rho_y, K_g rho_x``; ``grams`` (G, l, l) = ``K_g``; ``first`` (3, l) =
-    ``pihat, rho_y, rho_x``; ``products`` = ``ry'ry, ry'rx, rx'rx``;
-    ``gram`` (2, l, l) = ``S, S^-1`` (``zqr``: the QR factor of ``Z`` from
-    :func:`two_sls`)."""
-    nz = Zf.shape[1]
-    QW, _, _ = (
-        _qr(W, "X", "exogenous regressors", "") if W.shape[1] else (W, None, None)
-    )
+    O(n l**2) once, in orthonormal coordinates: the t statistic of ``beta``
+    depends on the instruments and on ``W`` only through their column spans,
+    so ``Z`` is replaced by ``[Q_Z, Q_W]`` (``Q`` from :func:`two_sls`, ``Q_W``
+    spanning ``W``, ``Q_Z`` its orthogonal complement in the span of ``Z``) and
+    ``W`` by ``Q_W``: ``S = I``, and no sum squares the condition number of
+    the data.  ``parts`` (5, G, l) = ``Z_g'ya_g, Z_g'xa_g, Z_g'rx_g, K_g
+    rho_y, K_g rho_x``; ``grams`` (G, l, l) = ``K_g``; ``first`` (3, l) =
+    ``pihat, rho_y, rho_x``; ``products`` = ``ry'ry, ry'rx, rx'rx``; ``gram``
+    (2, l, l) = ``S, S^-1``."""
+    kw = W.shape[1]
+    nz = Q.shape[1]
+    Zq = np.ascontiguousarray(np.column_stack([Q[:, kw:], Q[:, :kw]]))
+    QW = Q[:, :kw]
     ya, xa = _residual(QW, y), _residual(QW, x)
-    Q, R, d = zqr
-    Rinv = np.linalg.solve(R, np.eye(nz)) / d[:, None]
-    coefs = Rinv @ (Q.T @ np.column_stack([x, ya, xa]))  # pihat, rho_y, rho_x
+    coefs = Zq.T @ np.column_stack([x, ya, xa])  # pihat, rho_y, rho_x (S = I)
     ry, rx = _residual(Q, y), _residual(Q, x)
     parts = np.empty((5, G, nz))
-    for j, vec in enumerate((ya, xa, rx, Zf @ coefs[:, 1], Zf @ coefs[:, 2])):
-        cluster_sums(Zf, vec, codes, parts[j])
+    for j, vec in enumerate((ya, xa, rx, Zq @ coefs[:, 1], Zq @ coefs[:, 2])):
+        cluster_sums(Zq, vec, codes, parts[j])
     grams = np.empty((G, nz, nz))
-    cluster_grams(Zf, codes, grams)
-    Sd = R * d[None, :]
+    cluster_grams(Zq, codes, grams)
     return {
         "parts": parts,
         "grams": grams,
         "first": np.ascontiguousarray(coefs.T),
         "products": np.array([ry @ ry, ry @ rx, rx @ rx]),
-        "gram": np.stack([Sd.T @ Sd, Rinv @ Rinv.T]),
+        "gram": np.stack([np.eye(nz), np.eye(nz)]),
     }
 
 
