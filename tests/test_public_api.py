@@ -227,6 +227,16 @@ def _build(name):
         return wild_cluster_wald(
             X, yy, np.repeat(np.arange(10), 8), coef=[0, 1], weights="webb", **kw
         )
+    if name == "WildClusterIVResult":
+        from skboot.model_based import wild_cluster_bootstrap_iv
+
+        rng = np.random.default_rng(3)
+        z = rng.normal(size=(80, 2))
+        e = rng.normal(size=80)
+        xx = z @ [1.0, 0.5] + e + rng.normal(size=80)
+        return wild_cluster_bootstrap_iv(
+            None, xx + e, xx, z, np.repeat(np.arange(10), 8), weights="webb", **kw
+        )
     if name == "OptimalBlockLength":
         return skboot.optimal_block_length(np.cumsum(x) * 0.1 + x)
     if name == "SPAResult":

@@ -6,9 +6,11 @@ data (or the errors of a regression from one fitted to its residuals);
 series from resampled residuals, :class:`ARIMAResidualBootstrap` a (seasonal) ARIMA
 series, and :class:`VARResidualBootstrap` a VAR of several series;
 :class:`WildBootstrap` re-signs the residuals of a regression or of an AR fit;
-:func:`wild_cluster_bootstrap` tests an OLS coefficient with few clusters, and
-:func:`wild_cluster_wald` several restrictions at once (:class:`FewClustersWarning`
-when Rademacher weights have too few sign vectors for the level asked).  The
+:func:`wild_cluster_bootstrap` tests an OLS coefficient with few clusters,
+:func:`wild_cluster_wald` several restrictions at once and
+:func:`wild_cluster_bootstrap_iv` the coefficient of the endogenous regressor of
+an IV regression (the WRE bootstrap) (:class:`FewClustersWarning` when
+Rademacher weights have too few sign vectors for the level asked).  The
 resamplers plug into :func:`skboot.bootstrap` and :class:`skboot.BootstrapStatistic`
 through ``resampler=``.
 """
@@ -17,6 +19,10 @@ from skboot.model_based._arima import ARIMAResidualBootstrap
 from skboot.model_based._base import SyntheticReplicate, SyntheticResampler
 from skboot.model_based._cluster import WildClusterResult, wild_cluster_bootstrap
 from skboot.model_based._cluster_checks import FewClustersWarning
+from skboot.model_based._cluster_iv import (
+    WildClusterIVResult,
+    wild_cluster_bootstrap_iv,
+)
 from skboot.model_based._cluster_wald import WildClusterWaldResult, wild_cluster_wald
 from skboot.model_based._parametric import ParametricBootstrap
 from skboot.model_based._residual import ResidualBootstrap, SieveBootstrap
@@ -33,8 +39,10 @@ __all__ = [
     "SyntheticResampler",
     "VARResidualBootstrap",
     "WildBootstrap",
+    "WildClusterIVResult",
     "WildClusterResult",
     "WildClusterWaldResult",
     "wild_cluster_bootstrap",
+    "wild_cluster_bootstrap_iv",
     "wild_cluster_wald",
 ]

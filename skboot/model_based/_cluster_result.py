@@ -189,7 +189,7 @@ class WildClusterResult(Result):
                 UndefinedStatisticWarning,
             )
             return math.nan
-        t, tstar = _t_at(self, float(null))
+        t, tstar = self._t_at(float(null))
         return p_value(t, tstar, self.alternative)
 
     def confidence_interval(self, level: float | None = None) -> ConfidenceInterval:
@@ -246,6 +246,17 @@ class WildClusterResult(Result):
             )
             object.__setattr__(self, "_intervals", cache)
         return cache[level]
+
+    # the outward search of an interval endpoint: at most this many doubling
+    # steps, after which the endpoint is this value (undecided)
+    _max_doublings = 80
+    _unbounded = math.nan
+
+    def _t_at(self, r: float) -> tuple[float, np.ndarray]:
+        """Original and bootstrap t statistics for the null value ``r``."""
+        t = (self.estimate - r) / self.standard_error
+        delta = (self.estimate - r) / self._aq
+        return t, tstar_at(self._sums, self._c, delta, self.bootstrap)
 
     def _frame_rows(self) -> list[dict[str, Any]]:
         """One row: the test, the interval at the run's level (NaN when the
@@ -322,12 +333,6 @@ class WildClusterResult(Result):
         )
 
 
-def _t_at(res: WildClusterResult, r: float) -> tuple[float, np.ndarray]:
-    """Original and bootstrap t statistics for the null value ``r``."""
-    t = (res.estimate - r) / res.standard_error
-    return t, tstar_at(res._sums, res._c, (res.estimate - r) / res._aq, res.bootstrap)
-
-
 def tstar_at(sums: np.ndarray, c: float, delta: float, kind: str) -> np.ndarray:
     n0, n1, q0, q1, q2 = (sums[:, j] for j in range(5))
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -356,7 +361,7 @@ def _invert(res: WildClusterResult, alpha: float) -> tuple[float, float]:
     est, se = res.estimate, res.standard_error
 
     def accepted(r: float) -> bool:
-        t, tstar = _t_at(res, r)
+        t, tstar = res._t_at(r)
         return p_value(t, tstar, res.alternative) > alpha
 
     def endpoint(direction: float) -> float:
@@ -364,7 +369,7 @@ def _invert(res: WildClusterResult, alpha: float) -> tuple[float, float]:
             return math.nan
         step = se * max(1.0, float(ndtri(1.0 - alpha / 2.0)))
         inner, outer = est, math.nan
-        for _ in range(80):
+        for _ in range(res._max_doublings):
             r = est + direction * step
             if not accepted(r):
                 outer = r
@@ -372,7 +377,7 @@ def _invert(res: WildClusterResult, alpha: float) -> tuple[float, float]:
             inner = r
             step *= 2.0
         if math.isnan(outer):
-            return math.nan
+            return direction * res._unbounded
         for _ in range(200):
             if abs(outer - inner) <= 1e-10 * se:
                 break
