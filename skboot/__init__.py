@@ -40,9 +40,11 @@ from skboot.model_based import (
     SieveBootstrap,
     VARResidualBootstrap,
     WildBootstrap,
+    WildClusterIVResult,
     WildClusterResult,
     WildClusterWaldResult,
     wild_cluster_bootstrap,
+    wild_cluster_bootstrap_iv,
     wild_cluster_wald,
 )
 from skboot.multiple_comparison import (
@@ -131,6 +133,7 @@ __all__ = [
     "UndefinedStatisticWarning",
     "VARResidualBootstrap",
     "WildBootstrap",
+    "WildClusterIVResult",
     "WildClusterResult",
     "WildClusterWaldResult",
     "abc_interval",
@@ -149,5 +152,6 @@ __all__ = [
     "precision_recall_band",
     "roc_curve_band",
     "wild_cluster_bootstrap",
+    "wild_cluster_bootstrap_iv",
     "wild_cluster_wald",
 ]

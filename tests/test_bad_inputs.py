@@ -74,6 +74,7 @@ from skboot import (
     metric_ci,
     optimal_block_length,
     wild_cluster_bootstrap,
+    wild_cluster_bootstrap_iv,
 )
 from skboot import intervals as iv
 from skboot.cli import main as cli_main
@@ -720,6 +721,7 @@ case(MB, "wild-builtin-regression", lambda: bootstrap(AR_X, "mean", y=AR_X, resa
 case(MB, "wcb-one-cluster", lambda: wild_cluster_bootstrap(AR_X, AR_X, np.zeros(80)), V, r"'groups' parameter of wild_cluster_bootstrap must have at least 2 clusters.*Got 1 cluster")
 case(MB, "wcb-singular", lambda: wild_cluster_bootstrap(np.c_[AR_X, 2 * AR_X], AR_X, np.arange(80) % 4), V, r"'X' parameter of wild_cluster_bootstrap gives a singular design")
 case(MB, "wcb-coef", lambda: wild_cluster_bootstrap(AR_X, AR_X, np.arange(80) % 4, coef=2), V, r"'coef' parameter of wild_cluster_bootstrap must be an int in \[0, 0\]. Got 2")
+case(MB, "wcb-iv-groups", lambda: wild_cluster_bootstrap_iv(AR_X, AR_X, AR_X, AR_X, np.zeros(80)), V, r"'groups' parameter of wild_cluster_bootstrap_iv must have at least 2 clusters")
 case(MB, "wcb-alternative", lambda: wild_cluster_bootstrap(AR_X, AR_X, np.arange(80) % 4, alternative="both"), V, r"'alternative' parameter of wild_cluster_bootstrap must be one of")
 
 # fmt: on
@@ -760,7 +762,7 @@ def test_catalogue_size_and_coverage():
         "metric_permutation_test", "roc_curve_band", "precision_recall_band",
         "RocCurveBandDisplay", "PrecisionRecallBandDisplay", "abc_interval",
         "ParametricBootstrap", "VARResidualBootstrap", "wild_cluster_wald",
-        "ARIMAResidualBootstrap",
+        "ARIMAResidualBootstrap", "wild_cluster_bootstrap_iv",
         "compare_roc_curves", "compare_precision_recall_curves",
     }  # fmt: skip
     outputs = {
@@ -769,7 +771,7 @@ def test_catalogue_size_and_coverage():
         "UndefinedStatisticWarning", "FewClustersWarning", "STREAM_VERSION", "cache_dir", "cuda_info",
         "WildClusterResult", "PermutationTestResult", "MonteCarloTestResult",
         "MetricPermutationTestResult", "SPAResult", "StepMResult", "MCSResult", "CurveBand",
-        "ABCInterval", "WildClusterWaldResult", "CurveComparison",
+        "ABCInterval", "WildClusterWaldResult", "CurveComparison", "WildClusterIVResult",
     }  # fmt: skip
     assert set(skboot.__all__) == entry_points | outputs
 

@@ -200,7 +200,7 @@ def wild_cluster_bootstrap_iv(
     Examples
     --------
     >>> import numpy as np
-    >>> from skboot.model_based import wild_cluster_bootstrap_iv
+    >>> from skboot import wild_cluster_bootstrap_iv
     >>> rng = np.random.default_rng(0)
     >>> g = np.repeat(np.arange(10), 30)
     >>> z = rng.normal(size=300)

@@ -332,7 +332,7 @@ class WildClusterIVResult(WildClusterResult):
     Examples
     --------
     >>> import numpy as np
-    >>> from skboot.model_based import wild_cluster_bootstrap_iv
+    >>> from skboot import wild_cluster_bootstrap_iv
     >>> rng = np.random.default_rng(1)
     >>> g = np.repeat(np.arange(20), 10)
     >>> z = rng.normal(size=(200, 2))
