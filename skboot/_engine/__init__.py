@@ -40,6 +40,15 @@ from skboot._engine._dispatch import (
 )
 from skboot._engine._jackknife import callable_jackknife
 from skboot._engine._make import make_statistic
+from skboot._engine._ols import (
+    MAX_OLS_FEATURES,
+    OLSStatistic,
+    coefficients,
+    collinear_columns,
+    design_rows,
+    make_ols,
+    ols_jackknife,
+)
 from skboot._engine._refit import (
     EstimatorStatistic,
     RefitMixin,
@@ -62,11 +71,13 @@ __all__ = [
     "FAILED",
     "FAILURES",
     "MAX_CHUNK_DRAWS",
+    "MAX_OLS_FEATURES",
     "MIN_PARALLEL_DRAWS",
     "BuiltinStatistic",
     "CallableStatistic",
     "EstimatorStatistic",
     "Failure",
+    "OLSStatistic",
     "Progress",
     "RefitMixin",
     "Statistic",
@@ -81,11 +92,16 @@ __all__ = [
     "centred_rows",
     "check_refit_mode",
     "chunk_size_for",
+    "coefficients",
+    "collinear_columns",
     "corr_from_sums",
+    "design_rows",
     "detach_plan",
+    "make_ols",
     "make_statistic",
     "moments_to_values",
     "n_rows",
+    "ols_jackknife",
     "plan_tasks",
     "run_bootstrap",
     "take_rows",

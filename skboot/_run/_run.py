@@ -139,6 +139,7 @@ def run(
         estimator,
         (data, y),
     )
+    d = named_outputs(d, stat, data)
     B = int(res.n_resamples)
     check_distribution_memory(B, int(stat.k), owner)
     options: dict[str, Any] = dict(
@@ -222,6 +223,21 @@ def _statistic(
         owner=owner,
         allow_nonfinite=nan_policy == "propagate",
     )
+
+
+def named_outputs(d: Data, stat: Statistic, data: Any) -> Data:
+    """``d`` with the statistic's own output names as its labels when it names
+    its outputs and the user gave pandas (the built-in "ols" of a DataFrame
+    ``X``: "intercept", then ``X``'s column names)."""
+    names = stat.output_labels
+    first = data[0] if isinstance(data, tuple) and data else None
+    if names is None or not hasattr(first, "columns"):
+        return d
+    import pandas as pd
+
+    cols = list(first.columns)
+    names = list(names[: len(names) - len(cols)]) + cols
+    return Data(d.arrays, d.n_samples, pd.Index(names), "frame")
 
 
 def _check_independent(resampler: BaseResampler, statistic: Any, owner: str) -> None:
