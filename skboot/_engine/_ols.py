@@ -28,8 +28,10 @@ from skboot.resamplers import ResamplingPlan
 __all__ = [
     "MAX_OLS_FEATURES",
     "OLSStatistic",
-    "collinear_columns",
     "coefficients",
+    "collinear_columns",
+    "collinear_error",
+    "collinear_in",
     "design_rows",
     "make_ols",
     "ols_jackknife",
@@ -70,7 +72,12 @@ def collinear_columns(
     combinations of the intercept and of the columns before them that are not
     themselves collinear (the pivot test of the replicates, on the data)."""
     Z, _ = _design(U, shift, fit_intercept)
-    A = Z.T @ Z
+    return collinear_in(Z.T @ Z, fit_intercept)
+
+
+def collinear_in(A: np.ndarray, fit_intercept: bool) -> list[int]:
+    """:func:`collinear_columns` from the cross products ``A`` of the design
+    (the intercept's row and column first when ``fit_intercept``)."""
     kept: list[int] = []
     bad: list[int] = []
     for j in range(A.shape[0]):
@@ -87,9 +94,19 @@ def collinear_columns(
     return [j - offset for j in bad]
 
 
-def ols_jackknife(
-    U: np.ndarray, shift: np.ndarray, fit_intercept: bool
-) -> np.ndarray:
+def collinear_error(bad: list[int], fit_intercept: bool, owner: str) -> ValueError:
+    """The refusal of a design whose columns ``bad`` are collinear."""
+    also = " or with the intercept" if fit_intercept else ""
+    return value_error(
+        "data",
+        owner,
+        "must hold an X of full column rank for the statistic 'ols'. "
+        f"Got X column(s) {bad} (0-based) collinear with the columns "
+        f"before them{also}; drop them.",
+    )
+
+
+def ols_jackknife(U: np.ndarray, shift: np.ndarray, fit_intercept: bool) -> np.ndarray:
     """Leave-one-out coefficients in O(n k**2), shape (n, k_out).
 
     ``g_(i) = g - (Z'Z)^-1 z_i e_i / (1 - h_ii)`` (Belsley, Kuh & Welsch 1980,
@@ -142,7 +159,7 @@ class OLSStatistic(Statistic):
 
     def __post_init__(self) -> None:
         X, y = self.X, self.y
-        n, k_x = X.shape
+        k_x = X.shape[1]
         shift = np.zeros(k_x + 2)
         shift[1:] = centre_of(np.column_stack([X, y]))
         self.shift = shift
@@ -289,12 +306,5 @@ def make_ols(
         else []
     )
     if bad:
-        also = " or with the intercept" if stat.fit_intercept else ""
-        raise value_error(
-            "data",
-            owner,
-            "must hold an X of full column rank for the statistic 'ols'. "
-            f"Got X column(s) {bad} (0-based) collinear with the columns "
-            f"before them{also}; drop them.",
-        )
+        raise collinear_error(bad, stat.fit_intercept, owner)
     return stat

@@ -22,7 +22,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["RANK_TOL", "ols_from_gram", "packed_index", "weighted_gram"]
+from skboot._kernels.fused_weights import _poisson_tile_row, poisson_thresholds
+from skboot._random import replicate_counter
+
+__all__ = [
+    "RANK_TOL",
+    "ols_from_gram",
+    "packed_index",
+    "poisson_gram",
+    "weighted_gram",
+]
 
 #: A Cholesky pivot at most this fraction of its diagonal entry marks a column
 #: collinear with the columns before it (``1 - R**2`` of that column regressed
@@ -63,6 +72,39 @@ def weighted_gram(U, W, out):
 
 
 @njit(cache=True, nogil=True)
+def poisson_gram(U, seed, gamma, b0, row0, out):
+    """``out[k]``: the packed cross products of the (m, p) rows ``U`` weighted
+    by their Poisson counts in replicate ``b0 + k``, row ``t`` being global row
+    ``row0 + t`` (its count is output ``(b0 + k) * 2**32 + row0 + t`` of the
+    stream, as :func:`skboot._kernels.poisson_rows.poisson_row_counts` draws
+    it): a partition's share of :func:`weighted_gram` of the Poisson
+    bootstrap, drawn without a weight matrix.  Rows are added in order."""
+    T = poisson_thresholds()
+    m, p = U.shape
+    tile = 256
+    w = np.empty(tile)
+    acc = np.empty(out.shape[1])
+    for k in range(out.shape[0]):
+        acc[:] = 0.0
+        for i0 in range(0, m, tile):
+            c = min(tile, m - i0)
+            base = replicate_counter(b0 + k) + np.uint64(row0 + i0)
+            _poisson_tile_row(seed, gamma, base, c, T, w)
+            for t in range(c):
+                wt = w[t]
+                if wt == 0.0:
+                    continue
+                i = i0 + t
+                j = 0
+                for r in range(p):
+                    wr = wt * U[i, r]
+                    for c2 in range(r, p):
+                        acc[j] += wr * U[i, c2]
+                        j += 1
+        out[k, :] = acc
+
+
+@njit(cache=True, nogil=True)
 def ols_from_gram(G, p, move, intercept, out):
     """Coefficients of every replicate from its packed cross products ``G``
     (nb, p (p + 1) / 2) of ``(1, x - a, y - a_y)``.
@@ -96,7 +138,9 @@ def ols_from_gram(G, p, move, intercept, out):
             m0[:] = M[:, 0]
             for r in range(p):
                 for c in range(p):
-                    M[r, c] += move[r] * m0[c] + m0[r] * move[c] + s0 * move[r] * move[c]
+                    M[r, c] += (
+                        move[r] * m0[c] + m0[r] * move[c] + s0 * move[r] * move[c]
+                    )
         ok = True
         for j in range(q):
             jj = j + j0
