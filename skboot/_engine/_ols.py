@@ -180,11 +180,11 @@ class OLSStatistic(Statistic):
         """numpy's least squares on the data; NaN when the design is
         rank-deficient (the same test as the replicates')."""
         U = self.arrays[0]
-        one = np.empty((1, 1 + self.k))
+        one = np.empty((1, self.k))
         G = np.empty((1, U.shape[1] * (U.shape[1] + 1) // 2))
         weighted_gram(U, np.ones((1, U.shape[0])), G)
-        ols_from_gram(G, U.shape[1], self._move(), self.fit_intercept, one[:, : self.k])
-        if not np.isfinite(one[0, : self.k]).all():
+        ols_from_gram(G, U.shape[1], self._move(), self.fit_intercept, one)
+        if not np.isfinite(one[0]).all():
             return np.full(self.k, np.nan)
         Z, y = _design(U, self.shift, self.fit_intercept)
         g = np.linalg.lstsq(Z, y, rcond=None)[0]
