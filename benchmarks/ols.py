@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
         f"load average {os.getloadavg()[0]:.1f}\n"
     )
     print("| run | median (s) |\n| --- | --- |")
-    print(f"| built-in \"ols\" | {med['builtin']:.4f} |")
+    print(f'| built-in "ols" | {med["builtin"]:.4f} |')
     print(f"| callable (numpy lstsq per replicate) | {med['callable']:.4f} |")
     print(
         f"\nratio callable / built-in: {med['callable'] / med['builtin']:.1f}; "
