@@ -42,6 +42,7 @@ BUILTIN_STATISTICS = (
     "corr",
     "mean",
     "median",
+    "ols",
     "proportion",
     "quantile",
     "std",

@@ -140,8 +140,8 @@ def _check_keywords(
             f"The 'contrast' statistic keyword of {owner} must be one of "
             f"{{{', '.join(repr(c) for c in CONTRASTS)}}}. Got {contrast!r} instead."
         )
-    if statistic == "corr" or statistic not in BUILTIN_STATISTICS:
-        allowed = [s for s in BUILTIN_STATISTICS if s != "corr"]
+    if statistic in ("corr", "ols") or statistic not in BUILTIN_STATISTICS:
+        allowed = [s for s in BUILTIN_STATISTICS if s not in ("corr", "ols")]
         raise value_error(
             "statistic",
             owner,

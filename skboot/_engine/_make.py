@@ -11,6 +11,7 @@ import numpy as np
 from skboot._engine._builtin import BUILTIN_STATISTICS, BuiltinStatistic, as_float_rows
 from skboot._engine._callable import CallableStatistic
 from skboot._engine._independent import independent_builtin
+from skboot._engine._ols import make_ols
 from skboot._engine._statistic import Statistic, accepts
 from skboot._validation import param_error, value_error
 from skboot.resamplers import ResamplingPlan
@@ -64,6 +65,8 @@ def make_statistic(
                 name, arrs, kw, p, owner, allow_nonfinite
             ),
         )
+    if statistic == "ols":
+        return make_ols(arrays, kwargs, owner, allow_nonfinite)
     if isinstance(statistic, str):
         return _builtin(statistic, arrays, kwargs, plan, owner, allow_nonfinite)
     if not callable(statistic):

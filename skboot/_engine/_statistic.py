@@ -74,6 +74,9 @@ class Statistic:
     #: multiclass ``coef_``); the engine runs it flattened (``k`` values, C order)
     #: and results restore the shape.  None: ``k`` values (scalar or 1-d).
     output_shape: tuple[int, ...] | None = None
+    #: names of the ``k`` outputs when the statistic names them (the built-in
+    #: "ols": "intercept", then one name per column of ``X``); None otherwise
+    output_labels: tuple[Any, ...] | None = None
 
     def estimate(self) -> np.ndarray:
         """The statistic on the original data, shape (k,)."""

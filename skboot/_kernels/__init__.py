@@ -11,6 +11,8 @@
 * :mod:`~skboot._kernels.simd`: numba intrinsics for eight-lane vector rows;
 * :mod:`~skboot._kernels.dirichlet`: the fused Bayesian-bootstrap kernel (eight
   replicates' Dirichlet weights drawn and reduced in vector lanes);
+* :mod:`~skboot._kernels.ols`: the built-in "ols": weighted cross products per
+  replicate (weights, or Poisson counts drawn per row) and their Cholesky solve;
 * :mod:`~skboot._kernels.model_based`: AR recursions, wild multipliers and cluster
   sums of the model-based resamplers.
 

@@ -22,6 +22,8 @@ the engine.  Everything a public entry point does once per call lives here, once
   work; :mod:`~skboot._run._dask_jackknife`: the BCa acceleration of such a run
   (closed-form leave-one-out values, their power sums in one more pass);
   :mod:`~skboot._run._dask_corr`: "corr" of two columns from centred sums;
+  :mod:`~skboot._run._dask_ols`: "ols" of ``(X, y)`` from per-partition cross
+  products (every data-parallel scheme) and its leave-one-out pass;
   :mod:`~skboot._run._dask_progress`: ``progress=True`` through dask's own
   diagnostics.
 """

@@ -41,6 +41,7 @@ from skboot._run._dask_jackknife import (
     merge_loo,
     moment_rule,
 )
+from skboot._run._dask_ols import ols_data_parallel
 from skboot._run._dask_progress import dask_compute
 from skboot._run._dask_quantile import order_statistic_run
 from skboot._run._dask_sums import (
@@ -67,6 +68,7 @@ __all__ = [
     "merge_sums",
     "partition_sums",
     "run_data_parallel",
+    "run_ols_data_parallel",
     "tree_merge",
 ]
 
@@ -228,7 +230,8 @@ def run_data_parallel(
     """The Poisson bootstrap of a moment statistic of a dask collection,
     computed on the dask scheduler in use (a distributed Client when one is
     active); only ``(n_resamples + 1) x d`` sums per partition travel.
-    ``progress``: dask's progress display (:mod:`skboot._run._dask_progress`)."""
+    ``progress``: dask's progress display (:mod:`skboot._run._dask_progress`).
+    The statistic "ols" of ``(X, y)``: :func:`run_ols_data_parallel`."""
     name, ddof = check_data_parallel(
         data,
         statistic,
@@ -302,6 +305,22 @@ def run_data_parallel(
     stat.builtin_name = None
     placeholder = Data((np.empty(shape),), rows.n_samples, rows.labels, rows.kind)
     return DataParallelRun(stat, placeholder, plan, res, values[:B])
+
+
+def run_ols_data_parallel(
+    data: Any, statistic: str, resampler: Any, *, owner: str, **options: Any
+) -> DataParallelRun:
+    """The pairs bootstrap of the built-in "ols" of dask collections ``(X, y)``
+    (:mod:`skboot._run._dask_ols`); ``options``: those of
+    :func:`run_data_parallel`."""
+
+    def poisson_plan(res: BaseResampler, source: Any, rows: DaskRows) -> tuple:
+        return (res, *_poisson_plan(res, source, rows, owner))
+
+    parts = ols_data_parallel(
+        data, resampler, owner=owner, poisson_plan=poisson_plan, **options
+    )
+    return DataParallelRun(*parts)  # type: ignore[arg-type]
 
 
 def _poisson_total(

@@ -39,7 +39,7 @@ from skboot._kernels.exact_rows import (
 )
 from skboot._random import PURPOSE, RootKey, substream_seed
 from skboot._run._dask_checks import DaskRows
-from skboot._run._dask_jackknife import LooRule, loo_deviations
+from skboot._run._dask_jackknife import loo_deviations
 from skboot._run._dask_progress import dask_compute
 from skboot._run._dask_sums import (
     PartitionSums,
@@ -58,7 +58,9 @@ from skboot.resamplers import (
 )
 
 __all__ = [
+    "MOMENT_OPS",
     "DataParallelPlan",
+    "SchemeOps",
     "StrataJackknife",
     "exact_partition",
     "group_hashes",
@@ -228,11 +230,26 @@ def group_partition(
 
 # -- the run ---------------------------------------------------------------------
 @dataclass(frozen=True)
+class SchemeOps:
+    """What a partition computes in a data-parallel scheme and how two results
+    merge: ``exact(block, strata, labels, draws, seeds, gamma, want2)`` (iid and
+    stratified), ``group(block, groups, seed, gamma, n_resamples, want2)`` and
+    ``merge(a, b)``; :data:`MOMENT_OPS` for the moments."""
+
+    exact: Any
+    group: Any
+    merge: Any
+
+
+MOMENT_OPS = SchemeOps(exact_partition, group_partition, merge_sums)
+
+
+@dataclass(frozen=True)
 class SchemeTotal:
     """A data-parallel scheme's merged sums, its plan, and (stratified) what
     BCa's stratified jackknife needs."""
 
-    total: PartitionSums
+    total: Any  # PartitionSums (or what the scheme's ops merge)
     plan: DataParallelPlan
     strata: StrataJackknife | None = None
 
@@ -257,20 +274,23 @@ def scheme_total(
     want2: bool,
     owner: str,
     progress: bool = False,
+    ops: SchemeOps | None = None,
 ) -> SchemeTotal:
     """Run the data-parallel ``res`` (Bootstrap, StratifiedBootstrap or
     GroupBootstrap, parameters checked) on ``rows``; ``key`` the run's root;
-    ``progress``: dask's progress display for the pass over the rows."""
+    ``progress``: dask's progress display for the pass over the rows;
+    ``ops``: the partition and merge functions (default: the moments')."""
     import dask
 
+    ops = MOMENT_OPS if ops is None else ops
     B = int(res.n_resamples)
     blocks = list(rows.array.to_delayed().ravel())
-    merge = dask.delayed(merge_sums, pure=True)
+    merge = dask.delayed(ops.merge, pure=True)
     n = rows.n_samples
     if isinstance(res, GroupBootstrap):
         gblocks = label_blocks(groups, "groups", owner, rows)
         seed, gamma = key.stream(PURPOSE["data_parallel"])
-        part = dask.delayed(group_partition, pure=True)
+        part = dask.delayed(ops.group, pure=True)
         parts = [
             part(b, g, seed, gamma, B, want2)
             for b, g in zip(blocks, gblocks, strict=True)
@@ -291,7 +311,7 @@ def scheme_total(
         scheme = "iid"
     table, seed, gamma = _draw_table(key, totals, sizes, B)
     S = sizes.shape[0]
-    part = dask.delayed(exact_partition, pure=True)
+    part = dask.delayed(ops.exact, pure=True)
     parts = []
     for j, (blk, yb) in enumerate(zip(blocks, yblocks, strict=True)):
         seeds = np.array([substream_seed(seed, j * S + s + 1) for s in range(S)])
@@ -317,11 +337,12 @@ class StrataLoo:
 
 
 def strata_loo_partition(
-    block: Any, strata: Any, labels: np.ndarray, rule: LooRule
+    block: Any, strata: Any, labels: np.ndarray, rule: Any
 ) -> StrataLoo:
     """One partition's leave-one-out power sums, stratum by stratum."""
     X = as_float_rows(np.asarray(block))
-    S, d = labels.shape[0], X.shape[1]
+    S = labels.shape[0]
+    d = X.shape[1] if getattr(rule, "deviations", None) is None else rule.k
     out = StrataLoo(
         np.zeros(S, dtype=np.int64),
         np.zeros((S, d)),
@@ -333,7 +354,9 @@ def strata_loo_partition(
     if X.shape[0] == 0:
         return out
     codes = _codes(labels, strata)
-    e = loo_deviations(rule, X)
+    # a rule with its own deviations (the "ols" of a dask collection)
+    own = getattr(rule, "deviations", None)
+    e = own(X) if own is not None else loo_deviations(rule, X)
     finite = np.isfinite(e).all(axis=1)
     np.add.at(out.n, codes, 1)
     fc, fe = codes[finite], e[finite]
@@ -386,7 +409,7 @@ class StrataJackknife:
     labels: np.ndarray
 
     def moments(
-        self, rows: DaskRows, rule: LooRule, progress: bool = False
+        self, rows: DaskRows, rule: Any, progress: bool = False
     ) -> JackknifeMoments:
         """One pass over the partitions: the stratified acceleration's sums."""
         import dask

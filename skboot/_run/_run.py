@@ -25,7 +25,7 @@ from skboot._run._context import (
     fit_resampler,
     resolve_resampler,
 )
-from skboot._run._dask import run_data_parallel
+from skboot._run._dask import run_data_parallel, run_ols_data_parallel
 from skboot._run._dask_checks import holds_dask
 from skboot._run._data import (
     Data,
@@ -139,6 +139,7 @@ def run(
         estimator,
         (data, y),
     )
+    d = named_outputs(d, stat, data)
     B = int(res.n_resamples)
     check_distribution_memory(B, int(stat.k), owner)
     options: dict[str, Any] = dict(
@@ -159,7 +160,9 @@ def run(
 def _run_dask(*args: Any, n_jobs: Any, progress: bool, **kwargs: Any) -> Run:
     """The data-parallel run of a dask collection (:mod:`skboot._run._dask`);
     ``progress``: dask's own progress display."""
-    par = run_data_parallel(*args, progress=progress, **kwargs)
+    ols = isinstance(args[1], str) and args[1] == "ols"
+    parallel = run_ols_data_parallel if ols else run_data_parallel
+    par = parallel(*args, progress=progress, **kwargs)
     ctx = RunContext(par.stat, par.data, par.plan, par.resampler, n_jobs, progress)
     return _finished(ctx, par.distribution, 0)
 
@@ -222,6 +225,21 @@ def _statistic(
         owner=owner,
         allow_nonfinite=nan_policy == "propagate",
     )
+
+
+def named_outputs(d: Data, stat: Statistic, data: Any) -> Data:
+    """``d`` with the statistic's own output names as its labels when it names
+    its outputs and the user gave pandas (the built-in "ols" of a DataFrame
+    ``X``: "intercept", then ``X``'s column names)."""
+    own = stat.output_labels
+    first = data[0] if isinstance(data, tuple) and data else None
+    cols = getattr(first, "columns", None)
+    if own is None or cols is None:
+        return d
+    import pandas as pd
+
+    names = list(own[: len(own) - len(cols)]) + list(cols)
+    return Data(d.arrays, d.n_samples, pd.Index(names), "frame")
 
 
 def _check_independent(resampler: BaseResampler, statistic: Any, owner: str) -> None:

@@ -53,8 +53,9 @@ def bootstrap(
     distribution; nothing of size ``n_resamples x n``.
 
     Data in a dask array, DataFrame or Series run data-parallel with the
-    statistics "mean", "sum", "var", "std", "proportion" and "corr" (the last
-    under ``PoissonBootstrap`` only): each partition
+    statistics "mean", "sum", "var", "std", "proportion", "corr" (under
+    ``PoissonBootstrap`` only) and "ols" (``data=(X, y)``, two dask
+    collections): each partition
     reduces its rows, on the dask workers (the active distributed Client, else
     dask's local scheduler), to per-replicate sums (``n_resamples x k``
     numbers), merged in a fixed pairwise tree; the rows never come to this
@@ -87,8 +88,16 @@ def bootstrap(
         nothing converts it to numpy.
     statistic : str or callable, default="mean"
         A built-in name ({"mean", "sum", "var", "std", "median", "quantile",
-        "proportion", "corr"}; column-wise for 2-D data, "corr" takes two columns)
-        or a callable.  A callable with an ``axis`` parameter is called
+        "proportion", "corr", "ols"}; column-wise for 2-D data, "corr" takes two
+        columns) or a callable.  "ols" is the pairs bootstrap of least-squares
+        coefficients: ``data=(X, y)`` with ``X`` (n,) or (n, k), ``k <= 64``,
+        and ``y`` (n,); its outputs are the intercept (unless
+        ``statistic_kwargs={"fit_intercept": False}``), then one coefficient per
+        column of ``X``, labelled "intercept" and the column names when ``X`` is
+        a DataFrame.  Each replicate solves its weighted normal equations (from
+        cross products about the data's means) by Cholesky; a replicate whose
+        design is rank-deficient (a dummy column without its rows) is undefined
+        (NaN, counted in ``n_undefined``), a rank-deficient ``X`` is refused.  A callable with an ``axis`` parameter is called
         vectorized (see ``vectorized``).
     resampler : resampler, default=None
         The scheme; None means :class:`Bootstrap`.  A
@@ -113,8 +122,9 @@ def bootstrap(
         given with observations last and a leading batch axis).  None: True when
         its signature has ``axis``.
     statistic_kwargs : dict, default=None
-        Keywords of the statistic: ``ddof`` for "var"/"std", ``q`` for "quantile";
-        passed through to a callable.  With independent samples
+        Keywords of the statistic: ``ddof`` for "var"/"std", ``q`` for "quantile",
+        ``fit_intercept`` (a bool, default True) for "ols"; passed through to a
+        callable.  With independent samples
         (``paired=False``) a built-in also takes ``contrast``: "difference" (the
         first sample's statistic minus the second's) or "ratio" (over it).
     y, groups : array-like, default=None
@@ -129,7 +139,7 @@ def bootstrap(
         all); False resamples each sample on its own, iid, with its own length
         (independent samples, as arch's IndependentSamplesBootstrap and scipy's
         ``paired=False``); sample ``j`` reads its own purpose slot of the stream.
-        A built-in statistic (all but "corr") is then computed on each sample by
+        A built-in statistic (all but "corr" and "ols") is then computed on each sample by
         the fused kernels: the per-sample values side by side, or their
         ``contrast`` (see ``statistic_kwargs``); a callable takes one argument
         per sample.
