@@ -116,7 +116,8 @@ def check_data_parallel(
         raise _refuse(
             "statistic",
             owner,
-            f"must be one of {_NAMES} with data in a dask collection (each "
+            f"must be one of {_NAMES} (or 'ols' of a pair (X, y)) with data in "
+            "a dask collection (each "
             "partition reduces its rows to per-replicate sums or counts; a "
             f"callable would need every row in one place). Got {what}.",
         )

@@ -282,7 +282,7 @@ default="auto"
         Drawn on the interval's own replicates (:meth:`MetricCI.curve_band`:
         the same fitted resampler, seed, ``n_resamples``, rows and weights),
         so the band and the interval come from one run.  The result must
-        still hold its run (computed in this session, not loaded).
+        still hold its run (computed in this Python process, not loaded).
 
         Parameters
         ----------
@@ -525,7 +525,7 @@ default="auto"
         Drawn on the interval's own replicates (:meth:`MetricCI.curve_band`:
         the same fitted resampler, seed, ``n_resamples``, rows and weights),
         so the band and the interval come from one run.  The result must
-        still hold its run (computed in this session, not loaded).
+        still hold its run (computed in this Python process, not loaded).
 
         Parameters
         ----------

@@ -145,7 +145,7 @@ def _metric_run(result: Any, owner: str, curve: str | None) -> tuple[Any, Any]:
             "result",
             owner,
             f"must be {wanted} that holds its bootstrap run: a result computed "
-            "in this session, on data in memory, with a fused metric. Got a "
+            "in this Python process, on data in memory, with a fused metric. Got a "
             f"result of {result.metric!r} without it (loaded from a file, "
             "unpickled, computed on dask collections or with a callable "
             "metric) instead. Compute the band from the data with "

@@ -374,7 +374,7 @@ class MetricCI(MetricResultMixin, Result):
         Costs one run of the band's replicates.
 
         The data are those the interval was computed on: the result keeps a
-        reference to them (not a copy) while it lives in this session, as the
+        reference to them (not a copy) while it lives in this process, as the
         BCa interval needs.  A result saved and loaded, or pickled, holds
         neither the data nor the fitted resampler (a file stays small and
         holds no rows): compute the band from the data then, with the
