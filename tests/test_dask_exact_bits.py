@@ -12,8 +12,14 @@ import hashlib
 import numpy as np
 import pytest
 
+from skboot._kernels.exact_rows import (
+    exact_rows_moments,
+    exact_rows_one,
+    group_poisson_moments,
+    group_poisson_one,
+)
 from skboot._random import PURPOSE, check_random_state, substream_seed
-from skboot._run._dask_exact import exact_partition, group_partition
+from skboot._run._dask_exact import exact_partition, group_hashes, group_partition
 
 SEED = 20261202
 
@@ -109,3 +115,64 @@ def test_partition_sums_keep_every_bit(name):
     s = make()
     assert float(s.s1[k, j]).hex() == value
     assert _digest(s) == digest
+
+
+def _both(kernels, X, shift, args, B, d):
+    outs = []
+    for kernel in kernels:
+        o = (np.zeros((B + 1, d)), np.zeros((B + 1, d)), np.zeros(B + 1))
+        kernel(X, shift, *args, *o)
+        outs.append(o)
+    return outs
+
+
+@pytest.mark.parametrize(
+    "m, d, B, S, want2, lo, hi",
+    [
+        (1, 1, 1, 1, True, 0, 3),
+        (255, 2, 7, 1, True, 0, 600),
+        (256, 1, 8, 1, False, 0, 600),
+        (257, 3, 9, 3, True, 0, 300),
+        (1000, 2, 17, 4, False, 0, 700),
+        (40, 2, 10, 2, True, 3000, 9000),  # counts past 255: the overflow lists
+    ],
+)
+def test_eight_lanes_equal_one_replicate_at_a_time(m, d, B, S, want2, lo, hi):
+    """The eight-lane exact kernel equals the one-replicate reference bit for
+    bit (``tobytes``: NaN and zero signs included), for partial lanes and
+    tiles, strata, and counts that wrap a byte."""
+    rng = np.random.default_rng(m + B)
+    X = rng.normal(-2.0, 5.0, size=(m, d))
+    if m > 3:
+        X[1, 0] = np.nan
+        X[2, d - 1] = -np.inf
+    shift = np.zeros(d)
+    codes = rng.integers(0, S, m) if S > 1 else np.zeros(m, dtype=np.int64)
+    sizes = np.bincount(codes, minlength=S).astype(np.int64)
+    draws = rng.integers(lo, hi, size=(B, S)).astype(np.int64)
+    draws[:, sizes == 0] = 0
+    draws[0, 0] = 0
+    pool = np.argsort(codes, kind="stable").astype(np.int64)
+    offsets = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+    seed, gamma = _stream()
+    seeds = np.array([substream_seed(seed, s + 1) for s in range(S)])
+    args = (seeds, gamma, draws, pool, offsets, sizes, want2)
+    lanes, one = _both((exact_rows_moments, exact_rows_one), X, shift, args, B, d)
+    for a, b in zip(lanes, one, strict=True):
+        assert a.tobytes() == b.tobytes()
+    if lo > 255:
+        assert one[2][:B].max() > 255 * m  # the case does wrap counts
+
+
+@pytest.mark.parametrize("m, d, B", [(1, 1, 3), (700, 2, 9), (513, 1, 16)])
+def test_group_lanes_equal_one_replicate_at_a_time(m, d, B):
+    rng = np.random.default_rng(m)
+    X = rng.normal(size=(m, d))
+    X[0, 0] = np.inf
+    hashes = group_hashes(rng.integers(0, max(1, m // 4), m))
+    seed, gamma = _stream()
+    args = (seed, gamma, hashes, True)
+    kernels = (group_poisson_moments, group_poisson_one)
+    lanes, one = _both(kernels, X, np.full(d, 0.5), args, B, d)
+    for a, b in zip(lanes, one, strict=True):
+        assert a.tobytes() == b.tobytes()
