@@ -134,6 +134,7 @@ def _both(kernels, X, shift, args, B, d):
         (256, 1, 8, 1, False, 0, 600),
         (257, 3, 9, 3, True, 0, 300),
         (1000, 2, 17, 4, False, 0, 700),
+        (600, 1, 12, 5, True, 0, 400),  # strata 1 and 3 have no rows here
         (40, 2, 10, 2, True, 3000, 9000),  # counts past 255: the overflow lists
     ],
 )
@@ -148,6 +149,8 @@ def test_eight_lanes_equal_one_replicate_at_a_time(m, d, B, S, want2, lo, hi):
         X[2, d - 1] = -np.inf
     shift = np.zeros(d)
     codes = rng.integers(0, S, m) if S > 1 else np.zeros(m, dtype=np.int64)
+    if S == 5:
+        codes = np.array([0, 2, 4])[codes % 3]
     sizes = np.bincount(codes, minlength=S).astype(np.int64)
     draws = rng.integers(lo, hi, size=(B, S)).astype(np.int64)
     draws[:, sizes == 0] = 0
@@ -176,3 +179,47 @@ def test_group_lanes_equal_one_replicate_at_a_time(m, d, B):
     lanes, one = _both(kernels, X, np.full(d, 0.5), args, B, d)
     for a, b in zip(lanes, one, strict=True):
         assert a.tobytes() == b.tobytes()
+
+
+def test_a_partition_without_some_strata():
+    """Strata that have no rows in a partition (drawn nowhere there) leave
+    its sums those of the one-replicate kernel."""
+    seed, gamma = _stream()
+    x = np.arange(10.0)
+    codes = np.array([0, 2] * 5)
+    draws = np.array([[5, 0, 5], [3, 0, 7], [0, 0, 10]], dtype=np.int64)
+    seeds = np.array([substream_seed(seed, s + 1) for s in range(3)])
+    got = exact_partition(x, codes, np.arange(3), draws, seeds, gamma, True)
+    pool = np.argsort(codes, kind="stable").astype(np.int64)
+    sizes = np.array([5, 0, 5], dtype=np.int64)
+    offsets = np.array([0, 5, 5], dtype=np.int64)
+    args = (seeds, gamma, draws, pool, offsets, sizes, True)
+    (one,) = _both((exact_rows_one,), x[:, None], got.shift, args, 3, 1)
+    assert got.sw.tolist() == [10.0, 10.0, 10.0, 10.0]
+    for a, b in zip((got.s1, got.s2, got.sw), one, strict=True):
+        assert a.tobytes() == b.tobytes()
+
+
+def test_stratified_run_equals_the_one_replicate_run(monkeypatch):
+    """End to end on a dask array whose first partitions lack a stratum: the
+    distribution is the one-replicate kernels' bit for bit."""
+    da = pytest.importorskip("dask.array")
+    from skboot import StratifiedBootstrap, bootstrap
+    from skboot._run import _dask_exact
+
+    x = _rows(900, 1)
+    y = np.repeat([0, 1, 2], 300)
+    y[850:] = 0
+
+    def run():
+        return bootstrap(
+            da.from_array(x, chunks=250),
+            "var",
+            resampler=StratifiedBootstrap(20),
+            y=da.from_array(y, chunks=250),
+            random_state=SEED,
+        ).distribution
+
+    got = run()
+    monkeypatch.setattr(_dask_exact, "exact_rows_moments", exact_rows_one)
+    assert got.tobytes() == run().tobytes()

@@ -189,8 +189,8 @@ def exact_rows_moments(
     outw[B] = m
     buf = np.empty(FAST_BLOCK, dtype=np.uint64)
     ths = np.empty(S, dtype=np.uint64)
-    for s in range(S):
-        ths[s] = lemire_threshold(np.uint64(sizes[s]))
+    for s in range(S):  # a stratum without rows here is never drawn
+        ths[s] = lemire_threshold(np.uint64(sizes[s])) if sizes[s] > 0 else 0
     hist = np.empty(LANES * m, dtype=np.uint8)
     hp = np.empty(m if S > 1 else 0, dtype=np.uint8)
     ov = np.empty((LANES, overflow_capacity(draws)), dtype=np.int64)
