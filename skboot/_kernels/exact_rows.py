@@ -251,6 +251,49 @@ def group_poisson_counts(seed, gamma, b, hashes, out):
 
 
 @njit(cache=True, nogil=True)
+def _group_tile(seed, gamma, hashes, i0, c, k0, nr, T, gbuf, W, tot):
+    """``W[t * LANES + r]``: the count of row ``i0 + t`` (``t < c``) in
+    replicate ``k0 + r`` (``r < nr``), :func:`group_poisson_counts`'s; adds
+    each replicate's counts to ``tot[r]``.  ``mix64(seed ^ h)`` once per row
+    into ``gbuf``; the counts compared with ``T[0..4]`` without branches, the
+    rows that reach ``T[5]`` (probability 6e-4) counted again by the loop."""
+    for t in range(c):
+        gbuf[t] = mix64(seed ^ hashes[i0 + t])
+    t0 = T[0] - 1
+    t1 = T[1] - 1
+    t2 = T[2] - 1
+    t3 = T[3] - 1
+    t4 = T[4] - 1
+    t5 = T[5] - 1
+    for r in range(nr):
+        step = (np.uint64(k0 + r) + _U1) * gamma
+        redo = np.int64(0)
+        total = np.int64(0)
+        for t in range(c):
+            v = np.int64(mix64(gbuf[t] + step) >> _U11)
+            k = (
+                np.int64(v > t0)
+                + np.int64(v > t1)
+                + np.int64(v > t2)
+                + np.int64(v > t3)
+                + np.int64(v > t4)
+            )
+            redo |= np.int64(v > t5)
+            total += k
+            W[t * LANES + r] = k
+        if redo:
+            for t in range(c):
+                v = np.int64(mix64(gbuf[t] + step) >> _U11)
+                if v > t5:
+                    k = 5
+                    while k < POISSON_MAX and v >= T[k]:
+                        k += 1
+                    total += k - 5
+                    W[t * LANES + r] = k
+        tot[r] += total
+
+
+@njit(cache=True, nogil=True)
 def group_poisson_moments(X, shift, seed, gamma, hashes, want2, out1, out2, outw):
     """:func:`exact_rows_moments` with each row's count that of its group
     (:func:`group_poisson_counts`), for the ``out1.shape[0] - 1`` replicates:
@@ -266,6 +309,7 @@ def group_poisson_moments(X, shift, seed, gamma, hashes, want2, out1, out2, outw
     qbuf = np.empty(TILE)
     acc = np.zeros(2 * LANES)
     tot = np.zeros(LANES)
+    gbuf = np.empty(TILE, dtype=np.uint64)
     stacks = np.zeros((d, CASCADE_LEVELS, 2 * LANES))
     for k0 in range(0, B, LANES):
         nr = min(LANES, B - k0)
@@ -274,16 +318,7 @@ def group_poisson_moments(X, shift, seed, gamma, hashes, want2, out1, out2, outw
         count = 0
         for i0 in range(0, m, TILE):
             c = min(TILE, m - i0)
-            for t in range(c):
-                g = mix64(seed ^ hashes[i0 + t])
-                for r in range(nr):
-                    z = mix64(g + (np.uint64(k0 + r) + _U1) * gamma)
-                    v = np.int64(z >> _U11)
-                    k = 0
-                    while k < POISSON_MAX and v >= T[k]:
-                        k += 1
-                    W[t * LANES + r] = k
-                    tot[r] += k
+            _group_tile(seed, gamma, hashes, i0, c, k0, nr, T, gbuf, W, tot)
             lane_tile_sums(X, shift, i0, c, W, want2, xbuf, qbuf, acc, stacks, count)
             count += 1
         _lane_totals(stacks, count, nr, k0, want2, out1, out2)
