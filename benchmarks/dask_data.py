@@ -5,15 +5,24 @@ kernel and against dask.array written the obvious way.
 [--n-metric N]``
 
 The statistic is the mean of ``x_i = 5 + sin(i)``, n rows (default 10,000,000;
-quick: 2,000,000) in partitions of 1,000,000 rows, B replicates (default 200).
-Timed, interleaved, medians of ``--reps`` repetitions, reported as nanoseconds
-per (row x replicate):
+quick: 2,000,000; ``--n`` takes ``10000000`` or ``1e7``) in partitions of
+1,000,000 rows, B replicates (default 200).  Each row's ``--reps`` repetitions
+run back to back and the row is printed (flushed) as soon as they are done,
+as the median, nanoseconds per (row x replicate) and the ratio to the
+data-parallel Poisson row, which runs first:
 
-* ``in-memory, n_jobs=1`` and ``n_jobs=2``: ``bootstrap(x, "mean",
-  resampler=PoissonBootstrap(B))`` on the numpy array (the fused Poisson kernel);
-* ``data-parallel, LocalCluster 2 workers``: the same call on the dask array,
-  its partitions persisted on two single-threaded worker processes (loopback
-  only, no dashboard); asserted equal to the in-memory distribution to 1e-12;
+* ``data-parallel, LocalCluster 2 workers``: ``bootstrap(xd, "mean",
+  resampler=PoissonBootstrap(B))`` on the dask array, its partitions persisted
+  on two single-threaded worker processes (loopback only, no dashboard);
+  asserted equal to the in-memory distribution to 1e-12;
+* ``in-memory, n_jobs=1`` and ``n_jobs=2``: the same call on the numpy array
+  (the fused Poisson kernel);
+* ``exact iid, data-parallel`` and ``exact iid, in-memory, n_jobs=1``:
+  ``resampler=Bootstrap(B)`` (n draws with replacement per replicate) on the
+  dask array (each partition's share of the draws drawn on the client, the
+  draws made where the rows live) and on the numpy array.  The two streams
+  differ (the data-parallel one depends on the partitioning): their estimates
+  are asserted equal to 1e-12, their distributions only timed;
 * ``dask.array, one weight array per replicate``: per replicate ``w =
   rng.poisson(1.0, size=n)`` (a dask array chunked like the data) and ``(w *
   x).sum() / w.sum()``, all replicates in one graph, on the same cluster, with
@@ -26,7 +35,7 @@ rounded to 1e-3 (ties), for "accuracy" (per-partition sums) and "roc_auc"
 (a dask sort by score, then per-partition rank sums): in memory (``n_jobs=1``)
 and data-parallel on the same cluster, asserted equal to 1e-12.
 
-The machine's load average is printed with the results: on a shared machine,
+The machine's load average is printed with each row: on a shared machine,
 compare the ratios, not the absolute times.
 """
 
@@ -38,11 +47,59 @@ import os
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 CHUNK = 1_000_000
+
+
+def count(text: str) -> int:
+    """A positive whole number written as an integer (``10000000``) or as a
+    float with an integral value (``1e7``, ``2.5e6``)."""
+    try:
+        return _positive(int(text), text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a positive whole number such as 10000000 or 1e7. Got {text!r}."
+        ) from None
+    if not np.isfinite(value) or value != np.floor(value):
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number (1e7 and 2.5e6 are). Got {text!r}."
+        )
+    return _positive(int(value), text)
+
+
+def _positive(value: int, text: str) -> int:
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1. Got {text!r}.")
+    return value
+
+
+def _timed(name: str, f: Callable[[], Any], reps: int) -> list[float]:
+    out = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        f()
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def _row(name: str, ts: list[float], work: float, ref: float | None) -> float:
+    """Print (flushed) one table row; returns its ns per row x replicate."""
+    med = statistics.median(ts)
+    ns = med / work * 1e9
+    vs = f"{ns / ref:.2f}x" if ref else "1.00x"
+    print(
+        f"| {name} | {med:.2f} s | {ns:.2f} | {vs} | {os.getloadavg()[0]:.1f} |",
+        flush=True,
+    )
+    return ns
 
 
 def _shifted_sine(block: np.ndarray, block_info: Any = None) -> np.ndarray:
@@ -80,7 +137,6 @@ def _metric_rows(n: int, B: int, reps: int) -> dict[str, list[float]]:
     distributions asserted equal to 1e-12."""
     import dask.array as da
 
-    from benchmarks._harness import measure_interleaved
     from skboot import PoissonBootstrap, metric_ci
 
     z = da.zeros(n, chunks=CHUNK // 5)
@@ -105,39 +161,28 @@ def _metric_rows(n: int, B: int, reps: int) -> dict[str, list[float]]:
         ref = impls[f"{a}, in memory, n_jobs=1"]().distribution
         got = impls[f"{b}, data-parallel"]().distribution
         np.testing.assert_allclose(got, ref, rtol=1e-12, atol=0.0)
-    measured = measure_interleaved(impls, reps, warmup=0)  # warmed up above
-    times = {k: v["times"] for k, v in measured.items()}
-    print(f"\n## metric_ci, Poisson: n={n:,}, B={B:,}, load {os.getloadavg()[0]:.1f}\n")
-    print("| implementation | median | ns per row x replicate |")
-    print("|---|---|---|")
-    for name, ts in times.items():
-        med = statistics.median(ts)
-        print(f"| {name} | {med:.2f} s | {med / (n * B) * 1e9:.2f} |")
+    print(f"\n## metric_ci, Poisson: n={n:,}, B={B:,}\n", flush=True)
+    print("| implementation | median | ns per row x replicate | vs in memory | load |")
+    print("|---|---|---|---|---|", flush=True)
+    times: dict[str, list[float]] = {}
+    ref: dict[str, float] = {}
+    for name, f in impls.items():  # warmed up above
+        times[name] = _timed(name, f, reps)
+        metric = name.split(",")[0]
+        ns = _row(name, times[name], float(n) * B, ref.get(metric))
+        ref.setdefault(metric, ns)
     return times
-
-
-def _table(times: dict[str, list[float]], work: dict[str, float]) -> dict[str, float]:
-    ns = {k: statistics.median(v) / work[k] * 1e9 for k, v in times.items()}
-    dp = "data-parallel, LocalCluster 2 workers"
-    print("| implementation | median | ns per row x replicate | vs data-parallel |")
-    print("|---|---|---|---|")
-    for name, ts in times.items():
-        print(
-            f"| {name} | {statistics.median(ts):.2f} s | {ns[name]:.2f} "
-            f"| {ns[name] / ns[dp]:.2f}x |"
-        )
-    return ns
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.dask_data")
     parser.add_argument("--quick", action="store_true", help="n=2e6, B=50, 2 reps")
-    parser.add_argument("--n", type=int, default=None, help="rows (default 1e7)")
-    parser.add_argument("--B", type=int, default=None, help="replicates (200)")
-    parser.add_argument("--reps", type=int, default=None, help="repetitions (3)")
+    parser.add_argument("--n", type=count, default=None, help="rows (default 1e7)")
+    parser.add_argument("--B", type=count, default=None, help="replicates (200)")
+    parser.add_argument("--reps", type=count, default=None, help="repetitions (3)")
     parser.add_argument("--json", default=None, help="write raw results here")
     parser.add_argument(
-        "--n-metric", type=int, default=None, help="rows of the metric_ci table (n/5)"
+        "--n-metric", type=count, default=None, help="rows of the metric_ci table (n/5)"
     )
     args = parser.parse_args(argv)
 
@@ -145,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     import dask.array as da
     from distributed import Client, LocalCluster
 
-    from skboot import PoissonBootstrap, bootstrap
+    from skboot import Bootstrap, PoissonBootstrap, bootstrap
 
     n = args.n or (2_000_000 if args.quick else 10_000_000)
     B = args.B or (50 if args.quick else 200)
@@ -170,50 +215,49 @@ def main(argv: list[str] | None = None) -> int:
         xd = xd.persist()
         client.wait_for_workers(2)
 
-        def in_memory(jobs: int) -> Any:
-            return lambda: (
-                bootstrap(
-                    x,
-                    "mean",
-                    resampler=PoissonBootstrap(B),
-                    random_state=0,
-                    n_jobs=jobs,
-                ).distribution
+        def run(data: Any, scheme: Any, jobs: int | None = None) -> Any:
+            kw: dict[str, Any] = {} if jobs is None else {"n_jobs": jobs}
+            return lambda: bootstrap(
+                data, "mean", resampler=scheme(B), random_state=0, **kw
             )
 
-        def data_parallel() -> np.ndarray:
-            return bootstrap(
-                xd, "mean", resampler=PoissonBootstrap(B), random_state=0
-            ).distribution
-
+        dp = "data-parallel, LocalCluster 2 workers"
+        exact_dp = "exact iid (Bootstrap), data-parallel"
+        exact_mem = "exact iid (Bootstrap), in-memory, n_jobs=1"
+        naive = "dask.array, a weight array per replicate"
         impls = {
-            "in-memory fused kernel, n_jobs=1": in_memory(1),
-            "in-memory fused kernel, n_jobs=2": in_memory(2),
-            "data-parallel, LocalCluster 2 workers": data_parallel,
-            "dask.array, a weight array per replicate": lambda: _naive(xd, B_naive),
+            dp: run(xd, PoissonBootstrap),
+            "in-memory fused kernel, n_jobs=1": run(x, PoissonBootstrap, 1),
+            "in-memory fused kernel, n_jobs=2": run(x, PoissonBootstrap, 2),
+            exact_dp: run(xd, Bootstrap),
+            exact_mem: run(x, Bootstrap, 1),
+            naive: lambda: _naive(xd, B_naive),
         }
-        ref = impls["in-memory fused kernel, n_jobs=1"]()
-        got = data_parallel()
+        ref = impls["in-memory fused kernel, n_jobs=1"]().distribution
+        got = impls[dp]().distribution
         np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12 * 6.0)
+        want = impls[exact_mem]().estimate
+        np.testing.assert_allclose(impls[exact_dp]().estimate, want, rtol=1e-12)
         _naive(xd, 2)  # warm-up
-        times: dict[str, list[float]] = {k: [] for k in impls}
-        for _ in range(reps):
-            for name, f in impls.items():
-                t0 = time.perf_counter()
-                f()
-                times[name].append(time.perf_counter() - t0)
-        work = {k: float(n) * B for k in impls}
-        work["dask.array, a weight array per replicate"] = float(n) * B_naive
-        load = os.getloadavg()
         print(
-            f"## Data-parallel Poisson mean: n={n:,}, B={B:,} (dask.array: "
-            f"B={B_naive}), {reps} interleaved repetitions, load average "
-            f"{load[0]:.1f} ({os.cpu_count()} CPUs)\n"
+            f"## Data-parallel mean: n={n:,}, B={B:,} (dask.array: B={B_naive}), "
+            f"{reps} repetitions per row, {os.cpu_count()} CPUs\n"
         )
-        ns = _table(times, work)
         print(
-            "\nThe data-parallel distribution equals the in-memory one to 1e-12 "
-            "(asserted)."
+            "| implementation | median | ns per row x replicate "
+            "| vs data-parallel Poisson | load |"
+        )
+        print("|---|---|---|---|---|", flush=True)
+        times: dict[str, list[float]] = {}
+        ns: dict[str, float] = {}
+        for name, f in impls.items():
+            times[name] = _timed(name, f, reps)
+            work = float(n) * (B_naive if name == naive else B)
+            ns[name] = _row(name, times[name], work, ns.get(dp))
+        print(
+            "\nThe data-parallel Poisson distribution equals the in-memory one to "
+            "1e-12 (asserted).",
+            flush=True,
         )
         metric_times = _metric_rows(args.n_metric or n // 5, B, reps)
     finally:

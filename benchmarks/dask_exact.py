@@ -3,7 +3,7 @@
 ``python -m benchmarks.dask_exact [--m M] [--B B] [--reps R]``
 
 One partition of ``m`` rows (default 1,000,000) of ``5 + sin(i)``, B replicates
-(default 50), the "mean" sums a partition returns; timed interleaved, medians of
+(default 200), the "mean" sums a partition returns; timed interleaved, medians of
 ``--reps`` repetitions, as nanoseconds per (row x replicate) and as a ratio to
 the Poisson kernel (the data-parallel ``PoissonBootstrap``):
 
@@ -13,6 +13,10 @@ the Poisson kernel (the data-parallel ``PoissonBootstrap``):
 * ``exact, 4 strata``: the same with four strata (``StratifiedBootstrap``);
 * ``hashed groups``: :func:`skboot._run._dask_exact.group_partition`, group ids
   ``i // 10`` (``GroupBootstrap``), hashing included;
+* ``..., one at a time``: the same partition through the one-replicate
+  reference kernels (:func:`skboot._kernels.exact_rows.exact_rows_one`,
+  :func:`~skboot._kernels.exact_rows.group_poisson_one`; equal bit for bit),
+  for the speed-up of eight replicates per pass;
 * ``client binomials``: the client's table for 100 partitions and one stratum
   (:func:`skboot._kernels.exact_rows.partition_draws`), per binomial.
 
@@ -25,19 +29,41 @@ import argparse
 import os
 import statistics
 import time
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 
+def _swapped(name: str, kernel: Callable[..., None], f: Callable[[], Any]):
+    """``f`` run with the data-parallel run layer's kernel ``name`` swapped for
+    ``kernel`` (the one-replicate reference), restored afterwards."""
+    from skboot._run import _dask_exact
+
+    def run() -> Any:
+        kept = getattr(_dask_exact, name)
+        setattr(_dask_exact, name, kernel)
+        try:
+            return f()
+        finally:
+            setattr(_dask_exact, name, kept)
+
+    return run
+
+
 def main() -> None:
-    from skboot._kernels.exact_rows import partition_draws
+    from skboot._kernels.exact_rows import (
+        exact_rows_one,
+        group_poisson_one,
+        partition_draws,
+    )
     from skboot._random import PURPOSE, check_random_state, substream_seed
     from skboot._run._dask_exact import exact_partition, group_partition
     from skboot._run._dask_sums import partition_sums
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--m", type=int, default=1_000_000)
-    ap.add_argument("--B", type=int, default=50)
+    ap.add_argument("--B", type=int, default=200)
     ap.add_argument("--reps", type=int, default=7)
     a = ap.parse_args()
     m, B = a.m, a.B
@@ -63,6 +89,21 @@ def main() -> None:
             x, strata, labels, four, seeds4, gamma, False
         ),
         "hashed groups": lambda: group_partition(x, groups, seed, gamma, B, False),
+        "exact iid, one at a time": _swapped(
+            "exact_rows_moments",
+            exact_rows_one,
+            lambda: exact_partition(x, None, None, one, seeds1, gamma, False),
+        ),
+        "exact, 4 strata, one at a time": _swapped(
+            "exact_rows_moments",
+            exact_rows_one,
+            lambda: exact_partition(x, strata, labels, four, seeds4, gamma, False),
+        ),
+        "hashed groups, one at a time": _swapped(
+            "group_poisson_moments",
+            group_poisson_one,
+            lambda: group_partition(x, groups, seed, gamma, B, False),
+        ),
         "client binomials": lambda: partition_draws(
             seed, gamma, np.uint64(0), np.array([m]), sizes, table
         ),
@@ -80,12 +121,12 @@ def main() -> None:
     for name in cases:
         if name == "client binomials":
             per = med[name] / (P * B) * 1e9
-            print(f"{name:18s} {per:8.1f} ns per binomial")
+            print(f"{name:30s} {per:8.1f} ns per binomial")
         else:
             per = med[name] / (m * B) * 1e9
             ratio = med[name] / med["poisson"]
             print(
-                f"{name:18s} {per:8.2f} ns per row x replicate  {ratio:5.2f} x poisson"
+                f"{name:30s} {per:8.2f} ns per row x replicate  {ratio:5.2f} x poisson"
             )
 
 

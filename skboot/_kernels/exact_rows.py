@@ -39,6 +39,14 @@ from skboot._kernels.cascade import (
     cascade_push,
     cascade_total,
 )
+from skboot._kernels.exact_lanes import (
+    LANES,
+    TILE,
+    hist_replicate,
+    lane_tile_sums,
+    overflow_capacity,
+    widen_tile,
+)
 from skboot._kernels.fused_weights import poisson_thresholds
 from skboot._random import (
     FAST_BLOCK,
@@ -53,8 +61,10 @@ from skboot._random import (
 
 __all__ = [
     "exact_rows_moments",
+    "exact_rows_one",
     "group_poisson_counts",
     "group_poisson_moments",
+    "group_poisson_one",
     "partition_draws",
     "stratum_row_counts",
 ]
@@ -121,6 +131,203 @@ def stratum_row_counts(seeds, gamma, b, draws, pool, offsets, sizes, buf, tmp, c
 
 
 @njit(cache=True, nogil=True)
+def _unit_sums(X, shift, out1, out2):
+    """``out1``: the sums of ``X - shift``, ``out2``: of its square, over the
+    (m, d) rows (unit counts: the original rows), in tiles of CASCADE_ROWS
+    rows through the cascade; the arithmetic of a count of 1.0."""
+    m, d = X.shape
+    part = np.zeros(2 * d)
+    stack = np.zeros((CASCADE_LEVELS, 2 * d))
+    count = 0
+    for i0 in range(0, m, CASCADE_ROWS):
+        c = min(CASCADE_ROWS, m - i0)
+        part[:] = 0.0
+        for t in range(c):
+            for j in range(d):
+                v = X[i0 + t, j] - shift[j]
+                part[j] += 1.0 * v
+                part[d + j] += 1.0 * (v * v)
+        count = cascade_push(stack, count, part)
+    cascade_total(stack, count, part)
+    out1[:] = part[:d]
+    out2[:] = part[d:]
+
+
+@njit(cache=True, nogil=True)
+def _lane_totals(stacks, count, nr, k0, want2, out1, out2):
+    """Replicates ``k0 .. k0 + nr - 1``'s sums from the per-column cascades."""
+    d = stacks.shape[0]
+    acc = np.zeros(2 * LANES)
+    for j in range(d):
+        cascade_total(stacks[j], count, acc)
+        for r in range(nr):
+            out1[k0 + r, j] = acc[r]
+            out2[k0 + r, j] = acc[LANES + r] if want2 else 0.0
+
+
+@njit(cache=True, nogil=True)
+def exact_rows_moments(
+    X, shift, seeds, gamma, draws, pool, offsets, sizes, want2, out1, out2, outw
+):
+    """Per replicate ``k`` (``draws[k, s]`` draws in stratum ``s``, from
+    :func:`partition_draws`): ``out1[k]``, ``out2[k]``, ``outw[k]``, the
+    count-weighted sums of ``X - shift``, of its square (if ``want2``) and the
+    counts' total; the counts as :func:`stratum_row_counts` draws them, each
+    replicate's terms added in row order per tile of CASCADE_ROWS rows, the
+    tiles through the cascade (a zero count adds nothing).  ``X`` (m, d)
+    C-contiguous float64;
+    the last row of ``out1``/``out2``/``outw`` (one more than ``draws``) gets
+    the sums with unit counts (the original rows).
+
+    Eight replicates per pass over the rows (:mod:`skboot._kernels.exact_lanes`):
+    their draws into byte histograms, then one tiled reduction.  Memory: eight
+    bytes per row, and per replicate of the eight a list of the rows whose
+    count passed 255 (at most its draws / 256 entries)."""
+    m, d = X.shape
+    B, S = draws.shape
+    _unit_sums(X, shift, out1[B], out2[B])
+    outw[B] = m
+    buf = np.empty(FAST_BLOCK, dtype=np.uint64)
+    ths = np.empty(S, dtype=np.uint64)
+    for s in range(S):  # a stratum without rows here is never drawn
+        ths[s] = lemire_threshold(np.uint64(sizes[s])) if sizes[s] > 0 else 0
+    hist = np.empty(LANES * m, dtype=np.uint8)
+    hp = np.empty(m if S > 1 else 0, dtype=np.uint8)
+    ov = np.empty((LANES, overflow_capacity(draws)), dtype=np.int64)
+    nov = np.zeros(LANES, dtype=np.int64)
+    ptr = np.zeros(LANES, dtype=np.int64)
+    W = np.zeros(LANES * TILE)
+    xbuf = np.empty(TILE)
+    qbuf = np.empty(TILE)
+    acc = np.zeros(2 * LANES)
+    stacks = np.zeros((d, CASCADE_LEVELS, 2 * LANES))
+    for k0 in range(0, B, LANES):
+        nr = min(LANES, B - k0)
+        for r in range(nr):
+            nov[r] = hist_replicate(
+                seeds,
+                gamma,
+                np.uint64(k0 + r),
+                draws[k0 + r],
+                pool,
+                offsets,
+                sizes,
+                ths,
+                buf,
+                hp,
+                hist[r * m : (r + 1) * m],
+                ov[r],
+            )
+            ptr[r] = 0
+            outw[k0 + r] = draws[k0 + r].sum()
+        W[:] = 0.0
+        count = 0
+        for i0 in range(0, m, TILE):
+            c = min(TILE, m - i0)
+            widen_tile(hist, m, nr, i0, c, ov, nov, ptr, W)
+            lane_tile_sums(X, shift, i0, c, W, want2, xbuf, qbuf, acc, stacks, count)
+            count += 1
+        _lane_totals(stacks, count, nr, k0, want2, out1, out2)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _group_count(seed, gamma, b, h, T):
+    """The Poisson(1) count of the group with hash ``h`` in replicate ``b``."""
+    z = mix64(mix64(seed ^ h) + (np.uint64(b) + _U1) * gamma)
+    v = np.int64(z >> _U11)
+    k = 0
+    while k < POISSON_MAX and v >= T[k]:
+        k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def group_poisson_counts(seed, gamma, b, hashes, out):
+    """``out[i]``: the count of row ``i`` (its group's hash ``hashes[i]``) in
+    replicate ``b``."""
+    T = poisson_thresholds()
+    for i in range(hashes.shape[0]):
+        out[i] = _group_count(seed, gamma, b, hashes[i], T)
+
+
+@njit(cache=True, nogil=True)
+def _group_tile(seed, gamma, hashes, i0, c, k0, nr, T, gbuf, W, tot):
+    """``W[t * LANES + r]``: the count of row ``i0 + t`` (``t < c``) in
+    replicate ``k0 + r`` (``r < nr``), :func:`group_poisson_counts`'s; adds
+    each replicate's counts to ``tot[r]``.  ``mix64(seed ^ h)`` once per row
+    into ``gbuf``; the counts compared with ``T[0..4]`` without branches, the
+    rows that reach ``T[5]`` (probability 6e-4) counted again by the loop."""
+    for t in range(c):
+        gbuf[t] = mix64(seed ^ hashes[i0 + t])
+    t0 = T[0] - 1
+    t1 = T[1] - 1
+    t2 = T[2] - 1
+    t3 = T[3] - 1
+    t4 = T[4] - 1
+    t5 = T[5] - 1
+    for r in range(nr):
+        step = (np.uint64(k0 + r) + _U1) * gamma
+        redo = np.int64(0)
+        total = np.int64(0)
+        for t in range(c):
+            v = np.int64(mix64(gbuf[t] + step) >> _U11)
+            k = (
+                np.int64(v > t0)
+                + np.int64(v > t1)
+                + np.int64(v > t2)
+                + np.int64(v > t3)
+                + np.int64(v > t4)
+            )
+            redo |= np.int64(v > t5)
+            total += k
+            W[t * LANES + r] = k
+        if redo:
+            for t in range(c):
+                v = np.int64(mix64(gbuf[t] + step) >> _U11)
+                if v > t5:
+                    k = 5
+                    while k < POISSON_MAX and v >= T[k]:
+                        k += 1
+                    total += k - 5
+                    W[t * LANES + r] = k
+        tot[r] += total
+
+
+@njit(cache=True, nogil=True)
+def group_poisson_moments(X, shift, seed, gamma, hashes, want2, out1, out2, outw):
+    """:func:`exact_rows_moments` with each row's count that of its group
+    (:func:`group_poisson_counts`), for the ``out1.shape[0] - 1`` replicates:
+    eight replicates per pass over the rows, each row's ``mix64(seed ^ h)``
+    made once per pass."""
+    m, d = X.shape
+    B = out1.shape[0] - 1
+    _unit_sums(X, shift, out1[B], out2[B])
+    outw[B] = m
+    T = poisson_thresholds()
+    W = np.zeros(LANES * TILE)
+    xbuf = np.empty(TILE)
+    qbuf = np.empty(TILE)
+    acc = np.zeros(2 * LANES)
+    tot = np.zeros(LANES)
+    gbuf = np.empty(TILE, dtype=np.uint64)
+    stacks = np.zeros((d, CASCADE_LEVELS, 2 * LANES))
+    for k0 in range(0, B, LANES):
+        nr = min(LANES, B - k0)
+        W[:] = 0.0
+        tot[:] = 0.0
+        count = 0
+        for i0 in range(0, m, TILE):
+            c = min(TILE, m - i0)
+            _group_tile(seed, gamma, hashes, i0, c, k0, nr, T, gbuf, W, tot)
+            lane_tile_sums(X, shift, i0, c, W, want2, xbuf, qbuf, acc, stacks, count)
+            count += 1
+        _lane_totals(stacks, count, nr, k0, want2, out1, out2)
+        for r in range(nr):
+            outw[k0 + r] = tot[r]
+
+
+# -- one replicate at a time: the references -----------------------------------
+@njit(cache=True, nogil=True)
 def _weighted_sums(X, shift, cnt, want2, part, stack, out):
     """``out[:d]``: sum of ``cnt[t] * (X[t] - shift)``, ``out[d:]``: of
     ``cnt[t] * (X[t] - shift)**2`` (if ``want2``), in tiles of CASCADE_ROWS rows
@@ -147,7 +354,7 @@ def _weighted_sums(X, shift, cnt, want2, part, stack, out):
 
 
 @njit(cache=True, nogil=True)
-def exact_rows_moments(
+def exact_rows_one(
     X, shift, seeds, gamma, draws, pool, offsets, sizes, want2, out1, out2, outw
 ):
     """Per replicate ``k`` (``draws[k, s]`` draws in stratum ``s``, from
@@ -156,7 +363,8 @@ def exact_rows_moments(
     counts' total; the counts as :func:`stratum_row_counts` draws them.  ``X``
     (m, d) C-contiguous float64; the last row of ``out1``/``out2``/``outw``
     (one more than ``draws``) gets the sums with unit counts (the original
-    rows).  Memory: one count per row, reused."""
+    rows).  One replicate at a time, its counts in one double per row: the
+    reference :func:`exact_rows_moments` is tested (and timed) against."""
     m, d = X.shape
     B = draws.shape[0]
     cnt = np.ones(m)
@@ -177,30 +385,11 @@ def exact_rows_moments(
         out2[k] = res[d:]
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _group_count(seed, gamma, b, h, T):
-    """The Poisson(1) count of the group with hash ``h`` in replicate ``b``."""
-    z = mix64(mix64(seed ^ h) + (np.uint64(b) + _U1) * gamma)
-    v = np.int64(z >> _U11)
-    k = 0
-    while k < POISSON_MAX and v >= T[k]:
-        k += 1
-    return k
-
-
 @njit(cache=True, nogil=True)
-def group_poisson_counts(seed, gamma, b, hashes, out):
-    """``out[i]``: the count of row ``i`` (its group's hash ``hashes[i]``) in
-    replicate ``b``."""
-    T = poisson_thresholds()
-    for i in range(hashes.shape[0]):
-        out[i] = _group_count(seed, gamma, b, hashes[i], T)
-
-
-@njit(cache=True, nogil=True)
-def group_poisson_moments(X, shift, seed, gamma, hashes, want2, out1, out2, outw):
-    """:func:`exact_rows_moments` with each row's count that of its group
-    (:func:`group_poisson_counts`), for the ``out1.shape[0] - 1`` replicates."""
+def group_poisson_one(X, shift, seed, gamma, hashes, want2, out1, out2, outw):
+    """:func:`exact_rows_one` with each row's count that of its group
+    (:func:`group_poisson_counts`), for the ``out1.shape[0] - 1`` replicates:
+    the reference of :func:`group_poisson_moments`."""
     m, d = X.shape
     B = out1.shape[0] - 1
     cnt = np.ones(m)
