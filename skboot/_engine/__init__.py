@@ -49,6 +49,7 @@ from skboot._engine._ols import (
     collinear_in,
     design_rows,
     make_ols,
+    ols_fit_intercept,
     ols_jackknife,
 )
 from skboot._engine._refit import (
@@ -105,6 +106,7 @@ __all__ = [
     "make_statistic",
     "moments_to_values",
     "n_rows",
+    "ols_fit_intercept",
     "ols_jackknife",
     "plan_tasks",
     "run_bootstrap",

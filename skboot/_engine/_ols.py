@@ -251,16 +251,10 @@ class OLSStatistic(Statistic):
         out[:, :] = coefficients(out, self.shift, self.fit_intercept)
 
 
-def make_ols(
-    arrays: tuple[np.ndarray, ...],
-    kwargs: dict[str, Any],
-    owner: str,
-    allow_nonfinite: bool,
-) -> OLSStatistic:
-    """The built-in "ols" of ``data=(X, y)``, checked before any work: two
-    arrays, ``X`` (n,) or (n, k) with ``k <= MAX_OLS_FEATURES``, ``y`` (n,),
-    ``fit_intercept`` a bool, finite values (unless ``allow_nonfinite``) and a
-    design of full column rank."""
+def ols_fit_intercept(statistic_kwargs: Any, owner: str) -> bool:
+    """``fit_intercept`` of the statistic "ols" from ``statistic_kwargs``
+    (default True), checked: the one keyword "ols" takes, a bool."""
+    kwargs = dict(statistic_kwargs or {})
     extra = set(kwargs) - {"fit_intercept"}
     if extra:
         raise value_error(
@@ -275,6 +269,20 @@ def make_ols(
             f"The 'fit_intercept' statistic keyword of {owner} must be a bool. "
             f"Got {fit_intercept!r} instead."
         )
+    return bool(fit_intercept)
+
+
+def make_ols(
+    arrays: tuple[np.ndarray, ...],
+    kwargs: dict[str, Any],
+    owner: str,
+    allow_nonfinite: bool,
+) -> OLSStatistic:
+    """The built-in "ols" of ``data=(X, y)``, checked before any work: two
+    arrays, ``X`` (n,) or (n, k) with ``k <= MAX_OLS_FEATURES``, ``y`` (n,),
+    ``fit_intercept`` a bool, finite values (unless ``allow_nonfinite``) and a
+    design of full column rank."""
+    fit_intercept = ols_fit_intercept(kwargs, owner)
     if len(arrays) != 2:
         raise value_error(
             "data",

@@ -36,6 +36,7 @@ from skboot._engine import (
     collinear_error,
     collinear_in,
     design_rows,
+    ols_fit_intercept,
 )
 from skboot._kernels.exact_rows import group_poisson_counts, stratum_row_counts
 from skboot._kernels.ols import RANK_TOL, ols_from_gram, poisson_gram, weighted_gram
@@ -359,26 +360,6 @@ class DataParallelGroupOLS(DataParallelOLS):
 OLS_OPS = SchemeOps(ols_exact_partition, ols_group_partition, merge_ols)
 
 
-def _check_kwargs(statistic_kwargs: Any, owner: str) -> bool:
-    """``fit_intercept`` from ``statistic_kwargs``, checked."""
-    kwargs = dict(statistic_kwargs or {})
-    extra = set(kwargs) - {"fit_intercept"}
-    if extra:
-        raise value_error(
-            "statistic_kwargs",
-            owner,
-            f"accepts ['fit_intercept'] for statistic 'ols'. Got {sorted(extra)} "
-            "instead.",
-        )
-    fit_intercept = kwargs.get("fit_intercept", True)
-    if not isinstance(fit_intercept, (bool, np.bool_)):
-        raise ValueError(
-            f"The 'fit_intercept' statistic keyword of {owner} must be a bool. "
-            f"Got {fit_intercept!r} instead."
-        )
-    return bool(fit_intercept)
-
-
 def _rows(data: Any, owner: str) -> tuple[DaskRows, int]:
     """``X`` and ``y`` stacked into one dask array of k + 1 columns, chunked
     by ``X``'s rows, and ``k``; shapes checked before any work."""
@@ -464,7 +445,7 @@ def ols_data_parallel(
         device=device,
         estimator=estimator,
     )
-    fit_intercept = _check_kwargs(statistic_kwargs, owner)
+    fit_intercept = ols_fit_intercept(statistic_kwargs, owner)
     rows, k = xy
     res, source = resolve_resampler(resampler, n_resamples, random_state, owner)
     res.check_params()
