@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
-from skboot._engine import Statistic, chunk_size_for, plan_tasks
+from skboot._engine import Statistic, as_float_rows, chunk_size_for, plan_tasks
 from skboot._kernels.calibration import MOMENT_KINDS, calibration_counts
 from skboot._random import PURPOSE
 from skboot._run._context import RunContext
@@ -97,6 +97,10 @@ def calibration_inputs(ctx: RunContext, n_inner: int) -> tuple[np.ndarray, np.nd
         task: Any = _moment_counts
         args: tuple[Any, ...] = (stat, plan, kind, n_inner)
         prefer = "threads"
+    elif kind >= 0 and plan.fuses_nested_moments and len(ctx.data.arrays) == 1:
+        task = _nested_moment_counts
+        args = (stat, plan, ctx.data.arrays, kind, n_inner)
+        prefer = "threads"
     else:
         inner = _inner_statistic(stat, ctx.data.arrays)
         task = _generic_counts
@@ -141,6 +145,40 @@ def _moment_counts(
         cu,
         cv,
     )
+    return cu, cv
+
+
+def _nested_moment_counts(
+    b0: int,
+    b1: int,
+    stat: Statistic,
+    plan: ResamplingPlan,
+    raw: tuple[np.ndarray, ...],
+    kind: int,
+    n_inner: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The plan's fused nested kernel on outer replicates ``[b0, b1)``; an outer
+    replicate where it meets a value that is not finite goes through
+    :func:`_generic_counts` (which reports it, or counts it when the statistic
+    is defined there after all) and the kernel resumes after it."""
+    X = as_float_rows(raw[0])
+    est = np.ascontiguousarray(stat.estimate(), dtype=np.float64)
+    ddof = int(getattr(stat, "ddof", 0))
+    key = plan.key.nested(PURPOSE["calibration"])
+    cu = np.empty((b1 - b0, X.shape[1]), dtype=np.int64)
+    cv = np.empty_like(cu)
+    lo = b0
+    while lo < b1:
+        at = plan.nested_moment_counts(
+            key, X, est, kind, ddof, lo, n_inner, cu[lo - b0 :], cv[lo - b0 :]
+        )
+        if at < 0:
+            break
+        b = lo + at
+        gu, gv = _generic_counts(b, b + 1, stat, stat, plan, raw, n_inner)
+        cu[b - b0] = gu[0]
+        cv[b - b0] = gv[0]
+        lo = b + 1
     return cu, cv
 
 
