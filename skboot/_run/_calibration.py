@@ -20,11 +20,12 @@ Per outer replicate and output only two proportions are kept:
 so the work is ``n_resamples x n_inner`` evaluations and the memory
 ``O(n_resamples x k)`` plus one outer replicate's rows.  With the iid bootstrap
 the moment built-ins ("sum", "mean", "proportion", "var", "std") run in one
-numba kernel (:func:`skboot._kernels.calibration.calibration_counts`); every
-other case (callables through the one callable adapter, the other built-ins,
-the other resamplers, whose moment built-ins use the plan's fused moments) is
-evaluated on the inner replicates of each outer replicate by the engine's own
-chunk code.
+numba kernel (:func:`skboot._kernels.calibration.calibration_counts`); with
+the other resamplers that nest they run in the plan's nested kernel
+(:meth:`ResamplingPlan.nested_moment_counts`, bit for bit the path below); every
+other case (callables through the one callable adapter, the other built-ins)
+is evaluated on the inner replicates of each outer replicate by the engine's
+own chunk code.
 """
 
 from __future__ import annotations
