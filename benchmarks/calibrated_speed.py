@@ -10,8 +10,14 @@ the kernels) one ``confidence_interval(method="calibrated")`` on a finished run 
 a plain callable (``np.mean``, one call per inner replicate; fewer rounds), and,
 as the baseline a user would write, a numpy double loop (per replicate, one
 ``(B2, n)`` fancy-index gather of ``numpy.random.Generator.integers`` indices and
-a ``mean(axis=1)``). Ratios are against that baseline. It measures, it does not
-assert.
+a ``mean(axis=1)``). Ratios are against that baseline.
+
+A second table times "mean" under the other resamplers that nest (stratified,
+two strata; group, groups of 3; Poisson; moving, circular and non-overlapping
+blocks of 3; stationary, mean length 3) on ``--scheme-n`` rows: the fused
+kernel (``confidence_interval``) and, in the same rounds, the per-replicate path
+it replaces (one nested plan and one rebuilt statistic per outer replicate,
+``_generic_counts``), with their ratio. It measures, it does not assert.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=15)
     parser.add_argument("--n-resamples", type=int, default=999)
     parser.add_argument("--n-inner", type=int, default=200)
+    parser.add_argument("--scheme-n", type=int, default=30)
     args = parser.parse_args(argv)
     n, b1, b2 = args.n, args.n_resamples, args.n_inner
     x = np.random.default_rng(1).exponential(size=n)
@@ -90,7 +97,83 @@ def main(argv: list[str] | None = None) -> int:
     for name, ts in times.items():
         med = float(np.median(ts))
         print(f"| {name} | {med:.4f} | {med / draws * 1e9:.1f} | {base / med:.2f} |")
+    _schemes(args.scheme_n, b1, b2, args.reps)
     return 0
+
+
+def _scheme_runs(n: int, b1: int) -> dict[str, object]:
+    from skboot import (
+        Bootstrap,
+        CircularBlockBootstrap,
+        GroupBootstrap,
+        MovingBlockBootstrap,
+        NonOverlappingBlockBootstrap,
+        PoissonBootstrap,
+        StationaryBootstrap,
+        StratifiedBootstrap,
+        bootstrap,
+    )
+
+    x = np.random.default_rng(1).exponential(size=n)
+    made = {
+        "iid (fused before)": (Bootstrap(b1, random_state=0), {}),
+        "stratified": (
+            StratifiedBootstrap(b1, random_state=0),
+            {"y": np.arange(n) % 2},
+        ),
+        "group": (GroupBootstrap(b1, random_state=0), {"groups": np.arange(n) // 3}),
+        "poisson": (PoissonBootstrap(b1, random_state=0), {}),
+        "moving": (MovingBlockBootstrap(b1, block_length=3, random_state=0), {}),
+        "circular": (CircularBlockBootstrap(b1, block_length=3, random_state=0), {}),
+        "nonoverlapping": (
+            NonOverlappingBlockBootstrap(b1, block_length=3, random_state=0),
+            {},
+        ),
+        "stationary": (StationaryBootstrap(b1, block_length=3.0, random_state=0), {}),
+    }
+    return {
+        name: bootstrap(x, "mean", resampler=r, **kw) for name, (r, kw) in made.items()
+    }
+
+
+def _schemes(n: int, b1: int, b2: int, reps: int) -> None:
+    """The second table of the module notes."""
+    from skboot._run._calibration import _generic_counts
+
+    runs = _scheme_runs(n, b1)
+
+    def fused(r: object) -> object:
+        return r.confidence_interval(method="calibrated", n_inner=b2)  # type: ignore[attr-defined]
+
+    def per_replicate(r: object) -> object:
+        ctx = r._context  # type: ignore[attr-defined]
+        args = (ctx.stat, ctx.stat, ctx.plan, ctx.data.arrays, b2)
+        return _generic_counts(0, b1, *args)
+
+    times: dict[tuple[str, str], list[float]] = {}
+    for r in runs.values():
+        fused(r)  # compile / warm
+    load = os.getloadavg()
+    for _ in range(reps):
+        for name, r in runs.items():
+            for path, f in (("fused", fused), ("per-replicate", per_replicate)):
+                t = time.perf_counter()
+                f(r)
+                times.setdefault((name, path), []).append(time.perf_counter() - t)
+    iid = float(np.median(times["iid (fused before)", "fused"]))
+    print()
+    print(
+        f'"mean", n = {n}, B1 = {b1}, B2 = {b2}; median of {reps} rounds; load '
+        f"average {load[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
+    )
+    print(
+        "| resampler | fused s | per-replicate s | per-replicate / fused | fused / iid |"
+    )
+    print("| --- | --- | --- | --- | --- |")
+    for name in runs:
+        f = float(np.median(times[name, "fused"]))
+        p = float(np.median(times[name, "per-replicate"]))
+        print(f"| {name} | {f:.4f} | {p:.4f} | {p / f:.1f} | {f / iid:.2f} |")
 
 
 if __name__ == "__main__":

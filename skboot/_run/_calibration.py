@@ -20,11 +20,12 @@ Per outer replicate and output only two proportions are kept:
 so the work is ``n_resamples x n_inner`` evaluations and the memory
 ``O(n_resamples x k)`` plus one outer replicate's rows.  With the iid bootstrap
 the moment built-ins ("sum", "mean", "proportion", "var", "std") run in one
-numba kernel (:func:`skboot._kernels.calibration.calibration_counts`); every
-other case (callables through the one callable adapter, the other built-ins,
-the other resamplers, whose moment built-ins use the plan's fused moments) is
-evaluated on the inner replicates of each outer replicate by the engine's own
-chunk code.
+numba kernel (:func:`skboot._kernels.calibration.calibration_counts`); with
+the other resamplers that nest they run in the plan's nested kernel
+(:meth:`ResamplingPlan.nested_moment_counts`, bit for bit the path below); every
+other case (callables through the one callable adapter, the other built-ins)
+is evaluated on the inner replicates of each outer replicate by the engine's
+own chunk code.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from typing import Any
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
-from skboot._engine import Statistic, chunk_size_for, plan_tasks
+from skboot._engine import Statistic, as_float_rows, chunk_size_for, plan_tasks
 from skboot._kernels.calibration import MOMENT_KINDS, calibration_counts
 from skboot._random import PURPOSE
 from skboot._run._context import RunContext
@@ -97,6 +98,10 @@ def calibration_inputs(ctx: RunContext, n_inner: int) -> tuple[np.ndarray, np.nd
         task: Any = _moment_counts
         args: tuple[Any, ...] = (stat, plan, kind, n_inner)
         prefer = "threads"
+    elif kind >= 0 and plan.fuses_nested_moments and len(ctx.data.arrays) == 1:
+        task = _nested_moment_counts
+        args = (stat, plan, ctx.data.arrays, kind, n_inner)
+        prefer = "threads"
     else:
         inner = _inner_statistic(stat, ctx.data.arrays)
         task = _generic_counts
@@ -141,6 +146,40 @@ def _moment_counts(
         cu,
         cv,
     )
+    return cu, cv
+
+
+def _nested_moment_counts(
+    b0: int,
+    b1: int,
+    stat: Statistic,
+    plan: ResamplingPlan,
+    raw: tuple[np.ndarray, ...],
+    kind: int,
+    n_inner: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The plan's fused nested kernel on outer replicates ``[b0, b1)``; an outer
+    replicate where it meets a value that is not finite goes through
+    :func:`_generic_counts` (which reports it, or counts it when the statistic
+    is defined there after all) and the kernel resumes after it."""
+    X = as_float_rows(raw[0])
+    est = np.ascontiguousarray(stat.estimate(), dtype=np.float64)
+    ddof = int(getattr(stat, "ddof", 0))
+    key = plan.key.nested(PURPOSE["calibration"])
+    cu = np.empty((b1 - b0, X.shape[1]), dtype=np.int64)
+    cv = np.empty_like(cu)
+    lo = b0
+    while lo < b1:
+        at = plan.nested_moment_counts(
+            key, X, est, kind, ddof, lo, n_inner, cu[lo - b0 :], cv[lo - b0 :]
+        )
+        if at < 0:
+            break
+        b = lo + at
+        gu, gv = _generic_counts(b, b + 1, stat, stat, plan, raw, n_inner)
+        cu[b - b0] = gu[0]
+        cv[b - b0] = gv[0]
+        lo = b + 1
     return cu, cv
 
 

@@ -18,10 +18,10 @@ from skboot.resamplers._iid import (
     BayesianBootstrap,
     Bootstrap,
     GroupBootstrap,
-    IIDPlan,
     PoissonBootstrap,
     StratifiedBootstrap,
 )
+from skboot.resamplers._iid_plans import IIDPlan
 from skboot.resamplers._independent import IndependentPlan, independent_plan
 from skboot.resamplers._jackknife import DeleteGroupPlan, LeaveOneOutPlan
 from skboot.resamplers._permutation import Permutation

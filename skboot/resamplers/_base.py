@@ -97,7 +97,9 @@ class ResamplingPlan(metaclass=ABCMeta):
     :meth:`draws_per_replicate`, :attr:`builds_statistic` (replicates that are
     synthetic samples, evaluated by a statistic the plan builds),
     :attr:`nests` / :meth:`nested_plan` (a replicate resampled by the same
-    scheme: the double bootstrap) and :attr:`permutes_rows` (replicates that are permutations, for tests, not
+    scheme: the double bootstrap), :attr:`fuses_nested_moments` /
+    :meth:`nested_moment_counts` (that double bootstrap of a moment statistic
+    in one kernel call) and :attr:`permutes_rows` (replicates that are permutations, for tests, not
     bootstrap samples).
 
     Attributes
@@ -117,6 +119,9 @@ class ResamplingPlan(metaclass=ABCMeta):
     layout: str = field(default="fixed", init=False)
     #: Whether :meth:`fused_moments` computes a chunk's column sums in one kernel.
     fuses_moments: ClassVar[bool] = False
+    #: Whether :meth:`nested_moment_counts` runs the double bootstrap of a
+    #: moment statistic in one kernel call.
+    fuses_nested_moments: ClassVar[bool] = False
     #: Whether the plan builds the statistic evaluated on its replicates
     #: (:meth:`make_statistic`), for synthetic samples.
     builds_statistic: ClassVar[bool] = False
@@ -206,6 +211,30 @@ class ResamplingPlan(metaclass=ABCMeta):
         Not defined for replicates that are weights (Bayesian, tapered), model
         generated samples, m-out-of-n draws or independent samples."""
         raise NotImplementedError(f"{type(self).__name__} has no nested plan")
+
+    def nested_moment_counts(
+        self,
+        key: RootKey,
+        X: np.ndarray,
+        est: np.ndarray,
+        kind: int,
+        ddof: int,
+        b0: int,
+        n_inner: int,
+        cu: np.ndarray,
+        cv: np.ndarray,
+    ) -> int:
+        """Counts of the calibrated intervals for outer replicates ``b0, b0 +
+        1, ...`` into ``cu``, ``cv``: a moment statistic's double bootstrap with
+        inner draws from ``key``, bit for bit the :meth:`nested_plan` path (see
+        :mod:`skboot._kernels.calibration_nested`, which returns -1 or the
+        first replicate where a value is not finite)."""
+        kernel, args = self._nested_kernel(key)
+        return int(kernel(X, est, kind, ddof, int(b0), n_inner, *args, cu, cv))
+
+    def _nested_kernel(self, key: RootKey) -> tuple[Any, tuple[Any, ...]]:
+        """The plan's nested-counts kernel and its stream arguments."""
+        raise NotImplementedError(f"{type(self).__name__} has no fused nesting")
 
     @property
     def replicate_size(self) -> int:

@@ -102,6 +102,10 @@ from skboot._kernels.block import (
     tapered_moments,
     tapered_weights_chunk,
 )
+from skboot._kernels.calibration_nested import (
+    fixed_nested_counts,
+    stationary_nested_counts,
+)
 from skboot._random import PURPOSE, RootKey
 from skboot.resamplers._base import ResamplingPlan, StreamScheme
 
@@ -177,6 +181,7 @@ class FixedBlockPlan(BlockPlan):
 
     n_starts: int = 1
     stride: int = 1
+    fuses_nested_moments: ClassVar[bool] = True
 
     def _seed(self) -> tuple[np.uint64, np.uint64]:
         return self.key.stream(PURPOSE["block_starts"])
@@ -224,10 +229,17 @@ class FixedBlockPlan(BlockPlan):
         length = int(self.block_length)
         return fixed_moments, (seed, gamma, b0, length, self.n_starts, self.stride)
 
+    def _nested_kernel(self, key: RootKey) -> tuple[Any, tuple[Any, ...]]:
+        inner = dataclasses.replace(self, key=key)  # the nested plan
+        blocks = (int(self.block_length), self.n_starts, self.stride)
+        return fixed_nested_counts, (*self._seed(), *inner._seed(), *blocks)
+
 
 @dataclass(frozen=True, eq=False)
 class StationaryPlan(BlockPlan):
     """Geometric block lengths (mean ``block_length``), circular wrap."""
+
+    fuses_nested_moments: ClassVar[bool] = True
 
     @property
     def _p_log_q(self) -> tuple[float, float]:
@@ -269,6 +281,14 @@ class StationaryPlan(BlockPlan):
         seed_s, seed_l, gamma = self._seeds()
         return stationary_moments, (seed_s, seed_l, gamma, b0, *self._p_log_q)
 
+    def _nested_kernel(self, key: RootKey) -> tuple[Any, tuple[Any, ...]]:
+        inner = dataclasses.replace(self, key=key)  # the nested plan
+        return stationary_nested_counts, (
+            *self._seeds(),
+            *inner._seeds(),
+            *self._p_log_q,
+        )
+
 
 @dataclass(frozen=True, eq=False)
 class TaperedPlan(FixedBlockPlan):
@@ -282,6 +302,8 @@ class TaperedPlan(FixedBlockPlan):
     cscale: float = 1.0
     base: float = 0.0
     layout: str = field(default="weights", init=False)
+    #: tapered replicates are weights: they do not nest
+    fuses_nested_moments: ClassVar[bool] = False
 
     def stream_scheme(self) -> None:
         """None: tapered replicates are weights, which no stream kernel draws."""

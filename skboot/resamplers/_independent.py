@@ -9,7 +9,7 @@ import numpy as np
 
 from skboot._random import PURPOSE, RootKey
 from skboot.resamplers._base import ResamplingPlan
-from skboot.resamplers._iid import IIDPlan
+from skboot.resamplers._iid_plans import IIDPlan
 
 __all__ = ["IndependentPlan", "independent_plan"]
 
