@@ -45,7 +45,12 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
             *(
                 f"skboot.{display}.{method}"
                 for display in ("RocCurveBandDisplay", "PrecisionRecallBandDisplay")
-                for method in ("plot", "from_predictions", "from_estimator")
+                for method in (
+                    "plot",
+                    "from_predictions",
+                    "from_estimator",
+                    "from_metric_ci",
+                )
             ),
         )
     },
