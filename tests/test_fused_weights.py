@@ -177,3 +177,38 @@ def test_fused_weight_kernels_get_whole_groups_of_eight_replicates(monkeypatch):
     sizes.clear()
     bootstrap(x, "mean", resampler=Bootstrap(40), random_state=3)
     assert sizes and max(sizes) == 3  # the iid kernel has no lanes
+
+
+def test_recursion_chunks_are_whole_groups_of_lanes(monkeypatch):
+    """The AR/ARIMA/VAR recursions generate eight replicates side by side: a
+    chunk of 65 would run a ninth group for one replicate, so chunks that hold
+    a group are rounded down to a multiple of eight (smaller ones are kept: a
+    chunk holds whole series), in iter_samples and in bootstrap alike, with the
+    same replicates."""
+    import skboot._engine._dispatch as dispatch
+    import skboot.model_based._base as model_base
+    from skboot import ResidualBootstrap
+    from skboot._engine import lanes_round
+
+    assert [lanes_round(c, 8) for c in (1, 7, 8, 65, 130)] == [1, 7, 8, 64, 128]
+    y = np.sin(np.arange(300.0) * 0.3) + 0.1 * np.cos(np.arange(300.0) * 1.7)
+    fitted = ResidualBootstrap(200, order=1, burn_in=0, random_state=0).fit(y)
+    expected = np.concatenate(list(fitted.iter_samples(chunk_size=200)))
+    monkeypatch.setattr(model_base, "cache_budget", lambda: 65 * 8 * 300)
+    blocks = list(fitted.iter_samples())
+    assert [b.shape[0] for b in blocks] == [64, 64, 64, 8]
+    np.testing.assert_array_equal(np.concatenate(blocks), expected)
+    monkeypatch.setattr(dispatch, "cache_budget", lambda: 65 * 8 * 300)
+    seen = []
+    original = dispatch._run_range
+
+    def spy(stat, plan, b0, b1, chunk, *args, **kwargs):
+        seen.append(chunk)
+        return original(stat, plan, b0, b1, chunk, *args, **kwargs)
+
+    monkeypatch.setattr(dispatch, "_run_range", spy)
+    res = bootstrap(
+        y, np.mean, resampler=ResidualBootstrap(200, order=1, burn_in=0), random_state=0
+    )
+    assert seen and all(c % 8 == 0 for c in seen)
+    np.testing.assert_allclose(res.distribution, expected.mean(axis=1), rtol=1e-15)

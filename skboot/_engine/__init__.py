@@ -35,6 +35,7 @@ from skboot._engine._dispatch import (
     cache_budget,
     chunk_size_for,
     detach_plan,
+    lanes_round,
     plan_tasks,
     run_bootstrap,
 )
@@ -102,6 +103,7 @@ __all__ = [
     "corr_from_sums",
     "design_rows",
     "detach_plan",
+    "lanes_round",
     "make_ols",
     "make_statistic",
     "moments_to_values",

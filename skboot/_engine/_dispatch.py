@@ -32,6 +32,7 @@ __all__ = [
     "cache_budget",
     "chunk_size_for",
     "detach_plan",
+    "lanes_round",
     "plan_tasks",
     "run_bootstrap",
 ]
@@ -86,7 +87,15 @@ def chunk_size_for(
     lanes = stat.replicate_lanes(plan)
     if lanes > 1:
         chunk = max(lanes, chunk - chunk % lanes)
-    return int(max(1, chunk))
+    return int(max(1, lanes_round(chunk, plan.replicate_lanes)))
+
+
+def lanes_round(chunk: int, lanes: int) -> int:
+    """``chunk`` rounded down to a multiple of ``lanes`` when it holds one or
+    more groups of them: a plan whose kernel generates ``lanes`` replicates
+    side by side wastes the rest of a partial group (a chunk of 65 replicates
+    of eight lanes runs nine groups)."""
+    return chunk - chunk % lanes if chunk >= lanes else chunk
 
 
 def detach_plan(plan: ResamplingPlan) -> tuple[ResamplingPlan, tuple[str, ...], list]:

@@ -4,12 +4,12 @@ the residual-index streams every residual bootstrap shares."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from skboot._kernels.model_arma import arma_residual_chunk, arma_wild_chunk
-from skboot._kernels.model_based import WEBB, fill_wild_weights
+from skboot._kernels.model_based import LANES, WEBB, fill_wild_weights
 from skboot._random import PURPOSE, RootKey, fill_indices_kernel
 from skboot.model_based._base import SyntheticPlan
 
@@ -42,6 +42,8 @@ class ARMAResidualPlan(SyntheticPlan):
     driven by resampled centred residuals, integrated back and shifted by the
     fixed level.  ``w0`` holds the observed start values of the differenced
     series, ``mu`` the offset of each of its steps."""
+
+    replicate_lanes: ClassVar[int] = LANES
 
     w0: np.ndarray = field(default_factory=lambda: np.empty(0))
     mu: np.ndarray = field(default_factory=lambda: np.empty(0))

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
-from skboot._engine import Statistic, cache_budget
+from skboot._engine import Statistic, cache_budget, lanes_round
 from skboot._random import PURPOSE, RootKey
 from skboot._run import available_memory
 from skboot._typing import ArrayLike
@@ -353,7 +353,9 @@ class SyntheticResampler(BaseResampler):
         B = int(self.n_resamples)
         if chunk_size is None:
             size = 8 * int(np.prod(plan.replicate_shape))
-            chunk = max(1, min(B, cache_budget() // size))
+            chunk = lanes_round(
+                max(1, min(B, cache_budget() // size)), plan.replicate_lanes
+            )
         else:
             chunk = validate_params(
                 f"{self._name}.iter_samples",

@@ -89,6 +89,8 @@ def check_path_memory(burn_in: int, n: int, p: int, block: bool, owner: str) -> 
 class ARResidualPlan(SyntheticPlan):
     """Replicate ``b``: the AR recursion driven by resampled centred residuals."""
 
+    replicate_lanes: ClassVar[int] = LANES
+
     series: np.ndarray = field(default_factory=lambda: np.empty(0))
     intercept: float = 0.0
     coef: np.ndarray = field(default_factory=lambda: np.empty(0))
