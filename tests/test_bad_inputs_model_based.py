@@ -441,7 +441,7 @@ WORK = [
     ("skboot.model_based._parametric", "_generators"),
     ("skboot.model_based._parametric", "fill_indices_kernel"),
     ("skboot.model_based._cluster_jackknife", "wcb_chunk"),
-    ("skboot.model_based._cluster_result", "_t_at"),
+    ("skboot.model_based._cluster_result", "tstar_at"),
 ]
 
 

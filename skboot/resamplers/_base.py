@@ -119,9 +119,7 @@ class ResamplingPlan(metaclass=ABCMeta):
     layout: str = field(default="fixed", init=False)
     #: Whether :meth:`fused_moments` computes a chunk's column sums in one kernel.
     fuses_moments: ClassVar[bool] = False
-    #: Replicates its kernel generates side by side (vector lanes): chunks of at
-    #: least this many are rounded down to a multiple of it.
-    replicate_lanes: ClassVar[int] = 1
+    replicate_lanes: ClassVar[int] = 1  #: replicates its kernel runs side by side
     #: Whether :meth:`nested_moment_counts` runs the double bootstrap of a
     #: moment statistic in one kernel call.
     fuses_nested_moments: ClassVar[bool] = False
