@@ -37,8 +37,8 @@ def demo(args: argparse.Namespace) -> int:
     first_run = not _kernels_cached()
     if first_run:
         print(
-            "Compiling skboot's kernels for this machine (first run only; usually "
-            "10-20 s, cached for later runs)...\n",
+            "Compiling skboot's kernels for this machine (first run only; up to "
+            "about half a minute, cached for later runs)...\n",
             file=sys.stderr,
             flush=True,
         )
