@@ -25,7 +25,6 @@ from skboot.resamplers import (
     GroupBootstrap,
     MovingBlockBootstrap,
     PoissonBootstrap,
-    StratifiedBootstrap,
 )
 
 da = pytest.importorskip("dask.array")
@@ -399,10 +398,6 @@ ERRORS = [
             "method": "bca",
         },
         r"'method' .* must not be 'bca'.*delete-one-group jackknife",
-    ),
-    (
-        {"resampler": StratifiedBootstrap(10), "metric": "f1", "method": "bca"},
-        r"'method' .* must be one of 'percentile'.*stratified resampling",
     ),
     ({"device": "cuda"}, r"'device' .* must be 'cpu' or 'auto'"),
     ({"y_pred": np.zeros(N)}, r"'y_pred' .* must be a dask collection"),

@@ -63,6 +63,7 @@ __all__ = [
     "ExactDraws",
     "SchemeOps",
     "StrataJackknife",
+    "empty_strata_loo",
     "exact_draws",
     "exact_partition",
     "group_hashes",
@@ -70,6 +71,7 @@ __all__ = [
     "merge_layout",
     "scheme_total",
     "strata_layout",
+    "strata_loo_sums",
     "stratum_pool",
     "unique_counts",
 ]
@@ -403,15 +405,34 @@ def strata_loo_partition(
     # a rule with its own deviations (the "ols" of a dask collection)
     own = getattr(rule, "deviations", None)
     e = own(X) if own is not None else loo_deviations(rule, X)
-    finite = np.isfinite(e).all(axis=1)
-    np.add.at(out.n, codes, 1)
-    fc, fe = codes[finite], e[finite]
-    for power, acc in ((1, out.p1), (2, out.p2), (3, out.p3)):
-        np.add.at(acc, fc, fe**power)
-    np.minimum.at(out.lo, fc, fe)
-    np.maximum.at(out.hi, fc, fe)
-    nonfinite = int(X.shape[0] - finite.sum())
+    return strata_loo_sums(e, codes, out)
+
+
+def strata_loo_sums(e: np.ndarray, codes: np.ndarray, out: StrataLoo) -> StrataLoo:
+    """Add the (m, d) leave-one-out deviations ``e`` of rows in strata
+    ``codes`` to the zeroed sums ``out`` (:func:`empty_strata_loo`)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        finite = np.isfinite(e).all(axis=1)
+        np.add.at(out.n, codes, 1)
+        fc, fe = codes[finite], e[finite]
+        for power, acc in ((1, out.p1), (2, out.p2), (3, out.p3)):
+            np.add.at(acc, fc, fe**power)
+        np.minimum.at(out.lo, fc, fe)
+        np.maximum.at(out.hi, fc, fe)
+    nonfinite = int(e.shape[0] - finite.sum())
     return StrataLoo(out.n, out.p1, out.p2, out.p3, out.lo, out.hi, nonfinite)
+
+
+def empty_strata_loo(S: int, d: int) -> StrataLoo:
+    """Zeroed :class:`StrataLoo` of ``S`` strata and ``d`` columns."""
+    return StrataLoo(
+        np.zeros(S, dtype=np.int64),
+        np.zeros((S, d)),
+        np.zeros((S, d)),
+        np.zeros((S, d)),
+        np.full((S, d), np.inf),
+        np.full((S, d), -np.inf),
+    )
 
 
 def merge_strata_loo(a: StrataLoo, b: StrataLoo) -> StrataLoo:

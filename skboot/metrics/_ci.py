@@ -157,10 +157,9 @@ def metric_ci(
     ``resampler=PoissonBootstrap(...)`` equals the in-memory Poisson
     bootstrap of the same rows and seed.  ``method`` "percentile", "basic",
     "normal" or "bc" always; "bca" (the default) where one more pass
-    computes its acceleration: the iid and Poisson schemes for all but
-    "average_precision" with ``sample_weight``, the stratified scheme for the
-    mean-type metrics (the stratified jackknife); elsewhere the default is
-    "bc" ("percentile" with ``groups``).  Metrics
+    computes its acceleration (the stratified jackknife under stratified
+    resampling): for all but "average_precision" with ``sample_weight``
+    ("bc" by default there) and ``groups`` ("percentile" by default).  Metrics
     "accuracy", "balanced_accuracy", "precision", "recall", "f1", "roc_auc",
     "average_precision", "log_loss", "brier_score", "r2" and the regression
     errors; see the user guide's page "Data larger than memory".
@@ -208,8 +207,7 @@ def metric_ci(
     method : {"percentile", "basic", "normal", "bc", "bca"} or None, default=None
         Any letter case ("BCa" is "bca").  None: "bca", except for predictions
         in dask collections where the BCa acceleration is not data-parallel
-        ("average_precision" with ``sample_weight``, the metrics other than
-        the mean-type ones under stratified resampling): "bc" there, and
+        ("average_precision" with ``sample_weight``): "bc" there, and
         "percentile" with ``groups``.
     level : float, default=0.95
         Confidence level, in (0, 1).

@@ -80,7 +80,6 @@ from skboot.metrics._dask_r2 import merge_r2, r2_partition, r2_values
 from skboot.metrics._dask_ranked import rank_loo_tasks, rank_run
 from skboot.metrics._dask_schemes import (
     AP_WEIGHTED,
-    STRATIFIED_BCA,
     RowScheme,
     check_ranked,
     check_scheme,
@@ -399,10 +398,18 @@ def _r2_run(
     return values, (total, np.array([v[-1] for v in values]), force)
 
 
-def _loo_tasks(inputs: Inputs, job: _Job, extra: Any, ref: float, sign: float):
+def _loo_tasks(
+    inputs: Inputs,
+    job: _Job,
+    extra: Any,
+    ref: float,
+    sign: float,
+    strata: np.ndarray | None = None,
+):
     """The delayed leave-one-out power sums of the partitions of a label
     metric, R2 (:mod:`skboot.metrics._dask_loo`) or a ranking metric
-    (:mod:`skboot.metrics._dask_ranked`)."""
+    (:mod:`skboot.metrics._dask_ranked`); with ``strata`` (the classes of
+    ``y_true``), those of each class (the stratified jackknife)."""
     import dask
 
     name = job.name
@@ -412,14 +419,16 @@ def _loo_tasks(inputs: Inputs, job: _Job, extra: Any, ref: float, sign: float):
         task = dask.delayed(r2_loo_partition, pure=True)
         spec = (job.params, job.options, job.owner)
         return per_partition(
-            inputs, lambda yt, yp, sw, start: task(yt, yp, sw, start, rule, spec)
+            inputs,
+            lambda yt, yp, sw, start: task(yt, yp, sw, start, rule, spec, strata),
         )
     if name in CONFUSION_METRICS:
         part = dask.delayed(confusion_loo_partition, pure=True)
         return per_partition(
-            inputs, lambda yt, yp, sw, start: part(yt, yp, sw, start, extra, ref, sign)
+            inputs,
+            lambda yt, yp, sw, start: part(yt, yp, sw, start, extra, ref, sign, strata),
         )
-    return rank_loo_tasks(name, extra, ref, sign)
+    return rank_loo_tasks(name, extra, ref, sign, strata is not None)
 
 
 def _checked_resampler(owner: str, call: dict[str, Any]) -> tuple[Any, Any]:
@@ -488,10 +497,12 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
     each = (float(values[0][B]), float(values[-1][B]))
     est = np.array([total[B]])
     stratified = scheme.kind == "stratified"
-    if scheme.kind == "group" or (stratified and name not in STRATIFIED_BCA):
+    if scheme.kind == "group":
         loo = extra = None  # no data-parallel jackknife (refused up front)
     if extra is not None:
-        loo = _loo_tasks(inputs, job, extra, float(est[0]), resolved.sign)
+        loo = _loo_tasks(
+            inputs, job, extra, float(est[0]), resolved.sign, scheme.classes
+        )
     stat = DaskMetricStatistic(
         name=resolved.name,
         arrays=(np.empty(0),),

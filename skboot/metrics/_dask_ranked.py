@@ -214,11 +214,16 @@ def _model_frame(
 
 
 def rank_loo_tasks(
-    name: str, models: list[RankedLoo], ref: float, sign: float
+    name: str,
+    models: list[RankedLoo],
+    ref: float,
+    sign: float,
+    stratified: bool = False,
 ) -> list[Any]:
     """The delayed leave-one-out power sums of a ranking metric (one model:
     per sorted partition; two: per partition of their values joined by row
-    number); ``ref``: the signed estimate."""
+    number); ``ref``: the signed estimate; ``stratified`` (one model): the
+    sums of each class."""
     import dask
 
     if len(models) == 1:
@@ -226,14 +231,14 @@ def rank_loo_tasks(
         if name == "roc_auc":
             part = dask.delayed(auc_loo_partition, pure=True)
             return [
-                part(p, m.carries[i], m.root, ref, sign)
+                part(p, m.carries[i], m.root, ref, sign, stratified)
                 for i, p in enumerate(m.ordered)
             ]
         offsets = _ap_offsets(m)
         part = dask.delayed(ap_loo_sums, pure=True)
         shift = (sign, sign * m.full - ref)
         return [
-            part(p, m.carries[i], offsets[i], m.root, m.full, shift)
+            part(p, m.carries[i], offsets[i], m.root, m.full, shift, stratified)
             for i, p in enumerate(m.ordered)
         ]
     return _paired_tasks(name, models, ref, sign)

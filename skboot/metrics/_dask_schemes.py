@@ -81,15 +81,6 @@ AP_WEIGHTED = (
     "distinct weight (n passes, O(n**2) work, for continuous weights) instead "
     "of one; without sample_weight BCa is data-parallel"
 )
-#: The metrics whose stratified jackknife is computed where the rows live.
-STRATIFIED_BCA = (
-    "accuracy",
-    "brier_score",
-    "log_loss",
-    "mean_absolute_error",
-    "mean_squared_error",
-    "root_mean_squared_error",
-)
 
 
 @dataclass(frozen=True)
@@ -260,17 +251,6 @@ def interval_method(
             "sample weights and predictions in dask collections (the default, "
             "method=None, gives 'bc' here): BCa's acceleration needs every row's "
             f"leave-one-out value, and {AP_WEIGHTED}",
-        )
-    if isinstance(res, StratifiedBootstrap) and registry not in STRATIFIED_BCA:
-        return _no_bca(
-            owner,
-            chosen,
-            method,
-            name,
-            "stratified resampling and predictions in dask collections (the "
-            "default, method=None, gives 'bc' here): the stratified jackknife "
-            "of BCa is computed where the rows live for the mean-type metrics "
-            f"({', '.join(repr(m) for m in STRATIFIED_BCA)}) only",
         )
     return method
 
