@@ -29,7 +29,9 @@ data-parallel Poisson row, which runs first:
   fewer replicates (``max(4, B // 20)``; its cost is linear in B).  It draws
   other counts (numpy's Poisson generator), so only its speed is compared.
 
-A second table times ``metric_ci`` with ``PoissonBootstrap(B)`` on ``n_metric``
+A second table times ``metric_ci`` with ``PoissonBootstrap(B)`` (and, data-parallel,
+with the exact iid ``Bootstrap(B)``: the in-memory estimate asserted, another
+stream) on ``n_metric``
 rows (default n / 5) of labels ``y_i`` and scores ``y_i + 2 sin(1.3 i)``
 rounded to 1e-3 (ties), for "accuracy" (per-partition sums) and "roc_auc"
 (a dask sort by score, then per-partition rank sums): in memory (``n_jobs=1``)
@@ -137,7 +139,7 @@ def _metric_rows(n: int, B: int, reps: int) -> dict[str, list[float]]:
     distributions asserted equal to 1e-12."""
     import dask.array as da
 
-    from skboot import PoissonBootstrap, metric_ci
+    from skboot import Bootstrap, PoissonBootstrap, metric_ci
 
     z = da.zeros(n, chunks=CHUNK // 5)
     yd = z.map_blocks(_labels, dtype=np.int64).persist()
@@ -147,6 +149,7 @@ def _metric_rows(n: int, B: int, reps: int) -> dict[str, list[float]]:
     pred = (score > 0.5).astype(np.int64)
     pd_ = sd.map_blocks(lambda s: (s > 0.5).astype(np.int64), dtype=np.int64)
     kw = dict(resampler=PoissonBootstrap(B), method="percentile", random_state=0)
+    exact = dict(kw, resampler=Bootstrap(B))
     impls = {
         "accuracy, in memory, n_jobs=1": lambda: metric_ci(
             y, pred, "accuracy", n_jobs=1, **kw
@@ -156,12 +159,21 @@ def _metric_rows(n: int, B: int, reps: int) -> dict[str, list[float]]:
             y, score, "roc_auc", n_jobs=1, **kw
         ),
         "roc_auc, data-parallel": lambda: metric_ci(yd, sd, "roc_auc", **kw),
+        "accuracy, data-parallel, exact iid (Bootstrap)": lambda: metric_ci(
+            yd, pd_, "accuracy", **exact
+        ),
+        "roc_auc, data-parallel, exact iid (Bootstrap)": lambda: metric_ci(
+            yd, sd, "roc_auc", **exact
+        ),
     }
-    for a, b in (("accuracy", "accuracy"), ("roc_auc", "roc_auc")):
-        ref = impls[f"{a}, in memory, n_jobs=1"]().distribution
-        got = impls[f"{b}, data-parallel"]().distribution
-        np.testing.assert_allclose(got, ref, rtol=1e-12, atol=0.0)
-    print(f"\n## metric_ci, Poisson: n={n:,}, B={B:,}\n", flush=True)
+    for a in ("accuracy", "roc_auc"):
+        want = impls[f"{a}, in memory, n_jobs=1"]()
+        got = impls[f"{a}, data-parallel"]().distribution
+        np.testing.assert_allclose(got, want.distribution, rtol=1e-12, atol=0.0)
+        # the exact scheme: the in-memory estimate, another stream
+        est = impls[f"{a}, data-parallel, exact iid (Bootstrap)"]().estimate
+        np.testing.assert_allclose(est, want.estimate, rtol=1e-12, atol=0.0)
+    print(f"\n## metric_ci, Poisson and exact iid: n={n:,}, B={B:,}\n", flush=True)
     print("| implementation | median | ns per row x replicate | vs in memory | load |")
     print("|---|---|---|---|---|", flush=True)
     times: dict[str, list[float]] = {}

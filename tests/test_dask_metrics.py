@@ -21,7 +21,11 @@ from skboot import UndefinedStatisticWarning, compare_metrics, metric_ci
 from skboot._random import PURPOSE, check_random_state
 from skboot._run._dask import tree_merge
 from skboot.metrics import _dask_rank as ranks
-from skboot.resamplers import Bootstrap, PoissonBootstrap
+from skboot.resamplers import (
+    GroupBootstrap,
+    MovingBlockBootstrap,
+    PoissonBootstrap,
+)
 
 da = pytest.importorskip("dask.array")
 dask = pytest.importorskip("dask")
@@ -366,8 +370,11 @@ def _args(**change):
 
 
 ERRORS = [
-    ({"resampler": None}, r"'resampler' .* must be PoissonBootstrap.*Got None"),
-    ({"resampler": Bootstrap(10)}, r"'resampler' .* must be PoissonBootstrap"),
+    (
+        {"resampler": MovingBlockBootstrap(10, block_length=3)},
+        r"'resampler' .* must be Bootstrap, StratifiedBootstrap, GroupBootstrap "
+        r"or PoissonBootstrap .*Got MovingBlockBootstrap",
+    ),
     (
         {
             "metric": "average_precision",
@@ -377,8 +384,21 @@ ERRORS = [
         r"'method' .* must be one of 'percentile'.*'average_precision' with "
         r"sample weights.*Got 'bca'",
     ),
-    ({"groups": np.zeros(N)}, r"'groups' .* must be None"),
-    ({"stratify": True}, r"'stratify' .* must be None"),
+    ({"groups": np.zeros(N)}, r"'groups' .* must be a dask array or Series"),
+    ({"groups": _dask(np.zeros(N), 100)}, r"'groups' .* must be None .*unless"),
+    ({"stratify": True}, r"'stratify' .* must be False when a resampler is given"),
+    (
+        {"resampler": GroupBootstrap(10)},
+        r"'groups' .* must be a dask collection .*GroupBootstrap.*Got None",
+    ),
+    (
+        {
+            "resampler": GroupBootstrap(10),
+            "groups": _dask(np.zeros(N), 100),
+            "method": "bca",
+        },
+        r"'method' .* must not be 'bca'.*delete-one-group jackknife",
+    ),
     ({"device": "cuda"}, r"'device' .* must be 'cpu' or 'auto'"),
     ({"y_pred": np.zeros(N)}, r"'y_pred' .* must be a dask collection"),
     ({"metric": max_error}, r"'metric' .* must be one of 'accuracy'.*'max_error'"),

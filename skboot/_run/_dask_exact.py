@@ -60,13 +60,20 @@ from skboot.resamplers import (
 __all__ = [
     "MOMENT_OPS",
     "DataParallelPlan",
+    "ExactDraws",
     "SchemeOps",
     "StrataJackknife",
+    "empty_strata_loo",
+    "exact_draws",
     "exact_partition",
     "group_hashes",
     "group_partition",
+    "merge_layout",
     "scheme_total",
     "strata_layout",
+    "strata_loo_sums",
+    "stratum_pool",
+    "unique_counts",
 ]
 
 #: Strata x partitions above this: the client's binomial table would be large.
@@ -135,24 +142,38 @@ def label_blocks(value: Any, param: str, owner: str, rows: DaskRows) -> list[Any
     return list(arr.to_delayed().ravel())
 
 
-def strata_layout(blocks: list[Any], owner: str) -> tuple[np.ndarray, np.ndarray]:
+def strata_layout(
+    blocks: list[Any], owner: str, param: str = "y"
+) -> tuple[np.ndarray, np.ndarray]:
     """The sorted stratum labels and the (S, P) row counts of every stratum in
     every partition, from one pass that returns each partition's distinct
-    labels and their counts."""
+    labels and their counts (``param``: the strata's parameter name)."""
     import dask
 
     parts = dask.compute(*[dask.delayed(_unique_counts, pure=True)(b) for b in blocks])
+    return merge_layout(list(parts), owner, param)
+
+
+def unique_counts(block: Any) -> tuple[np.ndarray, np.ndarray]:
+    """A partition's distinct labels and their row counts (on a worker)."""
+    return _unique_counts(block)
+
+
+def merge_layout(
+    parts: list[tuple[np.ndarray, np.ndarray]], owner: str, param: str = "y"
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`strata_layout` of the partitions' :func:`unique_counts`."""
     labels = np.unique(np.concatenate([p[0] for p in parts]))
     if labels.dtype.kind == "f" and np.isnan(labels).any():
         raise value_error(
-            "y", owner, "must not contain NaN (a stratum label). Got NaN."
+            param, owner, "must not contain NaN (a stratum label). Got NaN."
         )
     sizes = np.zeros((labels.shape[0], len(parts)), dtype=np.int64)
     for j, (values, counts) in enumerate(parts):
         sizes[np.searchsorted(labels, values), j] = counts
     if sizes.size > MAX_CELLS:
         raise value_error(
-            "y",
+            param,
             owner,
             f"has {labels.shape[0]} strata over {len(parts)} partitions: the "
             f"client would draw that many binomials per replicate (at most "
@@ -162,6 +183,29 @@ def strata_layout(blocks: list[Any], owner: str) -> tuple[np.ndarray, np.ndarray
 
 
 # -- one partition (runs on a worker) ------------------------------------------
+def stratum_pool(
+    strata: Any, labels: np.ndarray | None, draws: np.ndarray, m: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A partition's rows grouped by stratum: ``pool`` (the rows in stratum
+    order), each stratum's ``offsets`` in it and ``sizes``, for its ``draws``
+    (B, S) of :func:`partition_draws`; ``strata`` the partition's stratum
+    labels among the sorted ``labels`` (None: one stratum, the rows in order)."""
+    if labels is None:
+        pool = np.arange(m, dtype=np.int64)
+        sizes = np.array([m], dtype=np.int64)
+    else:
+        codes = _codes(labels, strata)
+        pool = np.argsort(codes, kind="stable").astype(np.int64)
+        sizes = np.bincount(codes, minlength=draws.shape[1]).astype(np.int64)
+    if draws.shape[0] and np.any((draws.max(axis=0) > 0) & (sizes == 0)):
+        raise RuntimeError(
+            "A partition's strata changed between two passes over it (the dask "
+            "collection is not deterministic); persist() it first."
+        )
+    offsets = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+    return pool, offsets, sizes
+
+
 def exact_partition(
     block: Any,
     strata: Any,
@@ -176,23 +220,11 @@ def exact_partition(
     partition's stratum labels (None: one stratum)."""
     c = partition_centre(block)
     m, d = c.X.shape
-    B, S = draws.shape
+    B = draws.shape[0]
     s1, s2, sw = empty_sums(B, d)
     if m == 0:
         return c.sums(s1, s2, sw)
-    if labels is None:
-        pool = np.arange(m, dtype=np.int64)
-        sizes = np.array([m], dtype=np.int64)
-    else:
-        codes = _codes(labels, strata)
-        pool = np.argsort(codes, kind="stable").astype(np.int64)
-        sizes = np.bincount(codes, minlength=S).astype(np.int64)
-    if np.any((draws.max(axis=0) > 0) & (sizes == 0)):
-        raise RuntimeError(
-            "A partition's strata changed between two passes over it (the dask "
-            "collection is not deterministic); persist() it first."
-        )
-    offsets = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+    pool, offsets, sizes = stratum_pool(strata, labels, draws, m)
     exact_rows_moments(
         c.X, c.shift, seeds, gamma, draws, pool, offsets, sizes, want2, s1, s2, sw
     )
@@ -254,15 +286,33 @@ class SchemeTotal:
     strata: StrataJackknife | None = None
 
 
-def _draw_table(
+@dataclass(frozen=True)
+class ExactDraws:
+    """The client's share of an exact scheme: ``table`` (P, B, S), the draws
+    of every replicate among each partition's rows of each stratum, and the
+    stream; partition ``j`` draws its rows from :meth:`seeds` ``(j)``."""
+
+    table: np.ndarray
+    seed: np.uint64
+    gamma: np.uint64
+
+    def seeds(self, j: int) -> np.ndarray:
+        """Partition ``j``'s sub-stream of each stratum."""
+        S = self.table.shape[2]
+        return np.array([substream_seed(self.seed, j * S + s + 1) for s in range(S)])
+
+
+def exact_draws(
     key: RootKey, totals: np.ndarray, sizes: np.ndarray, B: int
-) -> tuple[np.ndarray, np.uint64, np.uint64]:
-    """(P, B, S) draws per partition, replicate and stratum; the stream."""
+) -> ExactDraws:
+    """(P, B, S) draws per partition, replicate and stratum (``totals[s]``
+    draws per replicate in stratum ``s``, ``sizes`` (S, P) its rows per
+    partition), from the stream of purpose "data_parallel"."""
     seed, gamma = key.stream(PURPOSE["data_parallel"])
     S, P = sizes.shape
     out = np.empty((P, B, S), dtype=np.int64)
     partition_draws(seed, gamma, np.uint64(0), totals, sizes, out)
-    return out, seed, gamma
+    return ExactDraws(out, seed, gamma)
 
 
 def scheme_total(
@@ -309,13 +359,11 @@ def scheme_total(
         size = res.fit_with_key(key, np.empty((n, 0))).plan_.replicate_size
         totals = np.array([size], dtype=np.int64)
         scheme = "iid"
-    table, seed, gamma = _draw_table(key, totals, sizes, B)
-    S = sizes.shape[0]
+    ex = exact_draws(key, totals, sizes, B)
     part = dask.delayed(ops.exact, pure=True)
     parts = []
     for j, (blk, yb) in enumerate(zip(blocks, yblocks, strict=True)):
-        seeds = np.array([substream_seed(seed, j * S + s + 1) for s in range(S)])
-        parts.append(part(blk, yb, labels, table[j], seeds, gamma, want2))
+        parts.append(part(blk, yb, labels, ex.table[j], ex.seeds(j), ex.gamma, want2))
     (total,) = dask_compute(tree_merge(parts, merge), progress=progress)
     strata = None if labels is None else StrataJackknife(yblocks, labels)
     return SchemeTotal(total, DataParallelPlan(key, n, scheme=scheme), strata)
@@ -357,15 +405,34 @@ def strata_loo_partition(
     # a rule with its own deviations (the "ols" of a dask collection)
     own = getattr(rule, "deviations", None)
     e = own(X) if own is not None else loo_deviations(rule, X)
-    finite = np.isfinite(e).all(axis=1)
-    np.add.at(out.n, codes, 1)
-    fc, fe = codes[finite], e[finite]
-    for power, acc in ((1, out.p1), (2, out.p2), (3, out.p3)):
-        np.add.at(acc, fc, fe**power)
-    np.minimum.at(out.lo, fc, fe)
-    np.maximum.at(out.hi, fc, fe)
-    nonfinite = int(X.shape[0] - finite.sum())
+    return strata_loo_sums(e, codes, out)
+
+
+def strata_loo_sums(e: np.ndarray, codes: np.ndarray, out: StrataLoo) -> StrataLoo:
+    """Add the (m, d) leave-one-out deviations ``e`` of rows in strata
+    ``codes`` to the zeroed sums ``out`` (:func:`empty_strata_loo`)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        finite = np.isfinite(e).all(axis=1)
+        np.add.at(out.n, codes, 1)
+        fc, fe = codes[finite], e[finite]
+        for power, acc in ((1, out.p1), (2, out.p2), (3, out.p3)):
+            np.add.at(acc, fc, fe**power)
+        np.minimum.at(out.lo, fc, fe)
+        np.maximum.at(out.hi, fc, fe)
+    nonfinite = int(e.shape[0] - finite.sum())
     return StrataLoo(out.n, out.p1, out.p2, out.p3, out.lo, out.hi, nonfinite)
+
+
+def empty_strata_loo(S: int, d: int) -> StrataLoo:
+    """Zeroed :class:`StrataLoo` of ``S`` strata and ``d`` columns."""
+    return StrataLoo(
+        np.zeros(S, dtype=np.int64),
+        np.zeros((S, d)),
+        np.zeros((S, d)),
+        np.zeros((S, d)),
+        np.full((S, d), np.inf),
+        np.full((S, d), -np.inf),
+    )
 
 
 def merge_strata_loo(a: StrataLoo, b: StrataLoo) -> StrataLoo:

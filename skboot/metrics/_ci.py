@@ -145,13 +145,21 @@ def metric_ci(
     O(n_resamples * n) for fused metrics.
 
     Predictions in dask collections (dask arrays or Series, partitioned like
-    ``y_true``) run data-parallel with ``resampler=PoissonBootstrap(...)``
-    (``method`` "bca", the default, for all but "average_precision" with
-    ``sample_weight``: one more pass computes its acceleration;
-    "percentile", "basic", "normal" or "bc" for all): each partition reduces
-    its rows to per-replicate sums on the dask workers (ROC AUC after a dask
-    sort by score), so the rows never come to this process; the result equals
-    the in-memory Poisson bootstrap of the same rows and seed.  Metrics
+    ``y_true``) run data-parallel: each partition reduces its rows to
+    per-replicate sums on the dask workers (ROC AUC and average precision
+    after a dask sort by score), so the rows never come to this process.  The
+    schemes are those of memory: the exact iid bootstrap (the default) and the
+    stratified one (``stratify=True``, the classes of ``y_true``) draw exact
+    multinomial counts per partition, with the in-memory law of the
+    replicates and the in-memory estimate but another stream (it depends on
+    the partitioning); ``groups`` (a dask collection) gives every row of a
+    group the group's Poisson(1) count from a hash of its id;
+    ``resampler=PoissonBootstrap(...)`` equals the in-memory Poisson
+    bootstrap of the same rows and seed.  ``method`` "percentile", "basic",
+    "normal" or "bc" always; "bca" (the default) where one more pass
+    computes its acceleration (the stratified jackknife under stratified
+    resampling): for all but "average_precision" with ``sample_weight``
+    ("bc" by default there) and ``groups`` ("percentile" by default).  Metrics
     "accuracy", "balanced_accuracy", "precision", "recall", "f1", "roc_auc",
     "average_precision", "log_loss", "brier_score", "r2" and the regression
     errors; see the user guide's page "Data larger than memory".
@@ -198,9 +206,9 @@ def metric_ci(
         recorded on the result so the run can be repeated.
     method : {"percentile", "basic", "normal", "bc", "bca"} or None, default=None
         Any letter case ("BCa" is "bca").  None: "bca", except for predictions
-        in dask collections with a metric whose BCa acceleration is not
-        data-parallel ("average_precision" with ``sample_weight``): "bc"
-        there.
+        in dask collections where the BCa acceleration is not data-parallel
+        ("average_precision" with ``sample_weight``): "bc" there, and
+        "percentile" with ``groups``.
     level : float, default=0.95
         Confidence level, in (0, 1).
     n_jobs : int, default=None
@@ -348,7 +356,10 @@ def compare_metrics(
     between the two models' errors is kept: the paired bootstrap of the
     difference.  Resampling options, undefined policy and cost are those of
     :func:`metric_ci` (a replicate is undefined when either metric is), also
-    for predictions in dask collections.
+    for predictions in dask collections; there the difference of two models'
+    "roc_auc" or "average_precision" needs ``resampler=PoissonBootstrap(...)``
+    (each model's rows are sorted by its own scores, and only counts drawn
+    from the original row number give both models the same replicates).
 
     The p-value for "no difference" (``H0: d = 0``) is the two-sided bootstrap
     percentile p-value: twice the smaller tail of the bootstrap distribution at

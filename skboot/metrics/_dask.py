@@ -33,14 +33,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from skboot._engine import Statistic
-from skboot._random import PURPOSE
-from skboot._run import (
-    Data,
-    RunContext,
-    check_distribution_memory,
-    fit_resampler,
-    resolve_resampler,
-)
+from skboot._run import Data, RunContext, check_distribution_memory
 from skboot._run._dask import (
     NO_VALUES,
     loo_pass,
@@ -49,7 +42,16 @@ from skboot._run._dask import (
     tree_merge,
 )
 from skboot._run._dask_checks import holds_dask
+from skboot._run._dask_counts import ExactCounts, GroupCounts
+from skboot._run._dask_exact import (
+    exact_partition,
+    group_partition,
+    merge_strata_loo,
+    strata_loo_partition,
+    strata_moments,
+)
 from skboot._run._dask_jackknife import LooRule, loo_partition, metric_rule
+from skboot._run._dask_progress import dask_compute
 from skboot._validation import value_error
 from skboot.intervals import JackknifeMoments
 from skboot.metrics._dask_confusion import (
@@ -76,7 +78,16 @@ from skboot.metrics._dask_loo import (
 )
 from skboot.metrics._dask_r2 import merge_r2, r2_partition, r2_values
 from skboot.metrics._dask_ranked import rank_loo_tasks, rank_run
-from skboot.metrics._inputs import check_options
+from skboot.metrics._dask_schemes import (
+    AP_WEIGHTED,
+    RowScheme,
+    check_ranked,
+    check_scheme,
+    interval_method,
+    per_partition_scheme,
+    row_scheme,
+)
+from skboot.metrics._inputs import check_options, metric_resampler
 from skboot.metrics._registry import METRICS
 from skboot.metrics._resolve import ResolvedMetric, resolve_metric
 
@@ -106,21 +117,12 @@ DASK_METRICS = tuple(
         )
     )
 )
-_NO_BCA = ("percentile", "basic", "normal", "bc")
 _OPTIONS = ("method", "level", "undefined", "n_jobs", "n_resamples")
 _RANKED = ("average_precision", "roc_auc")
 _MEAN_METRICS = tuple(
     m for m in DASK_METRICS if m not in (*_RANKED, *CONFUSION_METRICS, "r2")
 )
 _LABELLED = ("accuracy", "average_precision", "brier_score", "log_loss", "roc_auc")
-#: Why BCa is not data-parallel for the average precision with sample weights.
-_AP_WEIGHTED = (
-    "leaving out a row of weight w lowers the counts at every lower threshold "
-    "by w, which changes each of their precisions by an amount that depends "
-    "on w, so the leave-one-out values need one pass over the thresholds per "
-    "distinct weight (n passes, O(n**2) work, for continuous weights) instead "
-    "of one; without sample_weight BCa is data-parallel"
-)
 #: Why the methods that revisit the rows are unavailable on such a result.
 NO_ROWS = (
     "The predictions of this result stay in dask collections, so the methods "
@@ -129,7 +131,7 @@ NO_ROWS = (
     "distribution), or 'bca': BCa is data-parallel for every metric of "
     "predictions in dask collections except 'average_precision' with sample "
     "weights ("
-    + _AP_WEIGHTED
+    + AP_WEIGHTED
     + "). Or call .compute() on the collections and pass the numpy arrays if "
     "they fit in memory."
 )
@@ -150,6 +152,8 @@ class DaskMetricStatistic(Statistic):
     cached_estimate: np.ndarray | None = None
     loo: list[Any] | None = field(default=None, repr=False)
     moments: JackknifeMoments | None = field(default=None, repr=False)
+    #: ``loo`` holds each class's sums (the stratified jackknife)
+    stratified: bool = False
 
     def estimate(self) -> np.ndarray:
         assert self.cached_estimate is not None
@@ -161,7 +165,14 @@ class DaskMetricStatistic(Statistic):
     def jackknife_moments(self) -> JackknifeMoments | None:
         """The leave-one-out power sums (one pass the first time), or None."""
         if self.moments is None and self.loo is not None:
-            self.moments = loo_pass(self.loo)
+            if self.stratified:
+                import dask
+
+                root = tree_merge(self.loo, dask.delayed(merge_strata_loo, pure=True))
+                (total,) = dask_compute(root)
+                self.moments = strata_moments(total)
+            else:
+                self.moments = loo_pass(self.loo)
         return self.moments
 
 
@@ -213,11 +224,19 @@ class _Job:
 
 
 def mean_partition(
-    y_true: Any, preds: list[Any], sample_weight: Any, start: int, job: _Job
+    y_true: Any,
+    preds: list[Any],
+    sample_weight: Any,
+    start: int,
+    job: _Job,
+    stream: Any = None,
+    labels: Any = None,
 ) -> Any:
     """Count-weighted sums of one partition's per-row metric values (runs on a
     worker): columns the values of each prediction, times the sample weights
-    and followed by them when given."""
+    and followed by them when given.  ``stream``: None or a tuple for the
+    Poisson counts, else the partition's exact or group counts (``labels``:
+    its strata or group ids)."""
     yt = np.asarray(y_true)
     m = yt.shape[0]
     cols = _metric_values(yt, preds, job)
@@ -225,6 +244,14 @@ def mean_partition(
         sw = partition_weights(sample_weight, job.owner)
         cols = [c * sw for c in cols] + [sw]
     X = np.column_stack(cols) if m else np.empty((0, len(cols)))
+    if isinstance(stream, ExactCounts):
+        st = stream
+        return exact_partition(
+            X, labels, st.labels, st.draws, st.seeds, st.gamma, False
+        )
+    if isinstance(stream, GroupCounts):
+        st = stream
+        return group_partition(X, labels, st.seed, st.gamma, st.n_resamples, False)
     seed, gamma, B = job.stream
     return partition_sums(X, start, seed, gamma, B, False)
 
@@ -251,8 +278,11 @@ def mean_loo_partition(
     start: int,
     job: _Job,
     rule: LooRule,
+    classes: np.ndarray | None = None,
 ) -> Any:
-    """The leave-one-out power sums of one partition's rows (on a worker)."""
+    """The leave-one-out power sums of one partition's rows (on a worker);
+    with ``classes``, those of each class of ``y_true`` (the stratified
+    jackknife)."""
     yt = np.asarray(y_true)
     cols = _metric_values(yt, preds, job)
     m = yt.shape[0]
@@ -262,6 +292,8 @@ def mean_loo_partition(
         else partition_weights(sample_weight, job.owner)
     )
     X = np.column_stack([*cols, w]) if m else np.empty((0, len(cols) + 1))
+    if classes is not None:
+        return strata_loo_partition(X, yt, classes, rule)
     return loo_partition(X, rule, start)
 
 
@@ -282,14 +314,18 @@ def _mean_values(
 
 
 def _mean_run(
-    inputs: Inputs, job: _Job, sign: float
+    inputs: Inputs, job: _Job, sign: float, scheme: RowScheme
 ) -> tuple[list[np.ndarray], LooRule]:
     """The mean-type metrics from per-replicate weighted sums, and the rule of
     their leave-one-out values (the full weighted means, the total weight)."""
     import dask
 
     part = dask.delayed(mean_partition, pure=True)
-    parts = per_partition(inputs, lambda *blocks: part(*blocks, job))
+    parts = per_partition_scheme(
+        inputs,
+        scheme,
+        lambda yt, yp, sw, start, st, lab: part(yt, yp, sw, start, job, st, lab),
+    )
     total = _merged(parts, merge_sums, job.owner)
     weighted = inputs.weight[0] is not None
     rms = job.name == "root_mean_squared_error"
@@ -301,17 +337,23 @@ def _mean_run(
     return _mean_values(total, p, weighted, rms), rule
 
 
-def _mean_loo(inputs: Inputs, job: _Job, rule: LooRule) -> list[Any]:
-    """The delayed leave-one-out power sums of each partition's rows."""
+def _mean_loo(
+    inputs: Inputs, job: _Job, rule: LooRule, classes: np.ndarray | None
+) -> list[Any]:
+    """The delayed leave-one-out power sums of each partition's rows (per
+    class of ``y_true`` with ``classes``: the stratified jackknife)."""
     import dask
 
     part = dask.delayed(mean_loo_partition, pure=True)
     return per_partition(
-        inputs, lambda yt, preds, sw, start: part(yt, preds, sw, start, job, rule)
+        inputs,
+        lambda yt, preds, sw, start: part(yt, preds, sw, start, job, rule, classes),
     )
 
 
-def _confusion_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
+def _confusion_run(
+    inputs: Inputs, job: _Job, scheme: RowScheme
+) -> tuple[list[np.ndarray], Any]:
     """The label metrics from per-replicate confusion matrices: the labels'
     pass, the options checked on them, then the binning pass; and what the
     leave-one-out values need (the label sets, the packed metrics, the
@@ -324,13 +366,19 @@ def _confusion_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
         for cp, param in zip(classes[1:], job.params, strict=True)
     ]
     part = dask.delayed(bin_partition, pure=True)
-    parts = per_partition(inputs, lambda *blocks: part(*blocks, job.stream, classes))
+    parts = per_partition_scheme(
+        inputs,
+        scheme,
+        lambda yt, yp, sw, start, st, lab: part(yt, yp, sw, start, st, classes, lab),
+    )
     (totals,) = dask.compute(tree_merge(parts, dask.delayed(merge_bins, pure=True)))
     tables = (classes, probes, [t[-1] for t in totals])
     return confusion_values(probes, totals), tables
 
 
-def _r2_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
+def _r2_run(
+    inputs: Inputs, job: _Job, scheme: RowScheme
+) -> tuple[list[np.ndarray], Any]:
     """R2 of each prediction per replicate from centred weighted sums
     (:mod:`skboot.metrics._dask_r2`), and what its leave-one-out values need
     (the merged sums, each prediction's R2 of the original rows,
@@ -338,9 +386,11 @@ def _r2_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
     import dask
 
     part = dask.delayed(r2_partition, pure=True)
-    parts = per_partition(
+    spec = (job.params, job.options, job.owner)
+    parts = per_partition_scheme(
         inputs,
-        lambda *blocks: part(*blocks, job.stream, job.params, job.options, job.owner),
+        scheme,
+        lambda yt, yp, sw, start, st, lab: part(yt, yp, sw, start, st, *spec, lab),
     )
     total = _merged(parts, merge_r2, job.owner)
     force = bool(job.options.get("force_finite", False))
@@ -348,10 +398,18 @@ def _r2_run(inputs: Inputs, job: _Job) -> tuple[list[np.ndarray], Any]:
     return values, (total, np.array([v[-1] for v in values]), force)
 
 
-def _loo_tasks(inputs: Inputs, job: _Job, extra: Any, ref: float, sign: float):
+def _loo_tasks(
+    inputs: Inputs,
+    job: _Job,
+    extra: Any,
+    ref: float,
+    sign: float,
+    strata: np.ndarray | None = None,
+):
     """The delayed leave-one-out power sums of the partitions of a label
     metric, R2 (:mod:`skboot.metrics._dask_loo`) or a ranking metric
-    (:mod:`skboot.metrics._dask_ranked`)."""
+    (:mod:`skboot.metrics._dask_ranked`); with ``strata`` (the classes of
+    ``y_true``), those of each class (the stratified jackknife)."""
     import dask
 
     name = job.name
@@ -361,56 +419,48 @@ def _loo_tasks(inputs: Inputs, job: _Job, extra: Any, ref: float, sign: float):
         task = dask.delayed(r2_loo_partition, pure=True)
         spec = (job.params, job.options, job.owner)
         return per_partition(
-            inputs, lambda yt, yp, sw, start: task(yt, yp, sw, start, rule, spec)
+            inputs,
+            lambda yt, yp, sw, start: task(yt, yp, sw, start, rule, spec, strata),
         )
     if name in CONFUSION_METRICS:
         part = dask.delayed(confusion_loo_partition, pure=True)
         return per_partition(
-            inputs, lambda yt, yp, sw, start: part(yt, yp, sw, start, extra, ref, sign)
+            inputs,
+            lambda yt, yp, sw, start: part(yt, yp, sw, start, extra, ref, sign, strata),
         )
-    return rank_loo_tasks(name, extra, ref, sign)
+    return rank_loo_tasks(name, extra, ref, sign, strata is not None)
 
 
-def _bca_method(
-    owner: str, chosen: Any, method: str, name: str, registry: str, weighted: bool
-) -> str:
-    """The interval method: BCa (the default) wherever its acceleration is
-    data-parallel; elsewhere (the average precision with sample weights)
-    "bc" by default and "bca" refused, before any work."""
-    if registry != "average_precision" or not weighted:
-        return method
-    if chosen is None:
-        return "bc"
-    if method == "bca":
-        raise value_error(
-            "method",
-            owner,
-            f"must be one of {', '.join(repr(m) for m in _NO_BCA)} for the metric "
-            f"{name!r} with sample weights and predictions in dask collections "
-            "(the default, method=None, gives 'bc' here): BCa's acceleration "
-            f"needs every row's leave-one-out value, and {_AP_WEIGHTED}. Got "
-            "'bca'.",
-        )
-    return method
+def _checked_resampler(owner: str, call: dict[str, Any]) -> tuple[Any, Any]:
+    """The resampler to run and the object its key is drawn from, as the
+    in-memory run resolves them (``stratify``, ``groups``), checked."""
+    res, source = metric_resampler(
+        call["resampler"],
+        call["stratify"],
+        call["groups"],
+        call["n_resamples"],
+        call["random_state"],
+        owner,
+    )
+    check_scheme(res, owner, call["groups"])
+    res.check_params()
+    return res, source
 
 
 def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
     """Check every argument (before any work), then run the data-parallel
-    Poisson bootstrap of the metric on the dask scheduler in use.  ``call``:
-    the arguments of ``owner`` by name, the predictions as ``preds`` (a dict
-    of them by parameter name) and the metric's options as
-    ``metric_options``."""
+    bootstrap of the metric on the dask scheduler in use.  ``call``: the
+    arguments of ``owner`` by name, the predictions as ``preds`` (a dict of
+    them by parameter name) and the metric's options as ``metric_options``."""
     y_true, preds = call["y_true"], call["preds"]
     chosen = call["method"]  # None: the default
     options = {k: call[k] for k in _OPTIONS} | {"method": chosen or "bca"}
     method, level = check_options(owner, **options, stratify=call["stratify"])
-    sample_weight, resampler = call["sample_weight"], call["resampler"]
+    sample_weight = call["sample_weight"]
     check_call(
         owner,
         {"y_true": y_true, **preds, "sample_weight": sample_weight},
         groups=call["groups"],
-        stratify=call["stratify"],
-        resampler=resampler,
         method=method,
         device=call.get("device", "cpu"),
     )
@@ -424,55 +474,67 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
             "collections: each partition reduces its rows to per-replicate sums. "
             f"Got {resolved.name!r}.",
         )
-    method = _bca_method(
-        owner,
-        chosen,
-        method,
-        resolved.name,
-        str(resolved.registry),
-        sample_weight is not None,
+    res, source = _checked_resampler(owner, call)
+    name = str(resolved.registry)
+    method = interval_method(
+        owner, chosen, method, resolved.name, name, sample_weight is not None, res
     )
-    res, source = resolve_resampler(
-        resampler, call["n_resamples"], call["random_state"], owner
-    )
-    res.check_params()
+    if name in _RANKED:
+        check_ranked(owner, res, len(preds), resolved.name)
     inputs = inputs_of(y_true, preds, sample_weight, owner)
     B = int(res.n_resamples)
     check_distribution_memory(B, 1, owner)
-    # the plan needs only the row count: a (n, 0) placeholder holds no bytes
-    res = fit_resampler(res, source, np.empty((inputs.n_samples, 0)), checked=True)
-    seed, gamma = res.key_.stream(PURPOSE["poisson"])
-    name = str(resolved.registry)
+    res, scheme = row_scheme(res, source, inputs, call["groups"], owner)
     options = dict(resolved.options)
     if name in _LABELLED:
         classes = label_sets(inputs.y_true, [])[0]
         options = _pinned(name, options, classes, inputs.pred_ndim, owner)
-    job = _Job(name, options, (seed, gamma, B), tuple(preds), owner)
-    loo = extra = None
-    if name in _RANKED:
-        weighted_ap = name == "average_precision" and sample_weight is not None
-        values, extra = rank_run(inputs, job, not weighted_ap)
-    elif name in CONFUSION_METRICS:
-        values, extra = _confusion_run(inputs, job)
-    elif name == "r2":
-        values, extra = _r2_run(inputs, job)
-    else:
-        values, rule = _mean_run(inputs, job, resolved.sign)
-        loo = _mean_loo(inputs, job, rule)
+    stream = scheme.streams[0] if scheme.kind == "poisson" else (None, None, B)
+    job = _Job(name, options, stream, tuple(preds), owner)
+    values, loo, extra = _values(inputs, job, scheme, sample_weight, resolved.sign)
     values = [resolved.sign * v for v in values]
     total = values[0] - values[1] if len(values) == 2 else values[0]
     each = (float(values[0][B]), float(values[-1][B]))
     est = np.array([total[B]])
+    stratified = scheme.kind == "stratified"
+    if scheme.kind == "group":
+        loo = extra = None  # no data-parallel jackknife (refused up front)
     if extra is not None:
-        loo = _loo_tasks(inputs, job, extra, float(est[0]), resolved.sign)
+        loo = _loo_tasks(
+            inputs, job, extra, float(est[0]), resolved.sign, scheme.classes
+        )
     stat = DaskMetricStatistic(
-        name=resolved.name, arrays=(np.empty(0),), cached_estimate=est, loo=loo
+        name=resolved.name,
+        arrays=(np.empty(0),),
+        cached_estimate=est,
+        loo=loo,
+        stratified=stratified,
     )
     data = Data((np.empty(0),), inputs.n_samples)
     context = RunContext(stat, data, res.plan_, res, None)
     return DaskMetricRun(
         method, level, resolved, context, total[:B, None].copy(), est, each
     )
+
+
+def _values(
+    inputs: Inputs, job: _Job, scheme: RowScheme, sample_weight: Any, sign: float
+) -> tuple[list[np.ndarray], list[Any] | None, Any]:
+    """Each prediction's metric per replicate (row B: the original rows), the
+    mean-type metrics' leave-one-out tasks, and what the others' need."""
+    name = job.name
+    if name in _RANKED:
+        weighted_ap = name == "average_precision" and sample_weight is not None
+        values, extra = rank_run(inputs, job, not weighted_ap, scheme)
+        return values, None, extra
+    if name in CONFUSION_METRICS:
+        values, extra = _confusion_run(inputs, job, scheme)
+        return values, None, extra
+    if name == "r2":
+        values, extra = _r2_run(inputs, job, scheme)
+        return values, None, extra
+    values, rule = _mean_run(inputs, job, sign, scheme)
+    return values, _mean_loo(inputs, job, rule, scheme.classes), None
 
 
 def _merged(parts: list[Any], merge: Any, owner: str) -> Any:

@@ -21,9 +21,11 @@ from typing import Any
 
 import numpy as np
 
+from skboot._kernels.exact_counts import counted_bin_sums
 from skboot._kernels.metric import metric_chunk
 from skboot._kernels.poisson_metric_rows import poisson_bin_sums
 from skboot._run._dask import tree_merge
+from skboot.metrics._dask_schemes import count_chunks, n_resamples_of
 from skboot.metrics._registry import METRICS, pack
 
 __all__ = [
@@ -62,27 +64,39 @@ def bin_partition(
     preds: list[Any],
     sample_weight: Any,
     start: int,
-    stream: tuple[Any, Any, int],
+    stream: Any,
     classes: list[np.ndarray],
+    labels: Any = None,
 ) -> list[np.ndarray]:
     """Per prediction, the (B + 1, cells) count-weighted confusion matrices of
-    one partition (runs on a worker)."""
+    one partition (runs on a worker); ``stream``: the Poisson ``(seed, gamma,
+    B)``, or the partition's exact or group counts (``labels``: its strata or
+    group ids, :func:`skboot.metrics._dask_schemes.count_chunks`)."""
     yt = np.asarray(y_true)
     m = yt.shape[0]
-    seed, gamma, B = stream
+    B = n_resamples_of(stream)
     sw = np.ones(m) if sample_weight is None else np.asarray(sample_weight, float)
+    sw = np.ascontiguousarray(sw)
     rows_true = np.searchsorted(classes[0], yt)
     out = []
+    all_bins = []
     for yp, cp in zip(preds, classes[1:], strict=True):
         kp = cp.shape[0]
-        bins = np.ascontiguousarray(
-            rows_true * kp + np.searchsorted(cp, np.asarray(yp))
-        )
-        sums = np.empty((B + 1, classes[0].shape[0] * kp))
-        poisson_bin_sums(
-            bins.astype(np.int64), np.ascontiguousarray(sw), start, seed, gamma, sums
-        )
-        out.append(sums)
+        bins = rows_true * kp + np.searchsorted(cp, np.asarray(yp))
+        all_bins.append(np.ascontiguousarray(bins.astype(np.int64)))
+        out.append(np.empty((B + 1, classes[0].shape[0] * kp)))
+    if isinstance(stream, tuple):
+        seed, gamma, _ = stream
+        for bins, sums in zip(all_bins, out, strict=True):
+            poisson_bin_sums(bins, sw, start, seed, gamma, sums)
+        return out
+    for bins, sums in zip(all_bins, out, strict=True):
+        sums[B] = np.bincount(bins, weights=sw, minlength=sums.shape[1])
+        sums[:B] = 0.0
+    if m:
+        for k0, counts in count_chunks(stream, labels, m):
+            for bins, sums in zip(all_bins, out, strict=True):
+                counted_bin_sums(bins, sw, counts, k0, sums)
     return out
 
 

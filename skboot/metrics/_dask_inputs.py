@@ -8,13 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from skboot._run._dask_checks import is_dask_collection, require_poisson, row_starts
+from skboot._run._dask_checks import is_dask_collection, row_starts
 from skboot._validation import value_error
 
 __all__ = [
     "DASK_METHODS",
     "Inputs",
     "check_call",
+    "group_blocks",
     "inputs_of",
     "partition_weights",
     "per_partition",
@@ -39,8 +40,6 @@ def check_call(
     arguments: dict[str, Any],
     *,
     groups: Any,
-    stratify: Any,
-    resampler: Any,
     method: str,
     device: Any,
 ) -> None:
@@ -53,14 +52,13 @@ def check_call(
                 "must be a dask collection like the other inputs (all dask or "
                 f"none). Got a {type(value).__name__}.",
             )
-    if groups is not None or stratify:
+    if groups is not None and not is_dask_collection(groups):
         raise refuse(
-            "groups" if groups is not None else "stratify",
+            "groups",
             owner,
-            "must be None (stratify False) with predictions in dask collections: "
-            "the data-parallel Poisson bootstrap has no strata or clusters.",
+            "must be a dask array or Series partitioned like y_true (all dask "
+            f"or none). Got a {type(groups).__name__}.",
         )
-    require_poisson(resampler, owner, "predictions in dask collections")
     if method not in DASK_METHODS:
         raise value_error(
             "method",
@@ -180,3 +178,30 @@ def partition_weights(sample_weight: Any, owner: str) -> np.ndarray:
             f"{float(np.nanmin(sw))!r} (found while reducing the partitions).",
         )
     return sw
+
+
+def group_blocks(groups: Any, inputs: Inputs, owner: str) -> list[Any]:
+    """The delayed row blocks of ``groups``, checked: 1-D, partitioned like
+    ``y_true``."""
+    arr = _rows(groups, "groups", owner)
+    if arr.ndim != 1:
+        raise value_error(
+            "groups", owner, f"must be 1-D. Got shape {arr.shape} instead."
+        )
+    sizes = _sizes(arr)
+    want = tuple(
+        e - s
+        for s, e in zip(
+            inputs.starts, [*inputs.starts[1:], inputs.n_samples], strict=True
+        )
+    )
+    if sizes != want:
+        raise value_error(
+            "groups",
+            owner,
+            "must be partitioned like y_true (row i of every input in the "
+            f"same partition). Got partition lengths {_short(sizes)}; y_true "
+            f"has {_short(want)}. Rechunk (dask arrays) or repartition (dask "
+            "Series) one to match the other.",
+        )
+    return list(arr.to_delayed().ravel())

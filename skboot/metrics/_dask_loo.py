@@ -39,7 +39,8 @@ from typing import Any
 import numpy as np
 
 from skboot._kernels.metric import metric_chunk
-from skboot._run._dask_jackknife import LooSums, loo_sums
+from skboot._run._dask_exact import empty_strata_loo, strata_loo_sums
+from skboot._run._dask_jackknife import loo_sums
 from skboot.metrics._dask_r2 import R2Sums, r2_rows
 from skboot.metrics._dask_rank import RankSums, _columns
 
@@ -48,6 +49,7 @@ __all__ = [
     "auc_carries",
     "auc_loo_partition",
     "auc_loo_values",
+    "class_sums",
     "confusion_loo_partition",
     "r2_loo_partition",
     "r2_rule",
@@ -65,16 +67,19 @@ def confusion_loo_partition(
     tables: tuple[list[np.ndarray], list[Any], list[np.ndarray]],
     ref: float,
     sign: float,
-) -> LooSums:
+    strata: np.ndarray | None = None,
+) -> Any:
     """The leave-one-out power sums of one partition (runs on a worker):
     ``tables`` holds the label sets, each prediction's packed metric and its
-    confusion matrix of the original rows; ``ref``: the signed estimate."""
+    confusion matrix of the original rows; ``ref``: the signed estimate; with
+    ``strata`` (the classes of ``y_true``), the sums of each class (the
+    stratified jackknife)."""
     classes, probes, totals = tables
     yt = np.asarray(y_true)
     m = yt.shape[0]
     rows = np.arange(start, start + m, dtype=np.int64)
     if m == 0:
-        return loo_sums(np.empty((0, 1)), rows)
+        return _sums(np.empty((0, 1)), rows, strata, yt)
     sw = np.ones(m) if sample_weight is None else np.asarray(sample_weight, float)
     rows_true = np.searchsorted(classes[0], yt)
     bins = [
@@ -98,7 +103,16 @@ def confusion_loo_partition(
         metric_chunk(probe, probe, False, cells, False, W, out)
         value = value + out[:, 0] if j == 0 else value - out[:, 0]
     e = sign * value - ref
-    return loo_sums(e[np.ravel(inverse)][:, None], rows)
+    return _sums(e[np.ravel(inverse)][:, None], rows, strata, yt)
+
+
+def _sums(e: np.ndarray, rows: np.ndarray, strata: Any, labels: np.ndarray) -> Any:
+    """The power sums of the deviations ``e``: of all rows, or with
+    ``strata`` (sorted labels) of each stratum of the rows' ``labels``."""
+    if strata is None:
+        return loo_sums(e, rows)
+    codes = np.searchsorted(strata, labels).astype(np.int64)
+    return strata_loo_sums(e, codes, empty_strata_loo(strata.shape[0], e.shape[1]))
 
 
 def auc_carries(parts: list[RankSums]) -> list[np.ndarray]:
@@ -177,12 +191,26 @@ def auc_loo_partition(
     root: tuple[float, float, float],
     ref: float,
     sign: float,
-) -> LooSums:
+    stratified: bool = False,
+) -> Any:
     """The leave-one-out power sums of one sorted partition's rows (runs on a
     worker): arguments as :func:`auc_loo_values`, ``ref`` the signed
-    estimate."""
+    estimate; with ``stratified``, those of each class (the labels)."""
     rows, auc = auc_loo_values(frame, carry, root)
-    return loo_sums((sign * auc - ref)[:, None], rows)
+    return class_sums((sign * auc - ref)[:, None], rows, frame, stratified)
+
+
+def class_sums(e: np.ndarray, rows: np.ndarray, frame: Any, stratified: bool) -> Any:
+    """The power sums of a sorted partition's deviations ``e``: of all rows,
+    or with ``stratified`` of each class (its labels, 0.0 and 1.0)."""
+    if not stratified:
+        return loo_sums(e, rows)
+    labels = frame["label"].to_numpy(dtype=np.float64)
+    return _sums(e, rows, _CLASSES, labels)
+
+
+#: The classes of a sorted partition's labels (1.0: the positive class).
+_CLASSES = np.array([0.0, 1.0])
 
 
 @dataclass(frozen=True)
@@ -241,15 +269,17 @@ def r2_loo_partition(
     start: int,
     rule: R2Rule,
     job: tuple[tuple[str, ...], dict[str, Any], str],
-) -> LooSums:
+    strata: np.ndarray | None = None,
+) -> Any:
     """The leave-one-out power sums of one partition's rows (runs on a
     worker); ``job``: the predictions' parameter names, the metric's options
-    and the entry point's name."""
+    and the entry point's name; with ``strata`` (the distinct values of
+    ``y_true``), those of each stratum."""
     yt = np.asarray(y_true)
     m = yt.shape[0]
     rows = np.arange(start, start + m, dtype=np.int64)
     if m == 0:
-        return loo_sums(np.empty((0, 1)), rows)
+        return _sums(np.empty((0, 1)), rows, strata, yt)
     y, squares, w = r2_rows(yt, preds, sample_weight, *job)
     held = w > 0.0
     none_left = int(rule.counts[0]) - held == 0
@@ -277,4 +307,4 @@ def r2_loo_partition(
             value = value + diff if j == 0 else value - diff
         full = rule.r2[0] - rule.r2[1] if len(squares) == 2 else rule.r2[0]
         e = rule.sign * value + (rule.sign * full - rule.ref)
-    return loo_sums(e[:, None], rows)
+    return _sums(e[:, None], rows, strata, yt)

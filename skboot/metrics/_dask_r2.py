@@ -28,8 +28,10 @@ from typing import Any
 
 import numpy as np
 
+from skboot._kernels.exact_counts import counted_rows_sums
 from skboot._kernels.poisson_rows import poisson_rows_sums
 from skboot.metrics._dask_inputs import partition_weights
+from skboot.metrics._dask_schemes import count_chunks, n_resamples_of
 from skboot.metrics._registry import METRICS
 
 __all__ = ["R2Sums", "merge_r2", "r2_partition", "r2_rows", "r2_values"]
@@ -58,14 +60,17 @@ def r2_partition(
     preds: list[Any],
     sample_weight: Any,
     start: int,
-    stream: tuple[Any, Any, int],
+    stream: Any,
     params: tuple[str, ...],
     options: dict[str, Any],
     owner: str,
+    labels: Any = None,
 ) -> R2Sums:
     """The sums of one partition (runs on a worker); the predictions checked
-    by the in-memory ``prepare``."""
-    seed, gamma, B = stream
+    by the in-memory ``prepare``.  ``stream``: the Poisson ``(seed, gamma,
+    B)``, or the partition's exact or group counts (``labels``: its strata or
+    group ids, :func:`skboot.metrics._dask_schemes.count_chunks`)."""
+    B = n_resamples_of(stream)
     yt = np.asarray(y_true)
     m = yt.shape[0]
     q = len(preds) + 3
@@ -80,7 +85,12 @@ def r2_partition(
     X = np.column_stack([*(w * r for r in squares), w * z, w * z * z, w])
     held = np.where(w > 0.0, y, np.nan)
     X = np.ascontiguousarray(X)
-    poisson_rows_sums(X, held, seed, gamma, np.int64(start), s[:B], lo[:B], hi[:B])
+    if isinstance(stream, tuple):
+        seed, gamma, _ = stream
+        poisson_rows_sums(X, held, seed, gamma, np.int64(start), s[:B], lo[:B], hi[:B])
+    else:
+        for k0, counts in count_chunks(stream, labels, m):
+            counted_rows_sums(X, held, counts, k0, s, lo, hi)
     s[B, :q] = X.sum(axis=0)
     s[B, q] = float(m)
     with np.errstate(invalid="ignore"):

@@ -29,16 +29,22 @@ from typing import Any
 
 import numpy as np
 
+from skboot._kernels.exact_counts import counted_precision_sums, counted_rank_sums
 from skboot._kernels.poisson_metric_rows import (
     poisson_precision_sums,
     poisson_rank_sums,
 )
+from skboot._run._dask_counts import GroupCounts
+from skboot._run._dask_exact import group_hashes, unique_counts
 from skboot._validation import as_float_array
 from skboot.metrics._registry import METRICS
 
 __all__ = [
     "RankSums",
     "auc_values",
+    "counted_precision_partition",
+    "counted_rank_partition",
+    "frame_strata",
     "merge_ranks",
     "precision_carries",
     "precision_partition",
@@ -60,10 +66,12 @@ def rank_frame(
     param: str,
     owner: str,
     metric: str = "roc_auc",
+    groups: Any = None,
 ) -> Any:
     """The rank frame of one partition of the inputs (runs on a worker): the
     scores checked as the in-memory ``roc_auc`` checks them, the labels coded
-    against the positive class of the whole ``y_true``."""
+    against the positive class of the whole ``y_true``; with ``groups``, a
+    column "hash" of the rows' group hashes."""
     import pandas as pd
 
     yt = np.asarray(y_true)
@@ -81,9 +89,10 @@ def rank_frame(
         labels = scores = np.empty(0)
     weight = np.ones(m) if sample_weight is None else np.asarray(sample_weight, float)
     rows = np.arange(start, start + m, dtype=np.int64)
-    return pd.DataFrame(
-        dict(zip(FRAME_COLUMNS, (scores, labels, weight, rows), strict=True))
-    )
+    columns = dict(zip(FRAME_COLUMNS, (scores, labels, weight, rows), strict=True))
+    if groups is not None:
+        columns["hash"] = group_hashes(groups) if m else np.empty(0, dtype=np.uint64)
+    return pd.DataFrame(columns)
 
 
 @dataclass(frozen=True)
@@ -129,6 +138,54 @@ def rank_partition(frame: Any, seed: Any, gamma: Any, n_resamples: int) -> RankS
     first = float(scores[0]) if m else np.nan
     last = float(scores[-1]) if m else np.nan
     return RankSums(m, first, last, *(np.ascontiguousarray(c) for c in out.T))
+
+
+def frame_strata(frame: Any) -> tuple[np.ndarray, np.ndarray]:
+    """A sorted partition's classes (its labels, 1.0 for the positive class)
+    and their row counts: the light pass before its exact counts."""
+    return unique_counts(frame["label"].to_numpy(dtype=np.float64))
+
+
+def _counts_of(frame: Any, stream: Any, m: int) -> Any:
+    """The chunks of counts of a sorted partition's rows: exact counts drawn
+    by class (the labels), group counts from the "hash" column."""
+    if isinstance(stream, GroupCounts):
+        return stream.chunks(frame["hash"].to_numpy(), m, hashed=True)
+    return stream.chunks(frame["label"].to_numpy(dtype=np.float64), m)
+
+
+def counted_rank_partition(frame: Any, stream: Any) -> RankSums:
+    """:func:`rank_partition` with the partition's exact or group counts."""
+    scores, labels, weight, _, gstarts = _columns(frame)
+    m = scores.shape[0]
+    B = int(stream.n_resamples)
+    out = np.zeros((B + 1, 7))
+    if m:
+        z = np.uint64(0)
+        poisson_rank_sums(labels, weight, np.empty(0, np.int64), gstarts, z, z, out[B:])
+        for k0, counts in _counts_of(frame, stream, m):
+            counted_rank_sums(labels, weight, counts, gstarts, k0, out)
+    first = float(scores[0]) if m else np.nan
+    last = float(scores[-1]) if m else np.nan
+    return RankSums(m, first, last, *(np.ascontiguousarray(c) for c in out.T))
+
+
+def counted_precision_partition(frame: Any, stream: Any, carry: np.ndarray) -> Any:
+    """:func:`precision_partition` with the partition's exact or group counts."""
+    _, labels, weight, _, gstarts = _columns(frame)
+    m = labels.shape[0]
+    B = int(stream.n_resamples)
+    out = np.zeros(B + 1)
+    above = np.ascontiguousarray(carry[:2])
+    tie = np.ascontiguousarray(carry[2:])
+    if m:
+        poisson_precision_sums(
+            labels, weight, np.empty(0, np.int64), gstarts, np.uint64(0),
+            np.uint64(0), above[:, B:], tie[:, B:], out[B:],
+        )  # fmt: skip
+        for k0, counts in _counts_of(frame, stream, m):
+            counted_precision_sums(labels, weight, counts, gstarts, k0, above, tie, out)
+    return out
 
 
 def merge_ranks(lo: RankSums, hi: RankSums) -> RankSums:

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from skboot._run._dask_jackknife import LooSums, loo_sums
+from skboot.metrics._dask_loo import class_sums
 from skboot.metrics._dask_rank import _columns
 
 __all__ = [
@@ -141,13 +142,15 @@ def ap_loo_sums(
     root: tuple[float, float, float],
     full: float,
     shift: tuple[float, float],
-) -> LooSums:
+    stratified: bool = False,
+) -> Any:
     """The leave-one-out power sums of one sorted partition's rows (runs on
     a worker): ``e_i = sign (AP_(i) - AP) + (sign AP - ref)``, ``shift`` the
-    metric's sign and ``sign AP - ref``."""
+    metric's sign and ``sign AP - ref``; with ``stratified``, those of each
+    class."""
     rows, delta = ap_loo_values(frame, carry, offset, root, full)
     sign, base = shift
-    return loo_sums((sign * delta + base)[:, None], rows)
+    return class_sums((sign * delta + base)[:, None], rows, frame, stratified)
 
 
 def pair_frame(rows: np.ndarray, values: np.ndarray) -> Any:

@@ -6,17 +6,21 @@ leave-one-out pass (:mod:`skboot.metrics._dask_loo`,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from skboot._run._dask import tree_merge
+from skboot._run._dask_exact import merge_layout
 from skboot.metrics._dask_inputs import Inputs, per_partition
 from skboot.metrics._dask_loo import auc_carries, auc_loo_partition, auc_loo_values
 from skboot.metrics._dask_rank import (
     RankSums,
     auc_values,
+    counted_precision_partition,
+    counted_rank_partition,
+    frame_strata,
     merge_ranks,
     precision_carries,
     precision_partition,
@@ -33,6 +37,7 @@ from skboot.metrics._dask_rank_loo import (
     pair_frame,
     paired_loo_sums,
 )
+from skboot.metrics._dask_schemes import RowScheme, sorted_scheme
 
 __all__ = ["RankedLoo", "rank_loo_tasks", "rank_run"]
 
@@ -55,55 +60,113 @@ def _original(root: RankSums) -> tuple[float, float, float]:
     return float(root.area[-1]), float(root.pos[-1]), float(root.neg[-1])
 
 
-def _sorted_parts(inputs: Inputs, job: Any, j: int, param: str) -> list[Any]:
-    """Model ``j``'s rank frames sorted by score (one dask sort), delayed."""
+def _sorted_parts(
+    inputs: Inputs, job: Any, j: int, param: str, scheme: RowScheme | None = None
+) -> list[Any]:
+    """Model ``j``'s rank frames sorted by score (one dask sort), delayed;
+    for the group scheme with the rows' group hashes."""
     import dask
     import dask.dataframe as dd
     import pandas as pd
 
     positive = job.options["pos_label"]
     frame = dask.delayed(rank_frame, pure=True)
-    meta = pd.DataFrame(
-        {c: np.empty(0) for c in ("score", "label", "weight")}
-        | {"row": np.empty(0, dtype=np.int64)}
-    )
-    frames = per_partition(
-        inputs,
-        lambda yt, yp, sw, start: frame(
-            yt, yp[j], sw, start, positive, param, job.owner, job.name
-        ),
-    )
+    columns = {c: np.empty(0) for c in ("score", "label", "weight")} | {
+        "row": np.empty(0, dtype=np.int64)
+    }
+    grouped = scheme is not None and scheme.kind == "group"
+    if grouped:
+        columns["hash"] = np.empty(0, dtype=np.uint64)
+    meta = pd.DataFrame(columns)
+    labels = scheme.labels if grouped else [None] * len(inputs.starts)
+    frames = [
+        frame(yt, yp[j], sw, start, positive, param, job.owner, job.name, g)
+        for (yt, yp, sw, start), g in zip(_blocks(inputs), labels, strict=True)
+    ]
     ordered = dd.from_delayed(frames, meta=meta, verify_meta=False)
     return list(ordered.sort_values("score").to_delayed())
 
 
-def rank_run(
-    inputs: Inputs, job: Any, with_loo: bool
-) -> tuple[list[np.ndarray], list[RankedLoo] | None]:
-    """The exact ROC AUC (or average precision) of each prediction per
-    replicate: one dask sort by score per prediction, then the rank sums
-    merged in order; with ``with_loo``, what each model's leave-one-out
-    values need (None without)."""
+def _blocks(inputs: Inputs) -> list[tuple[Any, list[Any], Any, int]]:
+    """Each partition's ``(y_true, preds, sample_weight, start)``."""
+    return per_partition(inputs, lambda *blocks: blocks)
+
+
+def sorted_streams(scheme: RowScheme, B: int, layouts: list[Any]) -> list[Any]:
+    """The counts' stream of each sorted partition (runs as a task, after the
+    light pass: ``layouts`` the partitions' classes and row counts)."""
+    if scheme.kind == "group":
+        return [scheme.streams[0]] * len(layouts)
+    labels, sizes = merge_layout(layouts, "roc_auc", "y_true")
+    if scheme.kind == "iid":
+        return sorted_scheme(scheme, B, sizes.sum(axis=0, keepdims=True), None)
+    return sorted_scheme(scheme, B, sizes, labels)
+
+
+def _poisson_roots(ordered: list[Any], job: Any) -> tuple[list[Any], Any]:
+    """The Poisson rank sums of each sorted partition and the delayed
+    per-replicate metric values."""
     import dask
 
     seed, gamma, B = job.stream
     ranks = dask.delayed(rank_partition, pure=True)
+    parts = [ranks(p, seed, gamma, B) for p in ordered]
+    root = tree_merge(parts, dask.delayed(merge_ranks, pure=True))
+    if job.name == "roc_auc":
+        return parts, dask.delayed(auc_values, pure=True)(root)
+    # a second pass over the sorted partitions, each given the weights above
+    # it and those tied with its first score
+    carry = dask.delayed(precision_carries, pure=True)(parts)
+    share = dask.delayed(precision_partition, pure=True)
+    shares = [share(p, seed, gamma, B, carry[i]) for i, p in enumerate(ordered)]
+    total = tree_merge(shares, dask.delayed(np.add, pure=True))
+    return parts, dask.delayed(precision_values, pure=True)(total, root)
+
+
+def _counted_roots(
+    ordered: list[Any], job: Any, scheme: RowScheme
+) -> tuple[list[Any], Any]:
+    """The rank sums of each sorted partition under an exact or group
+    scheme, and the delayed per-replicate metric values."""
+    import dask
+
+    B = job.stream[2]
+    layouts = [dask.delayed(frame_strata, pure=True)(p) for p in ordered]
+    # the scheme without the row blocks of y_true or the groups
+    slim = replace(scheme, streams=scheme.streams[:1], labels=[])
+    streams = dask.delayed(sorted_streams, pure=True)(slim, B, layouts)
+    ranks = dask.delayed(counted_rank_partition, pure=True)
+    parts = [ranks(p, streams[i]) for i, p in enumerate(ordered)]
+    root = tree_merge(parts, dask.delayed(merge_ranks, pure=True))
+    if job.name == "roc_auc":
+        return parts, dask.delayed(auc_values, pure=True)(root)
+    carry = dask.delayed(precision_carries, pure=True)(parts)
+    share = dask.delayed(counted_precision_partition, pure=True)
+    shares = [share(p, streams[i], carry[i]) for i, p in enumerate(ordered)]
+    total = tree_merge(shares, dask.delayed(np.add, pure=True))
+    return parts, dask.delayed(precision_values, pure=True)(total, root)
+
+
+def rank_run(
+    inputs: Inputs, job: Any, with_loo: bool, scheme: RowScheme
+) -> tuple[list[np.ndarray], list[RankedLoo] | None]:
+    """The exact ROC AUC (or average precision) of each prediction per
+    replicate: one dask sort by score per prediction, then the rank sums
+    merged in order; with ``with_loo``, what each model's leave-one-out
+    values need (None without).  Under an exact scheme the counts are drawn
+    per sorted partition, after a light pass that counts its rows per class."""
+    import dask
+
+    B = job.stream[2]
     merge = dask.delayed(merge_ranks, pure=True)
     roots, orders = [], []
     for j, param in enumerate(job.params):
-        ordered = _sorted_parts(inputs, job, j, param)
-        parts = [ranks(p, seed, gamma, B) for p in ordered]
-        root = tree_merge(parts, merge)
-        if job.name == "roc_auc":
-            values = dask.delayed(auc_values, pure=True)(root)
+        ordered = _sorted_parts(inputs, job, j, param, scheme)
+        if scheme.kind == "poisson":
+            parts, values = _poisson_roots(ordered, job)
         else:
-            # a second pass over the sorted partitions, each given the
-            # weights above it and those tied with its first score
-            carry = dask.delayed(precision_carries, pure=True)(parts)
-            share = dask.delayed(precision_partition, pure=True)
-            shares = [share(p, seed, gamma, B, carry[i]) for i, p in enumerate(ordered)]
-            total = tree_merge(shares, dask.delayed(np.add, pure=True))
-            values = dask.delayed(precision_values, pure=True)(total, root)
+            parts, values = _counted_roots(ordered, job, scheme)
+        root = tree_merge(parts, merge)
         roots.append(values)
         if with_loo:
             roots.append(dask.delayed(auc_carries, pure=True)(parts))
@@ -151,11 +214,16 @@ def _model_frame(
 
 
 def rank_loo_tasks(
-    name: str, models: list[RankedLoo], ref: float, sign: float
+    name: str,
+    models: list[RankedLoo],
+    ref: float,
+    sign: float,
+    stratified: bool = False,
 ) -> list[Any]:
     """The delayed leave-one-out power sums of a ranking metric (one model:
     per sorted partition; two: per partition of their values joined by row
-    number); ``ref``: the signed estimate."""
+    number); ``ref``: the signed estimate; ``stratified`` (one model): the
+    sums of each class."""
     import dask
 
     if len(models) == 1:
@@ -163,14 +231,14 @@ def rank_loo_tasks(
         if name == "roc_auc":
             part = dask.delayed(auc_loo_partition, pure=True)
             return [
-                part(p, m.carries[i], m.root, ref, sign)
+                part(p, m.carries[i], m.root, ref, sign, stratified)
                 for i, p in enumerate(m.ordered)
             ]
         offsets = _ap_offsets(m)
         part = dask.delayed(ap_loo_sums, pure=True)
         shift = (sign, sign * m.full - ref)
         return [
-            part(p, m.carries[i], offsets[i], m.root, m.full, shift)
+            part(p, m.carries[i], offsets[i], m.root, m.full, shift, stratified)
             for i, p in enumerate(m.ordered)
         ]
     return _paired_tasks(name, models, ref, sign)
