@@ -341,7 +341,7 @@ def test_refusals():
     y, s = _dask(data["y"], CHUNKINGS[0]), _dask(data["score"], CHUNKINGS[0])
     with pytest.raises(ValueError, match=r"'resampler' .* must be PoissonBootstrap"
                        r".*compare the metric 'roc_auc' of two models"):  # fmt: skip
-        compare_metrics(y, s, s + 1, "roc_auc", n_resamples=B)
+        compare_metrics(y, s, s + 1, "roc_auc", resampler=Bootstrap(B))
     g = _dask(data["groups"], CHUNKINGS[0])
     with pytest.raises(ValueError, match=r"'method' .* must not be 'bca'"):
         metric_ci(y, s, "roc_auc", groups=g, method="bca", n_resamples=B)
@@ -352,6 +352,23 @@ def test_refusals():
                   n_resamples=B)  # fmt: skip
     with pytest.raises(ValueError, match=r"'groups' .*GroupBootstrap.*Got None"):
         metric_ci(y, s, "roc_auc", resampler=GroupBootstrap(B))
+
+
+def test_paired_ranked_comparison_defaults_to_poisson():
+    """Two models' ROC AUC on dask: resampler=None runs the Poisson bootstrap
+    (the only scheme that pairs two sorts), equal to the in-memory Poisson run."""
+    data = _data()
+    chunks = CHUNKINGS[1]
+    y, s = data["y"], data["score"]
+    s2 = s + np.sin(np.arange(s.shape[0]))
+    got = compare_metrics(_dask(y, chunks), _dask(s, chunks), _dask(s2, chunks),
+                          "roc_auc", n_resamples=B, random_state=SEED)  # fmt: skip
+    want = compare_metrics(y, s, s2, "roc_auc", random_state=SEED,
+                           resampler=PoissonBootstrap(B))  # fmt: skip
+    assert got.result.resampler.startswith("PoissonBootstrap(")
+    np.testing.assert_allclose(
+        got.result.distribution, want.result.distribution, rtol=1e-12, atol=1e-15
+    )
 
 
 def test_compare_metrics_exact_pairs_the_models():

@@ -357,9 +357,10 @@ def compare_metrics(
     difference.  Resampling options, undefined policy and cost are those of
     :func:`metric_ci` (a replicate is undefined when either metric is), also
     for predictions in dask collections; there the difference of two models'
-    "roc_auc" or "average_precision" needs ``resampler=PoissonBootstrap(...)``
-    (each model's rows are sorted by its own scores, and only counts drawn
-    from the original row number give both models the same replicates).
+    "roc_auc" or "average_precision" runs with :class:`PoissonBootstrap` (the
+    default there, with ``resampler=None``; each model's rows are sorted by its
+    own scores, and only counts drawn from the original row number give both
+    models the same replicates).
 
     The p-value for "no difference" (``H0: d = 0``) is the two-sided bootstrap
     percentile p-value: twice the smaller tail of the bootstrap distribution at
@@ -389,7 +390,9 @@ def compare_metrics(
         Resample within the classes of ``y_true``.
     resampler : skboot resampler, default=None
         Any resampler; None means :class:`Bootstrap` (or the stratified / group
-        one above).
+        one above), except for "roc_auc" and "average_precision" of
+        predictions in dask collections, where it means
+        :class:`PoissonBootstrap`.
     n_resamples : int or None, default=None
         Number of replicates, as in :func:`metric_ci`.
     random_state : None, int, SeedSequence or Generator, default=None

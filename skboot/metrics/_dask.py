@@ -90,6 +90,7 @@ from skboot.metrics._dask_schemes import (
 from skboot.metrics._inputs import check_options, metric_resampler
 from skboot.metrics._registry import METRICS
 from skboot.metrics._resolve import ResolvedMetric, resolve_metric
+from skboot.resamplers import PoissonBootstrap
 
 __all__ = [
     "DASK_METHODS",
@@ -431,11 +432,20 @@ def _loo_tasks(
     return rank_loo_tasks(name, extra, ref, sign, strata is not None)
 
 
-def _checked_resampler(owner: str, call: dict[str, Any]) -> tuple[Any, Any]:
+def _checked_resampler(
+    owner: str, call: dict[str, Any], paired_ranks: bool
+) -> tuple[Any, Any]:
     """The resampler to run and the object its key is drawn from, as the
-    in-memory run resolves them (``stratify``, ``groups``), checked."""
+    in-memory run resolves them (``stratify``, ``groups``), checked.  With
+    ``paired_ranks`` (two models' ROC AUC or average precision) the default
+    is :class:`PoissonBootstrap`: only counts drawn from the original row
+    number give both models' sorted rows the same replicates."""
+    resampler = call["resampler"]
+    default = resampler is None and not call["stratify"] and call["groups"] is None
+    if paired_ranks and default:
+        resampler = PoissonBootstrap()
     res, source = metric_resampler(
-        call["resampler"],
+        resampler,
         call["stratify"],
         call["groups"],
         call["n_resamples"],
@@ -474,8 +484,8 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
             "collections: each partition reduces its rows to per-replicate sums. "
             f"Got {resolved.name!r}.",
         )
-    res, source = _checked_resampler(owner, call)
     name = str(resolved.registry)
+    res, source = _checked_resampler(owner, call, name in _RANKED and len(preds) == 2)
     method = interval_method(
         owner, chosen, method, resolved.name, name, sample_weight is not None, res
     )
