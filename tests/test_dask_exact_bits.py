@@ -20,7 +20,7 @@ from skboot._kernels.exact_rows import (
     group_poisson_one,
 )
 from skboot._random import PURPOSE, check_random_state, substream_seed
-from skboot._run._dask_exact import exact_partition, group_hashes, group_partition
+from skboot._run._dask_exact_rows import exact_partition, group_hashes, group_partition
 
 SEED = 20261202
 
