@@ -34,6 +34,7 @@ Folders of other keys are left in place; delete ``<base>`` (the parent of
 from __future__ import annotations
 
 import hashlib
+import importlib.abc
 import os
 import sys
 import tempfile
@@ -307,7 +308,7 @@ def _disable_module(module: Any) -> int:
     return count
 
 
-class _DisablingLoader:
+class _DisablingLoader(importlib.abc.Loader):
     """A module loader that turns the kernels' disk caches off after running the
     module (every other attribute is the wrapped loader's)."""
 
@@ -353,7 +354,7 @@ def disable_unwritable() -> int:
     if _resolve() is not None:
         return 0
     if not any(isinstance(f, _DisablingFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, _DisablingFinder())  # type: ignore[arg-type]
+        sys.meta_path.insert(0, _DisablingFinder())
     return sum(
         _disable_module(module)
         for name, module in list(sys.modules.items())
