@@ -58,7 +58,7 @@ def main() -> None:
         partition_draws,
     )
     from skboot._random import PURPOSE, check_random_state, substream_seed
-    from skboot._run._dask_exact import exact_partition, group_partition
+    from skboot._run._dask_exact_rows import exact_partition, group_partition
     from skboot._run._dask_sums import partition_sums
 
     ap = argparse.ArgumentParser()

@@ -34,6 +34,7 @@ Folders of other keys are left in place; delete ``<base>`` (the parent of
 from __future__ import annotations
 
 import hashlib
+import importlib.abc
 import os
 import sys
 import tempfile
@@ -294,25 +295,71 @@ def register() -> bool:
     return True
 
 
+def _disable_module(module: Any) -> int:
+    """Turn off the disk cache of ``module``'s kernels that have no cache folder."""
+    count = 0
+    for obj in list(vars(module).values()):
+        cache = getattr(obj, "_cache", None)
+        impl = getattr(cache, "_impl", None)
+        locator = getattr(impl, "locator", None)
+        if isinstance(locator, SkbootCacheLocator) and not locator.enabled:
+            cache.disable()  # type: ignore[union-attr]
+            count += 1
+    return count
+
+
+class _DisablingLoader(importlib.abc.Loader):
+    """A module loader that turns the kernels' disk caches off after running the
+    module (every other attribute is the wrapped loader's)."""
+
+    def __init__(self, loader: Any) -> None:
+        self._loader = loader
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._loader, name)
+
+    def create_module(self, spec: Any) -> Any:
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        self._loader.exec_module(module)
+        _disable_module(module)
+
+
+class _DisablingFinder:
+    """Finds skboot's submodules as the path finder does, with a
+    :class:`_DisablingLoader`: installed only when no cache folder is writable."""
+
+    @staticmethod
+    def find_spec(name: str, path: Any = None, target: Any = None) -> Any:
+        if not name.startswith("skboot."):
+            return None
+        from importlib.machinery import PathFinder
+
+        spec = PathFinder.find_spec(name, path, target)
+        if spec is not None and hasattr(spec.loader, "exec_module"):
+            spec.loader = _DisablingLoader(spec.loader)
+        return spec
+
+
 def disable_unwritable() -> int:
-    """Turn off the disk cache of skboot's kernels that have no cache folder.
+    """Turn off the disk cache of skboot's kernels when no cache folder is writable.
 
     Called at the end of ``skboot/__init__.py``, before any kernel compiles.  A
-    no-op (returns 0) when a cache folder was found; otherwise returns how many
-    kernels it disabled.
+    no-op (returns 0) when a cache folder was found; otherwise turns off the
+    caches of the kernels already defined, returns how many, and installs an
+    import hook that does the same for every skboot module imported later (the
+    package loads its modules lazily).
     """
-    count = 0
-    for name, module in list(sys.modules.items()):
-        if name != "skboot" and not name.startswith("skboot."):
-            continue
-        for obj in list(vars(module).values()):
-            cache = getattr(obj, "_cache", None)
-            impl = getattr(cache, "_impl", None)
-            locator = getattr(impl, "locator", None)
-            if isinstance(locator, SkbootCacheLocator) and not locator.enabled:
-                cache.disable()  # type: ignore[union-attr]
-                count += 1
-    return count
+    if _resolve() is not None:
+        return 0
+    if not any(isinstance(f, _DisablingFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _DisablingFinder())
+    return sum(
+        _disable_module(module)
+        for name, module in list(sys.modules.items())
+        if name == "skboot" or name.startswith("skboot.")
+    )
 
 
 register()

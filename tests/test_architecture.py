@@ -29,6 +29,7 @@ LAYERS: dict[str, int] = {
     "skboot._resultfile": 0,
     "skboot._cache": 0,
     "skboot._typing": 0,
+    "skboot._lazy": 0,
     "skboot._random": 1,
     "skboot._kernels": 2,
     "skboot.intervals": 3,

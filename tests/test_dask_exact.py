@@ -31,7 +31,7 @@ from skboot._kernels.exact_rows import (
 from skboot._kernels.fused_weights import poisson_thresholds
 from skboot._random import FAST_BLOCK, PURPOSE, check_random_state, substream_seed
 from skboot._run import stratified_jackknife
-from skboot._run._dask_exact import exact_partition, group_hashes
+from skboot._run._dask_exact_rows import exact_partition, group_hashes
 
 da = pytest.importorskip("dask.array")
 dask = pytest.importorskip("dask")

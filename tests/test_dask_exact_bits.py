@@ -20,7 +20,7 @@ from skboot._kernels.exact_rows import (
     group_poisson_one,
 )
 from skboot._random import PURPOSE, check_random_state, substream_seed
-from skboot._run._dask_exact import exact_partition, group_hashes, group_partition
+from skboot._run._dask_exact_rows import exact_partition, group_hashes, group_partition
 
 SEED = 20261202
 
@@ -217,7 +217,7 @@ def test_stratified_run_equals_the_one_replicate_run(monkeypatch):
     distribution is the one-replicate kernels' bit for bit."""
     da = pytest.importorskip("dask.array")
     from skboot import StratifiedBootstrap, bootstrap
-    from skboot._run import _dask_exact
+    from skboot._run import _dask_exact_rows
 
     x = _rows(900, 1)
     y = np.repeat([0, 1, 2], 300)
@@ -233,5 +233,5 @@ def test_stratified_run_equals_the_one_replicate_run(monkeypatch):
         ).distribution
 
     got = run()
-    monkeypatch.setattr(_dask_exact, "exact_rows_moments", exact_rows_one)
+    monkeypatch.setattr(_dask_exact_rows, "exact_rows_moments", exact_rows_one)
     assert got.tobytes() == run().tobytes()

@@ -8,10 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from skboot._engine._builtin import BUILTIN_STATISTICS, BuiltinStatistic, as_float_rows
+from skboot._engine._builtin import BUILTIN_STATISTICS, BuiltinStatistic
 from skboot._engine._callable import CallableStatistic
 from skboot._engine._independent import independent_builtin
 from skboot._engine._ols import make_ols
+from skboot._engine._rows import as_float_rows
 from skboot._engine._statistic import Statistic, accepts
 from skboot._validation import param_error, value_error
 from skboot.resamplers import ResamplingPlan

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy.linalg import solve_triangular
 
-from skboot._engine._builtin import centre_of
+from skboot._engine._rows import centre_of
 from skboot._engine._statistic import Statistic
 from skboot._kernels.ols import RANK_TOL, ols_from_gram, weighted_gram
 from skboot._validation import as_float_array, value_error

@@ -26,47 +26,103 @@ the engine.  Everything a public entry point does once per call lives here, once
   products (every data-parallel scheme) and its leave-one-out pass;
   :mod:`~skboot._run._dask_progress`: ``progress=True`` through dask's own
   diagnostics.
+
+The names load lazily (:func:`skboot._lazy.lazy_exports`): a dask worker that
+imports a partition function of this package loads that module alone, not the
+client-side modules (and scikit-learn) the other names need.
 """
 
-from skboot._run._calibration import calibration_inputs, check_calibration
-from skboot._run._context import (
-    DEFAULT_N_RESAMPLES,
-    DEVICES,
-    RUN_CONSTRAINTS,
-    RunContext,
-    available_memory,
-    check_bootstrap_plan,
-    check_distribution_memory,
-    check_run_params,
-    fit_resampler,
-    resolve_resampler,
-)
-from skboot._run._data import (
-    NAN_POLICIES,
-    Data,
-    apply_nan_policy,
-    nan_rows,
-    prepare_data,
-    to_array,
-)
-from skboot._run._failed import ON_ERROR_POLICIES, Failed, failed_record
-from skboot._run._jackknife import (
-    AUTO_JACKKNIFE_GROUPS,
-    auto_jackknife_groups,
-    check_jackknife_groups,
-    jackknife,
-    random_jackknife_groups,
-    stratified_jackknife,
-)
-from skboot._run._outputs import Outputs, labelled, outputs, shaped
-from skboot._run._run import Run, run, statistic_name
-from skboot._run._studentized import studentized_inputs
-from skboot._run._undefined import (
-    UNDEFINED_POLICIES,
-    Undefined,
-    apply_undefined_count,
-    apply_undefined_policy,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from skboot._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from skboot._run._calibration import calibration_inputs, check_calibration
+    from skboot._run._context import (
+        DEFAULT_N_RESAMPLES,
+        DEVICES,
+        RUN_CONSTRAINTS,
+        RunContext,
+        available_memory,
+        check_bootstrap_plan,
+        check_distribution_memory,
+        check_run_params,
+        fit_resampler,
+        resolve_resampler,
+    )
+    from skboot._run._data import (
+        NAN_POLICIES,
+        Data,
+        apply_nan_policy,
+        nan_rows,
+        prepare_data,
+        to_array,
+    )
+    from skboot._run._failed import ON_ERROR_POLICIES, Failed, failed_record
+    from skboot._run._jackknife import (
+        AUTO_JACKKNIFE_GROUPS,
+        auto_jackknife_groups,
+        check_jackknife_groups,
+        jackknife,
+        random_jackknife_groups,
+        stratified_jackknife,
+    )
+    from skboot._run._outputs import Outputs, labelled, outputs, shaped
+    from skboot._run._run import Run, run, statistic_name
+    from skboot._run._studentized import studentized_inputs
+    from skboot._run._undefined import (
+        UNDEFINED_POLICIES,
+        Undefined,
+        apply_undefined_count,
+        apply_undefined_policy,
+    )
+
+#: Name -> the module that defines it (imported on first access).
+_EXPORTS = {
+    "calibration_inputs": "skboot._run._calibration",
+    "check_calibration": "skboot._run._calibration",
+    "DEFAULT_N_RESAMPLES": "skboot._run._context",
+    "DEVICES": "skboot._run._context",
+    "RUN_CONSTRAINTS": "skboot._run._context",
+    "RunContext": "skboot._run._context",
+    "available_memory": "skboot._run._context",
+    "check_bootstrap_plan": "skboot._run._context",
+    "check_distribution_memory": "skboot._run._context",
+    "check_run_params": "skboot._run._context",
+    "fit_resampler": "skboot._run._context",
+    "resolve_resampler": "skboot._run._context",
+    "NAN_POLICIES": "skboot._run._data",
+    "Data": "skboot._run._data",
+    "apply_nan_policy": "skboot._run._data",
+    "nan_rows": "skboot._run._data",
+    "prepare_data": "skboot._run._data",
+    "to_array": "skboot._run._data",
+    "ON_ERROR_POLICIES": "skboot._run._failed",
+    "Failed": "skboot._run._failed",
+    "failed_record": "skboot._run._failed",
+    "AUTO_JACKKNIFE_GROUPS": "skboot._run._jackknife",
+    "auto_jackknife_groups": "skboot._run._jackknife",
+    "check_jackknife_groups": "skboot._run._jackknife",
+    "jackknife": "skboot._run._jackknife",
+    "random_jackknife_groups": "skboot._run._jackknife",
+    "stratified_jackknife": "skboot._run._jackknife",
+    "Outputs": "skboot._run._outputs",
+    "labelled": "skboot._run._outputs",
+    "outputs": "skboot._run._outputs",
+    "shaped": "skboot._run._outputs",
+    "Run": "skboot._run._run",
+    "run": "skboot._run._run",
+    "statistic_name": "skboot._run._run",
+    "studentized_inputs": "skboot._run._studentized",
+    "UNDEFINED_POLICIES": "skboot._run._undefined",
+    "Undefined": "skboot._run._undefined",
+    "apply_undefined_count": "skboot._run._undefined",
+    "apply_undefined_policy": "skboot._run._undefined",
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 __all__ = [
     "AUTO_JACKKNIFE_GROUPS",

@@ -25,12 +25,8 @@ import numpy as np
 
 from skboot._kernels.exact_counts import exact_count_chunk, group_count_chunk
 from skboot._random import FAST_BLOCK, PURPOSE, RootKey
-from skboot._run._dask_exact import (
-    DataParallelPlan,
-    exact_draws,
-    group_hashes,
-    stratum_pool,
-)
+from skboot._run._dask_exact import DataParallelPlan, exact_draws
+from skboot._run._dask_exact_rows import group_hashes, stratum_pool
 
 __all__ = [
     "CHUNK_CELLS",

@@ -27,27 +27,22 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from skboot._engine import as_float_rows
-from skboot._kernels.exact_rows import (
-    exact_rows_moments,
-    group_poisson_moments,
-    partition_draws,
-)
+from skboot._kernels.exact_rows import partition_draws
 from skboot._random import PURPOSE, RootKey, substream_seed
-from skboot._run._dask_checks import DaskRows
-from skboot._run._dask_jackknife import loo_deviations
-from skboot._run._dask_progress import dask_compute
-from skboot._run._dask_sums import (
-    PartitionSums,
-    empty_sums,
-    merge_sums,
-    partition_centre,
-    tree_merge,
+from skboot._run._dask_exact_rows import (
+    StrataLoo,
+    exact_partition,
+    group_partition,
+    merge_strata_loo,
+    strata_loo_partition,
+    unique_counts,
 )
+from skboot._run._dask_progress import dask_compute
+from skboot._run._dask_sums import merge_sums, tree_merge
 from skboot._validation import value_error
 from skboot.intervals import JackknifeMoments
 from skboot.resamplers import (
@@ -57,23 +52,20 @@ from skboot.resamplers import (
     StratifiedBootstrap,
 )
 
+if TYPE_CHECKING:
+    from skboot._run._dask_checks import DaskRows
+
+
 __all__ = [
     "MOMENT_OPS",
     "DataParallelPlan",
     "ExactDraws",
     "SchemeOps",
     "StrataJackknife",
-    "empty_strata_loo",
     "exact_draws",
-    "exact_partition",
-    "group_hashes",
-    "group_partition",
     "merge_layout",
     "scheme_total",
     "strata_layout",
-    "strata_loo_sums",
-    "stratum_pool",
-    "unique_counts",
 ]
 
 #: Strata x partitions above this: the client's binomial table would be large.
@@ -101,16 +93,6 @@ class DataParallelPlan(ResamplingPlan):
 
 
 # -- the strata -----------------------------------------------------------------
-def _unique_counts(block: Any) -> tuple[np.ndarray, np.ndarray]:
-    values, counts = np.unique(np.asarray(block), return_counts=True)
-    return values, counts
-
-
-def _codes(labels: np.ndarray, block: Any) -> np.ndarray:
-    """Each row's stratum number among the sorted ``labels``."""
-    return np.searchsorted(labels, np.asarray(block)).astype(np.int64)
-
-
 def label_blocks(value: Any, param: str, owner: str, rows: DaskRows) -> list[Any]:
     """The delayed row blocks of the 1-D dask collection ``value`` (strata or
     groups), checked to be partitioned like the data."""
@@ -150,19 +132,15 @@ def strata_layout(
     labels and their counts (``param``: the strata's parameter name)."""
     import dask
 
-    parts = dask.compute(*[dask.delayed(_unique_counts, pure=True)(b) for b in blocks])
+    parts = dask.compute(*[dask.delayed(unique_counts, pure=True)(b) for b in blocks])
     return merge_layout(list(parts), owner, param)
-
-
-def unique_counts(block: Any) -> tuple[np.ndarray, np.ndarray]:
-    """A partition's distinct labels and their row counts (on a worker)."""
-    return _unique_counts(block)
 
 
 def merge_layout(
     parts: list[tuple[np.ndarray, np.ndarray]], owner: str, param: str = "y"
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`strata_layout` of the partitions' :func:`unique_counts`."""
+    """:func:`strata_layout` of the partitions' row counts per label
+    (:func:`~skboot._run._dask_exact_rows.unique_counts`)."""
     labels = np.unique(np.concatenate([p[0] for p in parts]))
     if labels.dtype.kind == "f" and np.isnan(labels).any():
         raise value_error(
@@ -180,84 +158,6 @@ def merge_layout(
             f"{MAX_CELLS} strata x partitions). Use fewer strata or partitions.",
         )
     return labels, sizes
-
-
-# -- one partition (runs on a worker) ------------------------------------------
-def stratum_pool(
-    strata: Any, labels: np.ndarray | None, draws: np.ndarray, m: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A partition's rows grouped by stratum: ``pool`` (the rows in stratum
-    order), each stratum's ``offsets`` in it and ``sizes``, for its ``draws``
-    (B, S) of :func:`partition_draws`; ``strata`` the partition's stratum
-    labels among the sorted ``labels`` (None: one stratum, the rows in order)."""
-    if labels is None:
-        pool = np.arange(m, dtype=np.int64)
-        sizes = np.array([m], dtype=np.int64)
-    else:
-        codes = _codes(labels, strata)
-        pool = np.argsort(codes, kind="stable").astype(np.int64)
-        sizes = np.bincount(codes, minlength=draws.shape[1]).astype(np.int64)
-    if draws.shape[0] and np.any((draws.max(axis=0) > 0) & (sizes == 0)):
-        raise RuntimeError(
-            "A partition's strata changed between two passes over it (the dask "
-            "collection is not deterministic); persist() it first."
-        )
-    offsets = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
-    return pool, offsets, sizes
-
-
-def exact_partition(
-    block: Any,
-    strata: Any,
-    labels: np.ndarray | None,
-    draws: np.ndarray,
-    seeds: np.ndarray,
-    gamma: np.uint64,
-    want2: bool,
-) -> PartitionSums:
-    """The sums of one partition's exact replicates: ``draws`` (B, S) of
-    :func:`partition_draws`, ``seeds`` (S,) its sub-streams; ``strata`` the
-    partition's stratum labels (None: one stratum)."""
-    c = partition_centre(block)
-    m, d = c.X.shape
-    B = draws.shape[0]
-    s1, s2, sw = empty_sums(B, d)
-    if m == 0:
-        return c.sums(s1, s2, sw)
-    pool, offsets, sizes = stratum_pool(strata, labels, draws, m)
-    exact_rows_moments(
-        c.X, c.shift, seeds, gamma, draws, pool, offsets, sizes, want2, s1, s2, sw
-    )
-    return c.sums(s1, s2, sw)
-
-
-def group_hashes(block: Any) -> np.ndarray:
-    """The 64-bit hash of every row's group id (:func:`pandas.util.hash_array`:
-    the same on every machine and process)."""
-    from pandas.util import hash_array
-
-    values = np.asarray(block)
-    if values.dtype.kind not in "biufcmM":
-        values = values.astype(object)
-    return np.ascontiguousarray(hash_array(values), dtype=np.uint64)
-
-
-def group_partition(
-    block: Any,
-    groups: Any,
-    seed: np.uint64,
-    gamma: np.uint64,
-    n_resamples: int,
-    want2: bool,
-) -> PartitionSums:
-    """The sums of one partition's hashed-group Poisson replicates."""
-    c = partition_centre(block)
-    s1, s2, sw = empty_sums(n_resamples, c.X.shape[1])
-    if c.X.shape[0] == 0:
-        return c.sums(s1, s2, sw)
-    hashes = group_hashes(groups)
-    group_poisson_moments(c.X, c.shift, seed, gamma, hashes, want2, s1, s2, sw)
-    return c.sums(s1, s2, sw)
 
 
 # -- the run ---------------------------------------------------------------------
@@ -370,83 +270,6 @@ def scheme_total(
 
 
 # -- BCa of the stratified bootstrap ------------------------------------------------
-@dataclass(frozen=True)
-class StrataLoo:
-    """Per stratum (rows) and column: the count, the power sums of the finite
-    ``e_i`` and their least and greatest value; the non-finite rows."""
-
-    n: np.ndarray
-    p1: np.ndarray
-    p2: np.ndarray
-    p3: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
-    n_nonfinite: int = 0
-
-
-def strata_loo_partition(
-    block: Any, strata: Any, labels: np.ndarray, rule: Any
-) -> StrataLoo:
-    """One partition's leave-one-out power sums, stratum by stratum."""
-    X = as_float_rows(np.asarray(block))
-    S = labels.shape[0]
-    d = X.shape[1] if getattr(rule, "deviations", None) is None else rule.k
-    out = StrataLoo(
-        np.zeros(S, dtype=np.int64),
-        np.zeros((S, d)),
-        np.zeros((S, d)),
-        np.zeros((S, d)),
-        np.full((S, d), np.inf),
-        np.full((S, d), -np.inf),
-    )
-    if X.shape[0] == 0:
-        return out
-    codes = _codes(labels, strata)
-    # a rule with its own deviations (the "ols" of a dask collection)
-    own = getattr(rule, "deviations", None)
-    e = own(X) if own is not None else loo_deviations(rule, X)
-    return strata_loo_sums(e, codes, out)
-
-
-def strata_loo_sums(e: np.ndarray, codes: np.ndarray, out: StrataLoo) -> StrataLoo:
-    """Add the (m, d) leave-one-out deviations ``e`` of rows in strata
-    ``codes`` to the zeroed sums ``out`` (:func:`empty_strata_loo`)."""
-    with np.errstate(invalid="ignore", over="ignore"):
-        finite = np.isfinite(e).all(axis=1)
-        np.add.at(out.n, codes, 1)
-        fc, fe = codes[finite], e[finite]
-        for power, acc in ((1, out.p1), (2, out.p2), (3, out.p3)):
-            np.add.at(acc, fc, fe**power)
-        np.minimum.at(out.lo, fc, fe)
-        np.maximum.at(out.hi, fc, fe)
-    nonfinite = int(e.shape[0] - finite.sum())
-    return StrataLoo(out.n, out.p1, out.p2, out.p3, out.lo, out.hi, nonfinite)
-
-
-def empty_strata_loo(S: int, d: int) -> StrataLoo:
-    """Zeroed :class:`StrataLoo` of ``S`` strata and ``d`` columns."""
-    return StrataLoo(
-        np.zeros(S, dtype=np.int64),
-        np.zeros((S, d)),
-        np.zeros((S, d)),
-        np.zeros((S, d)),
-        np.full((S, d), np.inf),
-        np.full((S, d), -np.inf),
-    )
-
-
-def merge_strata_loo(a: StrataLoo, b: StrataLoo) -> StrataLoo:
-    return StrataLoo(
-        a.n + b.n,
-        a.p1 + b.p1,
-        a.p2 + b.p2,
-        a.p3 + b.p3,
-        np.minimum(a.lo, b.lo),
-        np.maximum(a.hi, b.hi),
-        a.n_nonfinite + b.n_nonfinite,
-    )
-
-
 def strata_moments(t: StrataLoo) -> JackknifeMoments:
     """The acceleration's sums of the stratified jackknife (what
     :func:`skboot._run.stratified_jackknife` gives in memory): stratum ``s``'s

@@ -52,9 +52,9 @@ from skboot._run._dask_checks import (
 from skboot._run._dask_exact import (
     SchemeOps,
     StrataJackknife,
-    group_hashes,
     scheme_total,
 )
+from skboot._run._dask_exact_rows import group_hashes
 from skboot._run._dask_held import HeldStatistic
 from skboot._run._dask_jackknife import LooSums, loo_moments, loo_sums, merge_loo
 from skboot._run._dask_progress import dask_compute

@@ -108,42 +108,83 @@ References
    Application*. Cambridge University Press.
 .. [4] Hyndman, R. J. and Fan, Y. (1996). Sample quantiles in statistical
    packages. *The American Statistician* 50(4), 361-365.
+
+The names load lazily (:func:`skboot._lazy.lazy_exports`): a dask worker that
+needs :class:`JackknifeMoments` does not load scipy.special and scipy.stats.
 """
 
 from __future__ import annotations
 
-from skboot.intervals._abc import ABCInterval
-from skboot.intervals._bc import (
-    bc_interval,
-    bca_interval,
-    bias_correction,
-    jackknife_acceleration,
-)
-from skboot.intervals._calibrated import CALIBRATED_METHODS, CALIBRATION_N_INNER
-from skboot.intervals._checks import (
-    ALTERNATIVES,
-    METHODS,
-    check_alternative,
-    check_level,
-    check_method,
-)
-from skboot.intervals._dispatch import interval_by_method, method_endpoints
-from skboot.intervals._moments import JackknifeMoments
-from skboot.intervals._pvalue import (
-    method_pvalues,
-    pvalue_by_method,
-    quantile_levels,
-)
-from skboot.intervals._result import Alternative as Alternative  # type aliases
-from skboot.intervals._result import ConfidenceInterval, IntervalEndpoints
-from skboot.intervals._result import FloatArray as FloatArray
-from skboot.intervals._result import FloatOrArray as FloatOrArray
-from skboot.intervals._simple import (
-    basic_interval,
-    normal_interval,
-    percentile_interval,
-)
-from skboot.intervals._studentized import studentized_interval
+from typing import TYPE_CHECKING
+
+from skboot._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from skboot.intervals._abc import ABCInterval
+    from skboot.intervals._bc import (
+        bc_interval,
+        bca_interval,
+        bias_correction,
+        jackknife_acceleration,
+    )
+    from skboot.intervals._calibrated import CALIBRATED_METHODS, CALIBRATION_N_INNER
+    from skboot.intervals._checks import (
+        ALTERNATIVES,
+        METHODS,
+        check_alternative,
+        check_level,
+        check_method,
+    )
+    from skboot.intervals._dispatch import interval_by_method, method_endpoints
+    from skboot.intervals._moments import JackknifeMoments
+    from skboot.intervals._pvalue import (
+        method_pvalues,
+        pvalue_by_method,
+        quantile_levels,
+    )
+    from skboot.intervals._result import Alternative as Alternative
+    from skboot.intervals._result import ConfidenceInterval, IntervalEndpoints
+    from skboot.intervals._result import FloatArray as FloatArray
+    from skboot.intervals._result import FloatOrArray as FloatOrArray
+    from skboot.intervals._simple import (
+        basic_interval,
+        normal_interval,
+        percentile_interval,
+    )
+    from skboot.intervals._studentized import studentized_interval
+
+#: Name -> the module that defines it (imported on first access).
+_EXPORTS = {
+    "ABCInterval": "skboot.intervals._abc",
+    "bc_interval": "skboot.intervals._bc",
+    "bca_interval": "skboot.intervals._bc",
+    "bias_correction": "skboot.intervals._bc",
+    "jackknife_acceleration": "skboot.intervals._bc",
+    "CALIBRATED_METHODS": "skboot.intervals._calibrated",
+    "CALIBRATION_N_INNER": "skboot.intervals._calibrated",
+    "ALTERNATIVES": "skboot.intervals._checks",
+    "METHODS": "skboot.intervals._checks",
+    "check_alternative": "skboot.intervals._checks",
+    "check_level": "skboot.intervals._checks",
+    "check_method": "skboot.intervals._checks",
+    "interval_by_method": "skboot.intervals._dispatch",
+    "method_endpoints": "skboot.intervals._dispatch",
+    "JackknifeMoments": "skboot.intervals._moments",
+    "method_pvalues": "skboot.intervals._pvalue",
+    "pvalue_by_method": "skboot.intervals._pvalue",
+    "quantile_levels": "skboot.intervals._pvalue",
+    "Alternative": "skboot.intervals._result",
+    "ConfidenceInterval": "skboot.intervals._result",
+    "IntervalEndpoints": "skboot.intervals._result",
+    "FloatArray": "skboot.intervals._result",
+    "FloatOrArray": "skboot.intervals._result",
+    "basic_interval": "skboot.intervals._simple",
+    "normal_interval": "skboot.intervals._simple",
+    "percentile_interval": "skboot.intervals._simple",
+    "studentized_interval": "skboot.intervals._studentized",
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 __all__ = [
     "ALTERNATIVES",

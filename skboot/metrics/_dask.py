@@ -43,12 +43,12 @@ from skboot._run._dask import (
 )
 from skboot._run._dask_checks import holds_dask
 from skboot._run._dask_counts import ExactCounts, GroupCounts
-from skboot._run._dask_exact import (
+from skboot._run._dask_exact import strata_moments
+from skboot._run._dask_exact_rows import (
     exact_partition,
     group_partition,
     merge_strata_loo,
     strata_loo_partition,
-    strata_moments,
 )
 from skboot._run._dask_jackknife import LooRule, loo_partition, metric_rule
 from skboot._run._dask_progress import dask_compute

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from skboot._kernels.metric import metric_chunk
-from skboot._run._dask_exact import empty_strata_loo, strata_loo_sums
+from skboot._run._dask_exact_rows import empty_strata_loo, strata_loo_sums
 from skboot._run._dask_jackknife import loo_sums
 from skboot.metrics._dask_r2 import R2Sums, r2_rows
 from skboot.metrics._dask_rank import RankSums, _columns

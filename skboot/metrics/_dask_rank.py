@@ -35,7 +35,7 @@ from skboot._kernels.poisson_metric_rows import (
     poisson_rank_sums,
 )
 from skboot._run._dask_counts import GroupCounts
-from skboot._run._dask_exact import group_hashes, unique_counts
+from skboot._run._dask_exact_rows import group_hashes, unique_counts
 from skboot._validation import as_float_array
 from skboot.metrics._registry import METRICS
 
