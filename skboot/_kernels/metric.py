@@ -35,8 +35,10 @@ Leave-one-out values
 --------------------
 :func:`metric_loo` gives the BCa jackknife's leave-one-out values (row ``i``'s
 weight set to 0): closed forms in O(n) for the weighted-mean metrics (accuracy,
-log loss, Brier score, the regression errors), binary precision / recall / F1 and
-ROC AUC; one O(n) kernel call per row for the others.
+log loss, Brier score, the regression errors), binary precision / recall / F1,
+balanced accuracy, ROC AUC and average precision (:mod:`.metric_loo`; O(n + m G)
+for ``m`` distinct weights over ``G`` tied groups); one O(n) kernel call per
+row (O(n^2) in all) for R^2 and multiclass precision / recall / F1.
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ from numba import literally, njit, types
 from numba.extending import overload
 
 from skboot._kernels.literal import call_literal
+from skboot._kernels.metric_loo import (
+    loo_average_precision,
+    loo_balanced_accuracy,
+    loo_roc_auc,
+)
 
 __all__ = [
     "KID_AP",
@@ -486,53 +493,6 @@ def loo_prf_binary(codes_true, codes_pred, which, zero_division, sw, full, out):
         )
 
 
-@njit(cache=True, nogil=True)
-def loo_roc_auc(order, y_sorted, group_starts, sw, full, out):  # pragma: no cover
-    n_groups = group_starts.shape[0] - 1
-    pos_g = np.zeros(n_groups)
-    neg_g = np.zeros(n_groups)
-    tp = 0.0
-    fp = 0.0
-    area = 0.0
-    for g in range(n_groups):
-        total = 0.0
-        pos = 0.0
-        for k in range(group_starts[g], group_starts[g + 1]):
-            wi = sw[order[k]]
-            total += wi
-            pos += wi * y_sorted[k]
-        neg = total - pos
-        pos_g[g] = pos
-        neg_g[g] = neg
-        area += neg * (tp + 0.5 * pos)
-        tp += pos
-        fp += neg
-    tp_before = 0.0
-    fp_before = 0.0
-    for g in range(n_groups):
-        neg_below = fp - fp_before - neg_g[g]
-        for k in range(group_starts[g], group_starts[g + 1]):
-            i = order[k]
-            wi = sw[i]
-            if wi == 0.0:
-                out[i] = full
-                continue
-            if y_sorted[k] == 1.0:
-                a = area - wi * (neg_below + 0.5 * neg_g[g])
-                p_left = tp - wi
-                n_left = fp
-            else:
-                a = area - wi * (tp_before + 0.5 * pos_g[g])
-                p_left = tp
-                n_left = fp - wi
-            if p_left <= 0.0 or n_left <= 0.0:
-                out[i] = np.nan
-            else:
-                out[i] = a / (p_left * n_left)
-        tp_before += pos_g[g]
-        fp_before += neg_g[g]
-
-
 def _loo_by_kid(kid, p, sw, full, out):  # pragma: no cover - the overload's
     raise NotImplementedError("compiled code only")
 
@@ -540,14 +500,21 @@ def _loo_by_kid(kid, p, sw, full, out):  # pragma: no cover - the overload's
 @overload(_loo_by_kid, jit_options={"cache": True, "nogil": True})  # type: ignore[typeddict-unknown-key]
 def _loo_by_kid_impl(kid, p, sw, full, out):
     """The leave-one-out rule of the metric ``kid`` (a literal): closed forms
-    for the weighted means, binary precision / recall / F1 and ROC AUC, one
-    kernel call per row otherwise."""
+    but for R^2 and multiclass precision / recall / F1 (a kernel call per row)."""
     if not isinstance(kid, types.IntegerLiteral):
         return None
     k = kid.literal_value
     if k in (KID_MEAN, KID_RMS):
         rms = k == KID_RMS
         return lambda kid, p, sw, full, out: loo_mean(p[1], sw, full, rms, out)
+    if k == KID_BACC:
+        return lambda kid, p, sw, full, out: loo_balanced_accuracy(
+            p[3], p[1], p[5], sw, full, out
+        )
+    if k == KID_AP:
+        return lambda kid, p, sw, full, out: loo_average_precision(
+            p[3], p[1], p[4], sw, full, out
+        )
     if k == KID_PRF:
 
         def prf(kid, p, sw, full, out):
@@ -587,9 +554,8 @@ def metric_loo(
 ) -> None:
     """Leave-one-out values: ``out[i]`` is the metric with ``sw[i]`` set to 0.
 
-    Closed forms in O(n) for the weighted-mean metrics (accuracy, log_loss,
-    brier_score, the regression errors), binary precision/recall/F1 and ROC
-    AUC; other metrics make one O(n) kernel call per row (O(n^2) in all).
+    Closed forms (see the module notes) but for R^2 and multiclass
+    precision/recall/F1: one O(n) kernel call per row (O(n^2) in all).
     Compiled for the two metrics' ids only.
     """
     call_literal(_metric_loo, (pa[0], pb[0]), pa, pb, two, sw, out)
