@@ -34,11 +34,13 @@ time (every kernel compiled in) for numba callers.
 Leave-one-out values
 --------------------
 :func:`metric_loo` gives the BCa jackknife's leave-one-out values (row ``i``'s
-weight set to 0): closed forms in O(n) for the weighted-mean metrics (accuracy,
-log loss, Brier score, the regression errors), binary precision / recall / F1,
-balanced accuracy, ROC AUC and average precision (:mod:`.metric_loo`; O(n + m G)
-for ``m`` distinct weights over ``G`` tied groups); one O(n) kernel call per
-row (O(n^2) in all) for R^2 and multiclass precision / recall / F1.
+weight set to 0), every metric by a closed form: O(n) for the weighted-mean
+metrics (accuracy, log loss, Brier score, the regression errors), R^2, balanced
+accuracy, binary precision / recall / F1 and ROC AUC; O(n n_classes) for the
+micro and macro averages (:mod:`.metric_prf`); average precision in O(n + m G)
+for ``m`` distinct non-zero weights over ``G`` groups of tied scores, O(n) with
+unit weights (:mod:`.metric_loo`).  :func:`loo_generic` (one O(n) kernel call
+per row, O(n^2) in all) is the reference they are tested against.
 """
 
 from __future__ import annotations
@@ -53,7 +55,14 @@ from skboot._kernels.literal import call_literal
 from skboot._kernels.metric_loo import (
     loo_average_precision,
     loo_balanced_accuracy,
+    loo_r2,
     loo_roc_auc,
+)
+from skboot._kernels.metric_prf import (
+    loo_prf_binary,
+    loo_prf_multiclass,
+    prf_kernel,
+    prf_value,
 )
 
 __all__ = [
@@ -187,95 +196,6 @@ def balanced_accuracy_kernel(codes_true, correct, n_classes, w):  # pragma: no c
             return np.nan
         acc += counts[1, c] / counts[0, c]
     return acc / n_classes
-
-
-@njit(cache=True, nogil=True)
-def prf_value(tp, pred_sum, true_sum, which, zero_division):  # pragma: no cover
-    if which == 0:
-        denominator = pred_sum
-        numerator = tp
-    elif which == 1:
-        denominator = true_sum
-        numerator = tp
-    else:
-        denominator = pred_sum + true_sum
-        numerator = 2.0 * tp
-    if denominator <= 0.0:
-        return zero_division
-    return numerator / denominator
-
-
-@njit(cache=True, nogil=True)
-def prf_kernel(
-    codes_true, codes_pred, n_classes, average, which, zero_division, w
-):  # pragma: no cover - compiled
-    """Precision (``which=0``), recall (1) or F1 (2) for one average.
-
-    ``average`` 0 is binary with positive class code 1, 1 micro, 2 macro over the
-    classes present in the replicate.  3 (micro) and 4 (macro) average over
-    the listed classes only, codes ``0 .. n_classes - 2`` (scikit-learn's
-    ``labels=``): code ``n_classes - 1`` gathers the classes not listed, whose
-    rows count only as errors of the listed ones, and a listed class absent
-    from the replicate still counts in the macro average (as
-    ``zero_division``, left out when NaN).
-    """
-    n = codes_true.shape[0]
-    if average == 0:
-        tp = 0.0
-        pred_sum = 0.0
-        true_sum = 0.0
-        for i in range(n):
-            wi = w[i]
-            t = codes_true[i]
-            p = codes_pred[i]
-            true_sum += wi * t
-            pred_sum += wi * p
-            tp += wi * (t * p)
-        return prf_value(tp, pred_sum, true_sum, which, zero_division)
-
-    counts = np.zeros((3, n_classes))  # tp, pred_sum, true_sum per class
-    for i in range(n):
-        wi = w[i]
-        t = codes_true[i]
-        p = codes_pred[i]
-        counts[1, p] += wi
-        counts[2, t] += wi
-        if t == p:
-            counts[0, t] += wi
-    listed = average >= 3
-    n_counted = n_classes - 1 if listed else n_classes
-    if listed:
-        total = 0.0
-        for c in range(n_classes):
-            total += counts[2, c]
-        if total <= 0.0:
-            return np.nan
-    if average == 1 or average == 3:
-        tp = 0.0
-        pred_sum = 0.0
-        true_sum = 0.0
-        for c in range(n_counted):
-            tp += counts[0, c]
-            pred_sum += counts[1, c]
-            true_sum += counts[2, c]
-        if not listed and pred_sum + true_sum <= 0.0:
-            return np.nan
-        return prf_value(tp, pred_sum, true_sum, which, zero_division)
-
-    acc = 0.0
-    m = 0
-    for c in range(n_counted):
-        # a class present in the replicate, or any listed class
-        if listed or counts[1, c] + counts[2, c] > 0.0:
-            v = prf_value(
-                counts[0, c], counts[1, c], counts[2, c], which, zero_division
-            )
-            if not np.isnan(v):
-                acc += v
-                m += 1
-    if m == 0:
-        return np.nan
-    return acc / m
 
 
 @njit(cache=True, nogil=True)
@@ -425,6 +345,8 @@ def metric_chunk(pa: tuple, pb: tuple, two: bool, sw, weighted: bool, W, out) ->
 
 @njit(cache=True, nogil=True)
 def loo_generic(kid, p, sw, full, out):  # pragma: no cover - compiled
+    """The definition: the metric with each row's weight zeroed in turn, one
+    kernel call per row (O(n^2)); the reference of the closed forms."""
     w = sw.copy()
     for i in range(w.shape[0]):
         if sw[i] == 0.0:
@@ -464,43 +386,14 @@ def loo_mean(values, sw, full, rms, out):  # pragma: no cover - compiled
         out[i] = math.sqrt(max(v, 0.0)) if rms else v
 
 
-@njit(cache=True, nogil=True)
-def loo_prf_binary(codes_true, codes_pred, which, zero_division, sw, full, out):
-    # pragma: no cover - compiled
-    tp = 0.0
-    pred_sum = 0.0
-    true_sum = 0.0
-    for i in range(sw.shape[0]):
-        wi = sw[i]
-        t = codes_true[i]
-        q = codes_pred[i]
-        true_sum += wi * t
-        pred_sum += wi * q
-        tp += wi * (t * q)
-    for i in range(sw.shape[0]):
-        wi = sw[i]
-        if wi == 0.0:
-            out[i] = full
-            continue
-        t = codes_true[i]
-        q = codes_pred[i]
-        out[i] = prf_value(
-            tp - wi * (t * q),
-            pred_sum - wi * q,
-            true_sum - wi * t,
-            which,
-            zero_division,
-        )
-
-
 def _loo_by_kid(kid, p, sw, full, out):  # pragma: no cover - the overload's
     raise NotImplementedError("compiled code only")
 
 
 @overload(_loo_by_kid, jit_options={"cache": True, "nogil": True})  # type: ignore[typeddict-unknown-key]
 def _loo_by_kid_impl(kid, p, sw, full, out):
-    """The leave-one-out rule of the metric ``kid`` (a literal): closed forms
-    but for R^2 and multiclass precision / recall / F1 (a kernel call per row)."""
+    """The leave-one-out rule of the metric ``kid`` (a literal): its closed
+    form (a kernel call per row for a metric without one)."""
     if not isinstance(kid, types.IntegerLiteral):
         return None
     k = kid.literal_value
@@ -515,13 +408,17 @@ def _loo_by_kid_impl(kid, p, sw, full, out):
         return lambda kid, p, sw, full, out: loo_average_precision(
             p[3], p[1], p[4], sw, full, out
         )
+    if k == KID_R2:
+        return lambda kid, p, sw, full, out: loo_r2(
+            p[1], p[2], p[5] != 0, sw, full, out
+        )
     if k == KID_PRF:
 
         def prf(kid, p, sw, full, out):
             if p[6] == 0:
                 loo_prf_binary(p[3], p[4], p[7], p[8], sw, full, out)
             else:
-                loo_generic(kid, p, sw, full, out)
+                loo_prf_multiclass(p[3], p[4], p[5], p[6], p[7], p[8], sw, full, out)
 
         return prf
     if k == KID_ROC:
@@ -554,8 +451,9 @@ def metric_loo(
 ) -> None:
     """Leave-one-out values: ``out[i]`` is the metric with ``sw[i]`` set to 0.
 
-    Closed forms (see the module notes) but for R^2 and multiclass
-    precision/recall/F1: one O(n) kernel call per row (O(n^2) in all).
-    Compiled for the two metrics' ids only.
+    Closed forms (see the module notes): O(n) for most metrics, O(n
+    n_classes) for averaged precision/recall/F1, O(n + m G) for average
+    precision with ``m`` distinct weights.  Compiled for the two metrics' ids
+    only.
     """
     call_literal(_metric_loo, (pa[0], pb[0]), pa, pb, two, sw, out)
