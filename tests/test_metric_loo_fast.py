@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from skboot._kernels.metric import metric_loo
+from skboot._kernels.metric_loo import AP_DISTINCT_WEIGHTS
 from skboot.metrics import METRICS, pack
 from skboot.metrics._statistics import MetricStatistic
 
@@ -100,6 +101,32 @@ def test_average_precision_loo_with_a_dominant_weight_and_zero_rows():
         np.array([1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]),
     ):
         _check(prepared, sw)
+
+
+@pytest.mark.parametrize(
+    "kind", ["uniform", "lognormal", "tiny", "huge", "many_integers", "mixed_scales"]
+)
+def test_average_precision_loo_with_many_distinct_weights(kind):
+    # more distinct weights than AP_DISTINCT_WEIGHTS: the series in the deleted
+    # weight, with the groups above 8 times it summed term by term
+    rng = np.random.default_rng(7)
+    n = 400
+    y = rng.integers(0, 2, n)
+    score = np.round(y + rng.normal(size=n), 1)
+    sw = {
+        "uniform": rng.uniform(0.5, 2.0, n),
+        "lognormal": np.exp(3.0 * rng.normal(size=n)),
+        "tiny": rng.uniform(0.5, 2.0, n) * 1e-150,
+        "huge": rng.uniform(0.5, 2.0, n) * 1e150,
+        "many_integers": rng.integers(1, 60, n).astype(np.float64),
+        # rows of weight 1e-30 beside rows of weight about 1: a heavy row's
+        # count above it is nearly its own weight
+        "mixed_scales": np.where(rng.random(n) < 0.5, 1e-30, 1.0)
+        * rng.uniform(0.5, 2.0, n),
+    }[kind]
+    prepared = METRICS["average_precision"].prepare(y, score)
+    assert np.unique(sw).shape[0] > AP_DISTINCT_WEIGHTS
+    _check(prepared, sw)
 
 
 @pytest.mark.parametrize("kind", WEIGHTS)

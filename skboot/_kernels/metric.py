@@ -53,6 +53,7 @@ from numba.extending import overload
 
 from skboot._kernels.literal import call_literal
 from skboot._kernels.metric_loo import (
+    average_precision_kernel,
     loo_average_precision,
     loo_balanced_accuracy,
     loo_r2,
@@ -223,29 +224,6 @@ def roc_auc_kernel(order, y_sorted, group_starts, w):  # pragma: no cover - comp
     if tp <= 0.0 or fp <= 0.0:
         return np.nan
     return area / (tp * fp)
-
-
-@njit(cache=True, nogil=True)
-def average_precision_kernel(order, y_sorted, group_starts, w):  # pragma: no cover
-    """Step-wise average precision over the distinct scores (same arguments as
-    ``roc_auc_kernel``)."""
-    tp = 0.0
-    fp = 0.0
-    acc = 0.0
-    for g in range(group_starts.shape[0] - 1):
-        total = 0.0
-        pos = 0.0
-        for k in range(group_starts[g], group_starts[g + 1]):
-            wi = w[order[k]]
-            total += wi
-            pos += wi * y_sorted[k]
-        tp += pos
-        fp += total - pos
-        if pos > 0.0:
-            acc += pos * (tp / (tp + fp))
-    if tp <= 0.0:
-        return np.nan
-    return acc / tp
 
 
 # --------------------------------------------------------------------------- #

@@ -22,16 +22,22 @@ group ``g``:
   / (P - v)``, ``S+_v(g) = sum_{h > g} p_h (TP_h - v) / (T_h - v)``,
   undefined (NaN) when it is the only positive of non-zero weight.
 
-The suffix sums depend on the deleted weight ``v`` only, so they are
-accumulated once per distinct non-zero weight, lowest group first, and every
-row of that weight is read off as its group is reached: O(n + m G) for ``m``
-distinct weights over ``G`` groups, O(n) with unit or few distinct (integer)
-weights.  The terms are those of
-:func:`skboot._kernels.metric.average_precision_kernel` with row ``i``'s
-weight zeroed, summed in another order: with integer weights every count is
-exact and the values agree to rounding of the sums; with continuous weights
-``T_h - v`` also carries the rounding of ``T_h`` (relative error about
-``eps * T_h / (T_h - v)``).
+The suffix sums depend on the deleted weight ``v`` only.  With at most
+``AP_DISTINCT_WEIGHTS`` distinct non-zero weights (unit or few integer
+weights) they are accumulated once per weight, lowest group first, each row
+read off as its group is reached: O(n + m G) for ``m`` weights over ``G``
+groups, the terms those of :func:`average_precision_kernel` with row ``i``'s
+weight zeroed, summed in another order.  With more distinct weights
+(continuous weights), ``1 / (T_h - v) = sum_j v**j / T_h**(j + 1)`` for the
+groups with ``T_h >= 8 v``: the suffix sums of ``p_h TP_h / T_h**(j + 1)`` and
+``p_h FP_h / T_h**(j + 1)`` (``AP_TERMS`` = 18 powers, the first left out below
+6e-17 of the sum) are accumulated once, lowest group first, and each row sums
+the few groups above ``8 v`` term by term: O(n AP_TERMS) plus, per row, the
+groups scored higher whose cumulative weight is below 8 times its own (a
+handful unless the weights span orders of magnitude).  The counts ``T_h - v``
+carry the rounding of ``T_h`` (relative error about ``eps T_h / (T_h - v)``;
+exact with integer weights); a row holding all but 2**-20 of the weight scored
+at least as high as itself is computed by the kernel instead.
 
 ROC AUC
 -------
@@ -47,15 +53,41 @@ O(n + n_classes).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
 __all__ = [
+    "average_precision_kernel",
     "loo_average_precision",
     "loo_balanced_accuracy",
     "loo_r2",
     "loo_roc_auc",
 ]
+
+
+@njit(cache=True, nogil=True)
+def average_precision_kernel(order, y_sorted, group_starts, w):  # pragma: no cover
+    """Step-wise average precision over the distinct scores (same arguments as
+    ``roc_auc_kernel``)."""
+    tp = 0.0
+    fp = 0.0
+    acc = 0.0
+    for g in range(group_starts.shape[0] - 1):
+        total = 0.0
+        pos = 0.0
+        for k in range(group_starts[g], group_starts[g + 1]):
+            wi = w[order[k]]
+            total += wi
+            pos += wi * y_sorted[k]
+        tp += pos
+        fp += total - pos
+        if pos > 0.0:
+            acc += pos * (tp / (tp + fp))
+    if tp <= 0.0:
+        return np.nan
+    return acc / tp
 
 
 @njit(cache=True, nogil=True)
@@ -136,16 +168,59 @@ def _by_weight(order, group_starts, sw):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def loo_average_precision(order, y_sorted, group_starts, sw, full, out):
-    """``out[i]``: the average precision with row ``i``'s weight set to 0
-    (``full`` where it is 0 already); see the module notes.  O(n + m G)."""
+def _ap_row(
+    k,
+    g,
+    v,
+    lower_neg,
+    lower_pos,
+    y_sorted,
+    order,
+    pos_g,
+    tp_g,
+    t_g,
+    above,
+    n_pos,
+    P,
+    out,
+):  # pragma: no cover - compiled
+    """Row ``order[k]`` (group ``g``, weight ``v``) given ``S-_v(g)`` and
+    ``S+_v(g)``: its own group's term and the value."""
+    p = pos_g[g]
+    if y_sorted[k] == 1.0:
+        if n_pos <= 1:
+            out[order[k]] = np.nan
+            return
+        p = p - v
+        own = p * ((tp_g[g] - v) / (t_g[g] - v)) if p > 0.0 else 0.0
+        out[order[k]] = (above[g] + own + lower_pos) / (P - v)
+    elif n_pos == 0:
+        out[order[k]] = np.nan
+    else:
+        own = p * (tp_g[g] / (t_g[g] - v)) if p > 0.0 else 0.0
+        out[order[k]] = (above[g] + own + lower_neg) / P
+
+
+@njit(cache=True, nogil=True)
+def _ap_direct(lo, hi, v, pos_g, tp_g, t_g):  # pragma: no cover - compiled
+    """``S-_v`` and ``S+_v`` over the groups ``lo .. hi - 1``, term by term."""
+    s_neg = 0.0
+    s_pos = 0.0
+    for h in range(hi - 1, lo - 1, -1):
+        p = pos_g[h]
+        if p > 0.0:
+            s_neg += p * (tp_g[h] / (t_g[h] - v))
+            s_pos += p * ((tp_g[h] - v) / (t_g[h] - v))
+    return s_neg, s_pos
+
+
+@njit(cache=True, nogil=True)
+def _ap_by_weight(order, y_sorted, group_starts, sw, groups, out):
+    """The suffix sums accumulated once per distinct weight: O(m G)."""
     # pragma: no cover - compiled
-    pos_g, tp_g, t_g, above, n_pos = _ap_groups(order, y_sorted, group_starts, sw)
+    pos_g, tp_g, t_g, above, n_pos = groups
     G = pos_g.shape[0]
-    P = tp_g[G - 1] if G > 0 else 0.0
-    for i in range(sw.shape[0]):
-        if sw[i] == 0.0:
-            out[i] = full
+    P = tp_g[G - 1]
     uniq, starts, positions, group = _by_weight(order, group_starts, sw)
     for c in range(uniq.shape[0]):
         v = uniq[c]
@@ -155,26 +230,171 @@ def loo_average_precision(order, y_sorted, group_starts, sw, full, out):
         for j in range(starts[c + 1] - 1, starts[c] - 1, -1):
             k = positions[j]
             g = group[k]
-            while h > g:
-                p = pos_g[h]
-                if p > 0.0:
-                    s_neg += p * (tp_g[h] / (t_g[h] - v))
-                    s_pos += p * ((tp_g[h] - v) / (t_g[h] - v))
-                h -= 1
-            p = pos_g[g]
-            if y_sorted[k] == 1.0:
-                if n_pos <= 1:
-                    out[order[k]] = np.nan
-                    continue
-                p = p - v
-                own = p * ((tp_g[g] - v) / (t_g[g] - v)) if p > 0.0 else 0.0
-                out[order[k]] = (above[g] + own + s_pos) / (P - v)
-            else:
-                if n_pos == 0:
-                    out[order[k]] = np.nan
-                    continue
-                own = p * (tp_g[g] / (t_g[g] - v)) if p > 0.0 else 0.0
-                out[order[k]] = (above[g] + own + s_neg) / P
+            if _cancels(t_g[g], v):
+                continue
+            if h > g:
+                d_neg, d_pos = _ap_direct(g + 1, h + 1, v, pos_g, tp_g, t_g)
+                s_neg += d_neg
+                s_pos += d_pos
+                h = g
+            _ap_row(
+                k,
+                g,
+                v,
+                s_neg,
+                s_pos,
+                y_sorted,
+                order,
+                pos_g,
+                tp_g,
+                t_g,
+                above,
+                n_pos,
+                P,
+                out,
+            )
+
+
+#: Terms of the series of ``1 / (T - v)`` in powers of ``v / T``, used where
+#: ``T >= AP_RATIO v``: the first term left out is below ``AP_RATIO**-AP_TERMS``
+#: (8**-18, 6e-17) of the sum.
+AP_RATIO = 8.0
+AP_TERMS = 18
+
+
+@njit(cache=True, nogil=True)
+def _ap_cuts(order, group_starts, sw, t_s, scale):  # pragma: no cover - compiled
+    """Per sorted position: its group and its cut, the last group before the
+    series applies to it (-1 for a row of weight 0); rows bucketed by cut."""
+    n = order.shape[0]
+    G = group_starts.shape[0] - 1
+    group = np.empty(n, dtype=np.int64)
+    cut = np.full(n, -1, dtype=np.int64)
+    starts = np.zeros(G + 1, dtype=np.int64)
+    for g in range(G):
+        for k in range(group_starts[g], group_starts[g + 1]):
+            group[k] = g
+            wk = sw[order[k]]
+            if wk != 0.0:
+                # the groups with T < AP_RATIO v (at least 2**-40 of the largest
+                # weight, so no power of 1 / T overflows) are summed term by term
+                thr = AP_RATIO * max(wk * scale, 2.0**-40)
+                cut[k] = max(g, np.searchsorted(t_s, thr) - 1)
+                starts[cut[k] + 1] += 1
+    for g in range(G):
+        starts[g + 1] += starts[g]
+    fill = starts[:-1].copy()
+    rows = np.empty(starts[G], dtype=np.int64)
+    for k in range(n):
+        if cut[k] >= 0:
+            rows[fill[cut[k]]] = k
+            fill[cut[k]] += 1
+    return group, starts, rows
+
+
+@njit(cache=True, nogil=True)
+def _ap_series(order, y_sorted, group_starts, sw, groups, out):
+    """The suffix sums as series in the deleted weight: O(n AP_TERMS) but for
+    the few groups scored above ``AP_RATIO`` times a row's weight."""
+    # pragma: no cover - compiled
+    pos_g, tp_g, t_g, above, n_pos = groups
+    G = pos_g.shape[0]
+    P = tp_g[G - 1]
+    wmax = 0.0
+    for i in range(sw.shape[0]):
+        wmax = max(wmax, sw[i])
+    scale = math.ldexp(1.0, -math.frexp(wmax)[1])  # a power of 2: exact
+    t_s = t_g * scale
+    group, starts, rows = _ap_cuts(order, group_starts, sw, t_s, scale)
+    # over the groups > h, all scaled: sum p TP / T**(j + 1), sum p FP / T**(j + 1)
+    m_neg = np.zeros(AP_TERMS)
+    m_pos = np.zeros(AP_TERMS)
+    p_sum = 0.0
+    for h in range(G - 1, -1, -1):
+        for j in range(starts[h], starts[h + 1]):
+            k = rows[j]
+            g = group[k]
+            v = sw[order[k]]
+            if _cancels(t_g[g], v):
+                continue
+            vs = v * scale
+            s_neg = m_neg[AP_TERMS - 1]
+            s_fp = m_pos[AP_TERMS - 1]
+            for t in range(AP_TERMS - 2, -1, -1):
+                s_neg = s_neg * vs + m_neg[t]
+                s_fp = s_fp * vs + m_pos[t]
+            d_neg, d_pos = _ap_direct(g + 1, h + 1, v, pos_g, tp_g, t_g)
+            lower_neg = d_neg + s_neg / scale
+            lower_pos = d_pos + (p_sum - s_fp / scale)
+            _ap_row(
+                k,
+                g,
+                v,
+                lower_neg,
+                lower_pos,
+                y_sorted,
+                order,
+                pos_g,
+                tp_g,
+                t_g,
+                above,
+                n_pos,
+                P,
+                out,
+            )
+        p = pos_g[h]
+        if p > 0.0:
+            inv = 1.0 / t_s[h]
+            x = inv
+            a = (p * scale) * (tp_g[h] * scale)  # scaled: no overflow
+            b = (p * scale) * ((t_g[h] - tp_g[h]) * scale)
+            for t in range(AP_TERMS):
+                m_neg[t] += a * x
+                m_pos[t] += b * x
+                x *= inv
+            p_sum += p
+
+
+@njit(cache=True, nogil=True)
+def _cancels(t, v):  # pragma: no cover - compiled
+    """Whether ``t - v`` keeps fewer than 20 of ``t``'s bits: the row holds
+    nearly all the weight scored at least as high as itself.  Such a row's
+    value is the kernel's (O(n)); each such row's ``t`` exceeds 2**20 times
+    the previous one's, so there are at most about 100 of them."""
+    return t - v <= t * 2.0**-20
+
+
+#: Distinct non-zero weights up to which the suffix sums are accumulated once
+#: per weight (exact term by term); the series beyond.
+AP_DISTINCT_WEIGHTS = 8
+
+
+@njit(cache=True, nogil=True)
+def loo_average_precision(order, y_sorted, group_starts, sw, full, out):
+    """``out[i]``: the average precision with row ``i``'s weight set to 0
+    (``full`` where it is 0 already); see the module notes."""
+    # pragma: no cover - compiled
+    groups = _ap_groups(order, y_sorted, group_starts, sw)
+    for i in range(sw.shape[0]):
+        if sw[i] == 0.0:
+            out[i] = full
+    if groups[0].shape[0] == 0:
+        return
+    distinct = np.unique(sw)
+    m = distinct.shape[0] - (1 if distinct[0] == 0.0 else 0)
+    if m <= AP_DISTINCT_WEIGHTS:
+        _ap_by_weight(order, y_sorted, group_starts, sw, groups, out)
+    else:
+        _ap_series(order, y_sorted, group_starts, sw, groups, out)
+    t_g = groups[2]
+    w = sw.copy()
+    for g in range(t_g.shape[0]):
+        for k in range(group_starts[g], group_starts[g + 1]):
+            i = order[k]
+            if sw[i] != 0.0 and _cancels(t_g[g], sw[i]):
+                w[i] = 0.0
+                out[i] = average_precision_kernel(order, y_sorted, group_starts, w)
+                w[i] = sw[i]
 
 
 @njit(cache=True, nogil=True)
