@@ -50,6 +50,10 @@ OTHER_METRICS = {
     "loo_mean",
     "loo_prf_binary",
     "loo_generic",
+    "loo_average_precision",
+    "loo_balanced_accuracy",
+    "loo_prf_multiclass",
+    "loo_r2",
 }
 
 

@@ -34,9 +34,13 @@ time (every kernel compiled in) for numba callers.
 Leave-one-out values
 --------------------
 :func:`metric_loo` gives the BCa jackknife's leave-one-out values (row ``i``'s
-weight set to 0): closed forms in O(n) for the weighted-mean metrics (accuracy,
-log loss, Brier score, the regression errors), binary precision / recall / F1 and
-ROC AUC; one O(n) kernel call per row for the others.
+weight set to 0), every metric by a closed form: O(n) for the weighted-mean
+metrics (accuracy, log loss, Brier score, the regression errors), R^2, balanced
+accuracy, binary precision / recall / F1 and ROC AUC; O(n n_classes) for the
+micro and macro averages (:mod:`.metric_prf`); average precision in O(n + m G)
+for ``m`` distinct non-zero weights over ``G`` groups of tied scores, O(n) with
+unit weights (:mod:`.metric_loo`).  :func:`loo_generic` (one O(n) kernel call
+per row, O(n^2) in all) is the reference they are tested against.
 """
 
 from __future__ import annotations
@@ -48,6 +52,19 @@ from numba import literally, njit, types
 from numba.extending import overload
 
 from skboot._kernels.literal import call_literal
+from skboot._kernels.metric_loo import (
+    average_precision_kernel,
+    loo_average_precision,
+    loo_balanced_accuracy,
+    loo_r2,
+    loo_roc_auc,
+)
+from skboot._kernels.metric_prf import (
+    loo_prf_binary,
+    loo_prf_multiclass,
+    prf_kernel,
+    prf_value,
+)
 
 __all__ = [
     "KID_AP",
@@ -183,95 +200,6 @@ def balanced_accuracy_kernel(codes_true, correct, n_classes, w):  # pragma: no c
 
 
 @njit(cache=True, nogil=True)
-def prf_value(tp, pred_sum, true_sum, which, zero_division):  # pragma: no cover
-    if which == 0:
-        denominator = pred_sum
-        numerator = tp
-    elif which == 1:
-        denominator = true_sum
-        numerator = tp
-    else:
-        denominator = pred_sum + true_sum
-        numerator = 2.0 * tp
-    if denominator <= 0.0:
-        return zero_division
-    return numerator / denominator
-
-
-@njit(cache=True, nogil=True)
-def prf_kernel(
-    codes_true, codes_pred, n_classes, average, which, zero_division, w
-):  # pragma: no cover - compiled
-    """Precision (``which=0``), recall (1) or F1 (2) for one average.
-
-    ``average`` 0 is binary with positive class code 1, 1 micro, 2 macro over the
-    classes present in the replicate.  3 (micro) and 4 (macro) average over
-    the listed classes only, codes ``0 .. n_classes - 2`` (scikit-learn's
-    ``labels=``): code ``n_classes - 1`` gathers the classes not listed, whose
-    rows count only as errors of the listed ones, and a listed class absent
-    from the replicate still counts in the macro average (as
-    ``zero_division``, left out when NaN).
-    """
-    n = codes_true.shape[0]
-    if average == 0:
-        tp = 0.0
-        pred_sum = 0.0
-        true_sum = 0.0
-        for i in range(n):
-            wi = w[i]
-            t = codes_true[i]
-            p = codes_pred[i]
-            true_sum += wi * t
-            pred_sum += wi * p
-            tp += wi * (t * p)
-        return prf_value(tp, pred_sum, true_sum, which, zero_division)
-
-    counts = np.zeros((3, n_classes))  # tp, pred_sum, true_sum per class
-    for i in range(n):
-        wi = w[i]
-        t = codes_true[i]
-        p = codes_pred[i]
-        counts[1, p] += wi
-        counts[2, t] += wi
-        if t == p:
-            counts[0, t] += wi
-    listed = average >= 3
-    n_counted = n_classes - 1 if listed else n_classes
-    if listed:
-        total = 0.0
-        for c in range(n_classes):
-            total += counts[2, c]
-        if total <= 0.0:
-            return np.nan
-    if average == 1 or average == 3:
-        tp = 0.0
-        pred_sum = 0.0
-        true_sum = 0.0
-        for c in range(n_counted):
-            tp += counts[0, c]
-            pred_sum += counts[1, c]
-            true_sum += counts[2, c]
-        if not listed and pred_sum + true_sum <= 0.0:
-            return np.nan
-        return prf_value(tp, pred_sum, true_sum, which, zero_division)
-
-    acc = 0.0
-    m = 0
-    for c in range(n_counted):
-        # a class present in the replicate, or any listed class
-        if listed or counts[1, c] + counts[2, c] > 0.0:
-            v = prf_value(
-                counts[0, c], counts[1, c], counts[2, c], which, zero_division
-            )
-            if not np.isnan(v):
-                acc += v
-                m += 1
-    if m == 0:
-        return np.nan
-    return acc / m
-
-
-@njit(cache=True, nogil=True)
 def roc_auc_kernel(order, y_sorted, group_starts, w):  # pragma: no cover - compiled
     """Trapezoidal ROC AUC, each group of tied scores one step of the curve.
 
@@ -296,29 +224,6 @@ def roc_auc_kernel(order, y_sorted, group_starts, w):  # pragma: no cover - comp
     if tp <= 0.0 or fp <= 0.0:
         return np.nan
     return area / (tp * fp)
-
-
-@njit(cache=True, nogil=True)
-def average_precision_kernel(order, y_sorted, group_starts, w):  # pragma: no cover
-    """Step-wise average precision over the distinct scores (same arguments as
-    ``roc_auc_kernel``)."""
-    tp = 0.0
-    fp = 0.0
-    acc = 0.0
-    for g in range(group_starts.shape[0] - 1):
-        total = 0.0
-        pos = 0.0
-        for k in range(group_starts[g], group_starts[g + 1]):
-            wi = w[order[k]]
-            total += wi
-            pos += wi * y_sorted[k]
-        tp += pos
-        fp += total - pos
-        if pos > 0.0:
-            acc += pos * (tp / (tp + fp))
-    if tp <= 0.0:
-        return np.nan
-    return acc / tp
 
 
 # --------------------------------------------------------------------------- #
@@ -418,6 +323,8 @@ def metric_chunk(pa: tuple, pb: tuple, two: bool, sw, weighted: bool, W, out) ->
 
 @njit(cache=True, nogil=True)
 def loo_generic(kid, p, sw, full, out):  # pragma: no cover - compiled
+    """The definition: the metric with each row's weight zeroed in turn, one
+    kernel call per row (O(n^2)); the reference of the closed forms."""
     w = sw.copy()
     for i in range(w.shape[0]):
         if sw[i] == 0.0:
@@ -457,104 +364,39 @@ def loo_mean(values, sw, full, rms, out):  # pragma: no cover - compiled
         out[i] = math.sqrt(max(v, 0.0)) if rms else v
 
 
-@njit(cache=True, nogil=True)
-def loo_prf_binary(codes_true, codes_pred, which, zero_division, sw, full, out):
-    # pragma: no cover - compiled
-    tp = 0.0
-    pred_sum = 0.0
-    true_sum = 0.0
-    for i in range(sw.shape[0]):
-        wi = sw[i]
-        t = codes_true[i]
-        q = codes_pred[i]
-        true_sum += wi * t
-        pred_sum += wi * q
-        tp += wi * (t * q)
-    for i in range(sw.shape[0]):
-        wi = sw[i]
-        if wi == 0.0:
-            out[i] = full
-            continue
-        t = codes_true[i]
-        q = codes_pred[i]
-        out[i] = prf_value(
-            tp - wi * (t * q),
-            pred_sum - wi * q,
-            true_sum - wi * t,
-            which,
-            zero_division,
-        )
-
-
-@njit(cache=True, nogil=True)
-def loo_roc_auc(order, y_sorted, group_starts, sw, full, out):  # pragma: no cover
-    n_groups = group_starts.shape[0] - 1
-    pos_g = np.zeros(n_groups)
-    neg_g = np.zeros(n_groups)
-    tp = 0.0
-    fp = 0.0
-    area = 0.0
-    for g in range(n_groups):
-        total = 0.0
-        pos = 0.0
-        for k in range(group_starts[g], group_starts[g + 1]):
-            wi = sw[order[k]]
-            total += wi
-            pos += wi * y_sorted[k]
-        neg = total - pos
-        pos_g[g] = pos
-        neg_g[g] = neg
-        area += neg * (tp + 0.5 * pos)
-        tp += pos
-        fp += neg
-    tp_before = 0.0
-    fp_before = 0.0
-    for g in range(n_groups):
-        neg_below = fp - fp_before - neg_g[g]
-        for k in range(group_starts[g], group_starts[g + 1]):
-            i = order[k]
-            wi = sw[i]
-            if wi == 0.0:
-                out[i] = full
-                continue
-            if y_sorted[k] == 1.0:
-                a = area - wi * (neg_below + 0.5 * neg_g[g])
-                p_left = tp - wi
-                n_left = fp
-            else:
-                a = area - wi * (tp_before + 0.5 * pos_g[g])
-                p_left = tp
-                n_left = fp - wi
-            if p_left <= 0.0 or n_left <= 0.0:
-                out[i] = np.nan
-            else:
-                out[i] = a / (p_left * n_left)
-        tp_before += pos_g[g]
-        fp_before += neg_g[g]
-
-
 def _loo_by_kid(kid, p, sw, full, out):  # pragma: no cover - the overload's
     raise NotImplementedError("compiled code only")
 
 
 @overload(_loo_by_kid, jit_options={"cache": True, "nogil": True})  # type: ignore[typeddict-unknown-key]
 def _loo_by_kid_impl(kid, p, sw, full, out):
-    """The leave-one-out rule of the metric ``kid`` (a literal): closed forms
-    for the weighted means, binary precision / recall / F1 and ROC AUC, one
-    kernel call per row otherwise."""
+    """The leave-one-out rule of the metric ``kid`` (a literal): its closed
+    form (a kernel call per row for a metric without one)."""
     if not isinstance(kid, types.IntegerLiteral):
         return None
     k = kid.literal_value
     if k in (KID_MEAN, KID_RMS):
         rms = k == KID_RMS
         return lambda kid, p, sw, full, out: loo_mean(p[1], sw, full, rms, out)
+    if k == KID_BACC:
+        return lambda kid, p, sw, full, out: loo_balanced_accuracy(
+            p[3], p[1], p[5], sw, full, out
+        )
+    if k == KID_AP:
+        return lambda kid, p, sw, full, out: loo_average_precision(
+            p[3], p[1], p[4], sw, full, out
+        )
+    if k == KID_R2:
+        return lambda kid, p, sw, full, out: loo_r2(
+            p[1], p[2], p[5] != 0, sw, full, out
+        )
     if k == KID_PRF:
 
         def prf(kid, p, sw, full, out):
             if p[6] == 0:
                 loo_prf_binary(p[3], p[4], p[7], p[8], sw, full, out)
             else:
-                loo_generic(kid, p, sw, full, out)
+                loo_prf_multiclass(p[3], p[4], p[5], p[6], p[7], p[8], sw, full, out)
 
         return prf
     if k == KID_ROC:
@@ -587,9 +429,9 @@ def metric_loo(
 ) -> None:
     """Leave-one-out values: ``out[i]`` is the metric with ``sw[i]`` set to 0.
 
-    Closed forms in O(n) for the weighted-mean metrics (accuracy, log_loss,
-    brier_score, the regression errors), binary precision/recall/F1 and ROC
-    AUC; other metrics make one O(n) kernel call per row (O(n^2) in all).
-    Compiled for the two metrics' ids only.
+    Closed forms (see the module notes): O(n) for most metrics, O(n
+    n_classes) for averaged precision/recall/F1, O(n + m G) for average
+    precision with ``m`` distinct weights.  Compiled for the two metrics' ids
+    only.
     """
     call_literal(_metric_loo, (pa[0], pb[0]), pa, pb, two, sw, out)
