@@ -2,7 +2,7 @@
 kernel and against dask.array written the obvious way.
 
 ``python -m benchmarks.dask_data [--quick] [--n N] [--B B] [--reps R] [--json PATH]
-[--n-metric N]``
+[--n-metric N] [--rows KEY ...] [--interleave]``
 
 The statistic is the mean of ``x_i = 5 + sin(i)``, n rows (default 10,000,000;
 quick: 2,000,000; ``--n`` takes ``10000000`` or ``1e7``) in partitions of
@@ -37,6 +37,15 @@ rounded to 1e-3 (ties), for "accuracy" (per-partition sums) and "roc_auc"
 (a dask sort by score, then per-partition rank sums): in memory (``n_jobs=1``)
 and data-parallel on the same cluster, asserted equal to 1e-12.
 
+``--rows`` keeps some rows of the first table (keys ``poisson``,
+``memory1``, ``memory2``, ``exact``, ``exact-memory``, ``dask-array``; the
+data-parallel Poisson row, the reference of the ratios, always runs);
+``--n-metric 0`` skips the second table.  ``--interleave`` runs the
+repetitions in rounds, one of each row per round, and prints the table after
+the last round: every row then sees the same mix of machine load, which is
+what the ratios need on a shared machine (at n = 1e8 one repetition of a row
+takes minutes).
+
 The machine's load average is printed with each row: on a shared machine,
 compare the ratios, not the absolute times.
 """
@@ -47,6 +56,7 @@ import argparse
 import json
 import os
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -55,6 +65,15 @@ from typing import Any
 import numpy as np
 
 CHUNK = 1_000_000
+#: ``--rows`` keys and the rows of the first table they name.
+ROWS = {
+    "poisson": "data-parallel, LocalCluster 2 workers",
+    "memory1": "in-memory fused kernel, n_jobs=1",
+    "memory2": "in-memory fused kernel, n_jobs=2",
+    "exact": "exact iid (Bootstrap), data-parallel",
+    "exact-memory": "exact iid (Bootstrap), in-memory, n_jobs=1",
+    "dask-array": "dask.array, a weight array per replicate",
+}
 
 
 def count(text: str) -> int:
@@ -77,6 +96,11 @@ def count(text: str) -> int:
     return _positive(int(value), text)
 
 
+def count_or_zero(text: str) -> int:
+    """:func:`count`, or 0."""
+    return 0 if text.strip() in ("0", "0.0", "0e0") else count(text)
+
+
 def _positive(value: int, text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1. Got {text!r}.")
@@ -89,6 +113,23 @@ def _timed(name: str, f: Callable[[], Any], reps: int) -> list[float]:
         t0 = time.perf_counter()
         f()
         out.append(time.perf_counter() - t0)
+    return out
+
+
+def _rounds(impls: dict[str, Callable[[], Any]], reps: int) -> dict[str, list[float]]:
+    """``reps`` rounds, each timing every row once, in order (progress on stderr)."""
+    out: dict[str, list[float]] = {name: [] for name in impls}
+    for r in range(reps):
+        for name, f in impls.items():
+            t0 = time.perf_counter()
+            f()
+            out[name].append(time.perf_counter() - t0)
+            print(
+                f"round {r + 1}/{reps}: {name}: {out[name][-1]:.2f} s "
+                f"(load {os.getloadavg()[0]:.1f})",
+                file=sys.stderr,
+                flush=True,
+            )
     return out
 
 
@@ -194,7 +235,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reps", type=count, default=None, help="repetitions (3)")
     parser.add_argument("--json", default=None, help="write raw results here")
     parser.add_argument(
-        "--n-metric", type=count, default=None, help="rows of the metric_ci table (n/5)"
+        "--rows",
+        nargs="+",
+        choices=sorted(ROWS),
+        default=None,
+        help="rows of the first table to run (default: all)",
+    )
+    parser.add_argument(
+        "--interleave",
+        action="store_true",
+        help="time the rows in rounds (one repetition of each per round)",
+    )
+    parser.add_argument(
+        "--n-metric",
+        type=count_or_zero,
+        default=None,
+        help="rows of the metric_ci table (n/5; 0 skips it)",
     )
     args = parser.parse_args(argv)
 
@@ -233,24 +289,30 @@ def main(argv: list[str] | None = None) -> int:
                 data, "mean", resampler=scheme(B), random_state=0, **kw
             )
 
-        dp = "data-parallel, LocalCluster 2 workers"
-        exact_dp = "exact iid (Bootstrap), data-parallel"
-        exact_mem = "exact iid (Bootstrap), in-memory, n_jobs=1"
-        naive = "dask.array, a weight array per replicate"
-        impls = {
+        dp, memory1 = ROWS["poisson"], ROWS["memory1"]
+        exact_dp, exact_mem = ROWS["exact"], ROWS["exact-memory"]
+        naive = ROWS["dask-array"]
+        every = {
             dp: run(xd, PoissonBootstrap),
-            "in-memory fused kernel, n_jobs=1": run(x, PoissonBootstrap, 1),
-            "in-memory fused kernel, n_jobs=2": run(x, PoissonBootstrap, 2),
+            memory1: run(x, PoissonBootstrap, 1),
+            ROWS["memory2"]: run(x, PoissonBootstrap, 2),
             exact_dp: run(xd, Bootstrap),
             exact_mem: run(x, Bootstrap, 1),
             naive: lambda: _naive(xd, B_naive),
         }
-        ref = impls["in-memory fused kernel, n_jobs=1"]().distribution
-        got = impls[dp]().distribution
+        keep = {dp, *(ROWS[k] for k in (args.rows or ROWS))}
+        impls = {name: f for name, f in every.items() if name in keep}
+        ref = every[memory1]().distribution
+        got = every[dp]().distribution
         np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12 * 6.0)
-        want = impls[exact_mem]().estimate
-        np.testing.assert_allclose(impls[exact_dp]().estimate, want, rtol=1e-12)
-        _naive(xd, 2)  # warm-up
+        if exact_dp in impls:  # the in-memory estimate needs no replicate
+            want = bootstrap(x, "mean", resampler=Bootstrap(1), random_state=0)
+            got_exact = impls[exact_dp]().estimate
+            np.testing.assert_allclose(got_exact, want.estimate, rtol=1e-12)
+        if exact_mem in impls:
+            impls[exact_mem]()  # warm-up
+        if naive in impls:
+            _naive(xd, 2)  # warm-up
         print(
             f"## Data-parallel mean: n={n:,}, B={B:,} (dask.array: B={B_naive}), "
             f"{reps} repetitions per row, {os.cpu_count()} CPUs\n"
@@ -261,9 +323,12 @@ def main(argv: list[str] | None = None) -> int:
         )
         print("|---|---|---|---|---|", flush=True)
         times: dict[str, list[float]] = {}
+        if args.interleave:
+            times = _rounds(impls, reps)
         ns: dict[str, float] = {}
         for name, f in impls.items():
-            times[name] = _timed(name, f, reps)
+            if not args.interleave:
+                times[name] = _timed(name, f, reps)
             work = float(n) * (B_naive if name == naive else B)
             ns[name] = _row(name, times[name], work, ns.get(dp))
         print(
@@ -271,7 +336,8 @@ def main(argv: list[str] | None = None) -> int:
             "1e-12 (asserted).",
             flush=True,
         )
-        metric_times = _metric_rows(args.n_metric or n // 5, B, reps)
+        n_metric = n // 5 if args.n_metric is None else args.n_metric
+        metric_times = _metric_rows(n_metric, B, reps) if n_metric else {}
     finally:
         client.close()
         cluster.close()

@@ -8,7 +8,7 @@ import argparse
 
 import pytest
 
-from benchmarks.dask_data import count, main
+from benchmarks.dask_data import count, count_or_zero, main
 
 
 @pytest.mark.parametrize(
@@ -42,3 +42,15 @@ def test_bad_n_names_the_argument_before_any_work(capsys):
         main(["--n", "2.5"])
     err = capsys.readouterr().err
     assert "argument --n: must be a whole number" in err and "'2.5'" in err
+
+
+def test_unknown_row_key_names_the_argument_before_any_work(capsys):
+    with pytest.raises(SystemExit):
+        main(["--rows", "poisson", "gpu"])
+    err = capsys.readouterr().err
+    assert "argument --rows: invalid choice: 'gpu'" in err and "memory2" in err
+
+
+@pytest.mark.parametrize("text, want", [("0", 0), ("1e6", 1_000_000)])
+def test_n_metric_takes_zero_to_skip_the_metric_table(text, want):
+    assert count_or_zero(text) == want
