@@ -77,9 +77,10 @@ _NO_BCA = ("percentile", "basic", "normal", "bc")
 AP_WEIGHTED = (
     "leaving out a row of weight w lowers the counts at every lower threshold "
     "by w, which changes each of their precisions by an amount that depends "
-    "on w, so the leave-one-out values need one pass over the thresholds per "
-    "distinct weight (n passes, O(n**2) work, for continuous weights) instead "
-    "of one; without sample_weight BCa is data-parallel"
+    "on w; the pass over the sorted partitions computes the unit-weight "
+    "leave-one-out values only (with the predictions in memory, BCa of the "
+    "weighted average precision is available); without sample_weight BCa is "
+    "data-parallel"
 )
 
 
