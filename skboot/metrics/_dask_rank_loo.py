@@ -48,6 +48,7 @@ precision: leave-one-out values computed where the sorted rows live.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -210,7 +211,7 @@ def ap_tops(parts: list[Any], wmax: list[float]) -> list[np.ndarray]:
         above = above + np.array([parts[p].pos[-1], parts[p].neg[-1]])
         later = max(later, wmax[p])
     full = [p for p, q in enumerate(parts) if q.n]
-    for a, b in zip(full[:-1], full[1:], strict=True):
+    for a, b in itertools.pairwise(full):
         if parts[a].last == parts[b].first:
             out[a][5] = out[b][4] = 1.0
     return out
@@ -261,9 +262,7 @@ def ap_weighted_owned(
     p, tp, t = p[keep], tp[keep], t[keep]
     head = int(np.searchsorted(t, AP_RATIO * top[2]))  # T ascending
     moments = np.zeros((2, AP_TERMS))
-    p_sum = float(
-        ap_series_sums(p[head:], tp[head:], t[head:], top[3], *moments)
-    )
+    p_sum = float(ap_series_sums(p[head:], tp[head:], t[head:], top[3], *moments))
     return terms, n_pos, moments, p_sum, np.stack([p[:head], tp[:head], t[:head]])
 
 

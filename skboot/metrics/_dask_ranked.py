@@ -37,7 +37,6 @@ from skboot.metrics._dask_rank_loo import (
     ap_tops,
     ap_weighted_offsets,
     ap_weighted_owned,
-    ap_weighted_values,
     max_weight,
     pair_frame,
     paired_loo_sums,
