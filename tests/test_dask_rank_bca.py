@@ -355,3 +355,32 @@ def test_weighted_average_precision_accepts_bca(compare):
     for got in (default, chosen):
         ci = got.confidence_interval(method="bca")
         np.testing.assert_allclose([ci.low, ci.high], [ci0.low, ci0.high], rtol=1e-10)
+
+
+@pytest.mark.parametrize("kind", ["integer", "lognormal"])
+def test_weighted_average_precision_stratified_acceleration(kind):
+    """Under the exact stratified scheme: the stratified jackknife's
+    acceleration (each class's values centred), as in memory."""
+    from skboot._run import stratified_jackknife
+    from skboot.intervals import jackknife_acceleration
+
+    data = _labels()
+    y, score = data["y"], data["coarse"]
+    sw = _weights(kind, np.random.default_rng(9), N)
+    kw = dict(n_resamples=30, random_state=SEED, stratify=True)
+
+    def dsk(x):
+        return da.from_array(x, chunks=((150, 1, 49, 250, 151),))
+
+    got = metric_ci(
+        dsk(y), dsk(score), "average_precision", sample_weight=dsk(sw), **kw
+    )
+    want = metric_ci(y, score, "average_precision", sample_weight=sw, **kw)
+    assert got.method == want.method == "bca"
+    jk = stratified_jackknife(want.result.jackknife_values()[:, 0], y)
+    moments = got.result._context.stat.jackknife_moments()
+    np.testing.assert_allclose(
+        jackknife_acceleration(moments.column(0)),
+        jackknife_acceleration(jk),
+        rtol=1e-10,
+    )

@@ -322,8 +322,7 @@ def _ap_series(order, y_sorted, group_starts, sw, groups, out):
 
 @njit(cache=True, nogil=True)
 def ap_scale(wmax):  # pragma: no cover - compiled
-    """The power of 2 that scales the counts of the series (exact), from the
-    largest weight."""
+    """The power of 2 scaling the series' counts, from the largest weight."""
     return math.ldexp(1.0, -math.frexp(wmax)[1])
 
 
@@ -343,9 +342,8 @@ def ap_moments_add(p, tp, t, scale, m_neg, m_pos):  # pragma: no cover - compile
 
 @njit(cache=True, nogil=True)
 def ap_series_sums(pos_g, tp_g, t_g, scale, m_neg, m_pos):  # pragma: no cover
-    """Adds the terms of the groups ``pos_g``, ``tp_g``, ``t_g`` (highest score
-    first) to the series sums, lowest group first; returns their weight
-    ``p``."""
+    """Adds the groups' terms (highest score first) to the series sums, the
+    lowest first; returns their weight ``p``."""
     p_sum = 0.0
     for h in range(pos_g.shape[0] - 1, -1, -1):
         p = pos_g[h]
@@ -357,13 +355,11 @@ def ap_series_sums(pos_g, tp_g, t_g, scale, m_neg, m_pos):  # pragma: no cover
 
 @njit(cache=True, nogil=True)
 def ap_series_rows(order, y_sorted, group_starts, sw, groups, totals, base, skip, out):
-    """The rows' values by the series, over the groups ``groups`` (highest
-    score first; a group may hold no row) and, below the last of them, the
-    groups summed in ``base`` (``m_neg``, ``m_pos`` of
-    :func:`ap_moments_add` and their weight ``p``; each with ``T`` at least
-    ``AP_RATIO`` times every row's weight).  ``totals``: the positives'
-    weight ``P`` and the scale; ``skip``: leave the rows that
-    :func:`_cancels` (the kernel computes them)."""
+    """The rows' values by the series over ``groups`` (highest score first,
+    some maybe rowless) and, below them, the groups summed in ``base``
+    (:func:`ap_moments_add`'s sums and weight ``p``; each ``T >= AP_RATIO``
+    times every row's weight).  ``totals``: ``P`` and the scale; ``skip``:
+    leave the rows that :func:`_cancels` (for the kernel)."""
     # pragma: no cover - compiled
     pos_g, tp_g, t_g, above, n_pos = groups
     G = pos_g.shape[0]
