@@ -348,8 +348,17 @@ def test_bca_and_file_round_trip(tmp_path):
         random_state=SEED,
         method="bc",
     )
-    with pytest.raises(ValueError, match="BCa is data-parallel for every metric"):
-        ap.confidence_interval(method="bca")
+    assert ap.confidence_interval(method="bca").method == "bca"  # weighted AP
+    grouped = metric_ci(
+        _dask(y, 100),
+        _dask(pred, 100),
+        "accuracy",
+        groups=_dask(np.arange(y.shape[0]) // 7, 100),
+        n_resamples=B,
+        random_state=SEED,
+    )
+    with pytest.raises(ValueError, match="other than GroupBootstrap"):
+        grouped.confidence_interval(method="bca")
     path = tmp_path / "acc.skboot"
     res.save(path)
     back = type(res).load(path)
