@@ -384,15 +384,6 @@ ERRORS = [
         r"'resampler' .* must be Bootstrap, StratifiedBootstrap, GroupBootstrap "
         r"or PoissonBootstrap .*Got MovingBlockBootstrap",
     ),
-    (
-        {
-            "metric": "average_precision",
-            "method": "bca",
-            "sample_weight": _dask(_data()["weight"], 100),
-        },
-        r"'method' .* must be one of 'percentile'.*'average_precision' with "
-        r"sample weights.*Got 'bca'",
-    ),
     ({"groups": np.zeros(N)}, r"'groups' .* must be a dask array or Series"),
     ({"groups": _dask(np.zeros(N), 100)}, r"'groups' .* must be None .*unless"),
     ({"stratify": True}, r"'stratify' .* must be False when a resampler is given"),
