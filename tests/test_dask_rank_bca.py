@@ -384,3 +384,11 @@ def test_weighted_average_precision_stratified_acceleration(kind):
         jackknife_acceleration(jk),
         rtol=1e-10,
     )
+
+
+@pytest.mark.slow
+def test_weighted_bca_on_a_cluster_equals_in_memory(small_cluster):  # noqa: F811
+    """On worker processes (the groups and series sums sent between sorted
+    partitions), the weighted average precision's BCa is the in-memory one."""
+    got, want = _weighted_pair("lognormal", ((97,) * 6 + (19,),))
+    _same_bca(got, want)
