@@ -348,8 +348,17 @@ def test_bca_and_file_round_trip(tmp_path):
         random_state=SEED,
         method="bc",
     )
-    with pytest.raises(ValueError, match="BCa is data-parallel for every metric"):
-        ap.confidence_interval(method="bca")
+    assert ap.confidence_interval(method="bca").method == "bca"  # weighted AP
+    grouped = metric_ci(
+        _dask(y, 100),
+        _dask(pred, 100),
+        "accuracy",
+        groups=_dask(np.arange(y.shape[0]) // 7, 100),
+        n_resamples=B,
+        random_state=SEED,
+    )
+    with pytest.raises(ValueError, match="other than GroupBootstrap"):
+        grouped.confidence_interval(method="bca")
     path = tmp_path / "acc.skboot"
     res.save(path)
     back = type(res).load(path)
@@ -374,15 +383,6 @@ ERRORS = [
         {"resampler": MovingBlockBootstrap(10, block_length=3)},
         r"'resampler' .* must be Bootstrap, StratifiedBootstrap, GroupBootstrap "
         r"or PoissonBootstrap .*Got MovingBlockBootstrap",
-    ),
-    (
-        {
-            "metric": "average_precision",
-            "method": "bca",
-            "sample_weight": _dask(_data()["weight"], 100),
-        },
-        r"'method' .* must be one of 'percentile'.*'average_precision' with "
-        r"sample weights.*Got 'bca'",
     ),
     ({"groups": np.zeros(N)}, r"'groups' .* must be a dask array or Series"),
     ({"groups": _dask(np.zeros(N), 100)}, r"'groups' .* must be None .*unless"),
@@ -658,9 +658,8 @@ def test_mean_metric_bca_undefined_jackknife_follows_the_policy():
     ],
 )
 def test_the_default_method_works_on_dask(metric, weighted):
-    """The default interval runs on dask collections: BCa where its
-    acceleration is data-parallel, BC (and the result says so) elsewhere
-    (the average precision with sample weights)."""
+    """The default interval runs on dask collections: BCa, as in memory
+    (the average precision with sample weights included)."""
     data = _data()
     y, pred = _pred(metric, data)
     if metric == "f1":
@@ -673,7 +672,7 @@ def test_the_default_method_works_on_dask(metric, weighted):
     got = metric_ci(
         _dask(y, 100), _dask(pred, 100), metric, **(kw | {"sample_weight": dsw})
     )
-    expected = "bc" if weighted else "bca"
+    expected = "bca"
     want = metric_ci(y, pred, metric, method=expected, **kw)
     assert got.method == got.confidence_interval().method == expected
     ci, ci0 = got.confidence_interval(), want.confidence_interval()

@@ -516,7 +516,8 @@ def test_r2_bad_predictions_named():
 
 
 @pytest.mark.parametrize(
-    "case", ["corr", "r2", "roc_auc", "f1", "average_precision", "paired"]
+    "case",
+    ["corr", "r2", "roc_auc", "f1", "average_precision", "weighted_ap", "paired"],
 )
 def test_the_rows_never_come_to_the_client(case, monkeypatch):
     """No conversion of a collection to numpy on the client, in the run nor
@@ -543,6 +544,9 @@ def test_the_rows_never_come_to_the_client(case, monkeypatch):
             if case == "paired":  # two models' ROC AUC: the rows joined
                 other = da.from_array(data["coarse"], chunks=100)
                 res = compare_metrics(yd, pdk, other, "roc_auc", **kw)
+            elif case == "weighted_ap":  # the groups sent between partitions
+                sw = da.from_array(data["fweight"], chunks=100)
+                res = metric_ci(yd, pdk, "average_precision", sample_weight=sw, **kw)
             else:
                 res = metric_ci(yd, pdk, case, **kw)
             ci = res.confidence_interval()

@@ -59,6 +59,12 @@ import numpy as np
 from numba import njit
 
 __all__ = [
+    "AP_RATIO",
+    "AP_TERMS",
+    "ap_moments_add",
+    "ap_scale",
+    "ap_series_rows",
+    "ap_series_sums",
     "average_precision_kernel",
     "loo_average_precision",
     "loo_balanced_accuracy",
@@ -297,25 +303,79 @@ def _ap_series(order, y_sorted, group_starts, sw, groups, out):
     """The suffix sums as series in the deleted weight: O(n AP_TERMS) but for
     the few groups scored above ``AP_RATIO`` times a row's weight."""
     # pragma: no cover - compiled
-    pos_g, tp_g, t_g, above, n_pos = groups
-    G = pos_g.shape[0]
-    P = tp_g[G - 1]
     wmax = 0.0
     for i in range(sw.shape[0]):
         wmax = max(wmax, sw[i])
-    scale = math.ldexp(1.0, -math.frexp(wmax)[1])  # a power of 2: exact
+    tp_g = groups[1]
+    ap_series_rows(
+        order,
+        y_sorted,
+        group_starts,
+        sw,
+        groups,
+        (tp_g[tp_g.shape[0] - 1], ap_scale(wmax)),
+        (np.zeros(AP_TERMS), np.zeros(AP_TERMS), 0.0),
+        True,
+        out,
+    )
+
+
+@njit(cache=True, nogil=True)
+def ap_scale(wmax):  # pragma: no cover - compiled
+    """The power of 2 scaling the series' counts, from the largest weight."""
+    return math.ldexp(1.0, -math.frexp(wmax)[1])
+
+
+@njit(cache=True, nogil=True)
+def ap_moments_add(p, tp, t, scale, m_neg, m_pos):  # pragma: no cover - compiled
+    """Adds a group's terms ``p TP / T**(j + 1)`` and ``p FP / T**(j + 1)``
+    (scaled by ``scale``) to the series sums ``m_neg`` and ``m_pos``."""
+    inv = 1.0 / (t * scale)
+    x = inv
+    a = (p * scale) * (tp * scale)  # scaled: no overflow
+    b = (p * scale) * ((t - tp) * scale)
+    for j in range(AP_TERMS):
+        m_neg[j] += a * x
+        m_pos[j] += b * x
+        x *= inv
+
+
+@njit(cache=True, nogil=True)
+def ap_series_sums(pos_g, tp_g, t_g, scale, m_neg, m_pos):  # pragma: no cover
+    """Adds the groups' terms (highest score first) to the series sums, the
+    lowest first; returns their weight ``p``."""
+    p_sum = 0.0
+    for h in range(pos_g.shape[0] - 1, -1, -1):
+        p = pos_g[h]
+        if p > 0.0:
+            ap_moments_add(p, tp_g[h], t_g[h], scale, m_neg, m_pos)
+            p_sum += p
+    return p_sum
+
+
+@njit(cache=True, nogil=True)
+def ap_series_rows(order, y_sorted, group_starts, sw, groups, totals, base, skip, out):
+    """The rows' values by the series over ``groups`` (highest score first,
+    some maybe rowless) and, below them, the groups summed in ``base``
+    (:func:`ap_moments_add`'s sums and weight ``p``; each ``T >= AP_RATIO``
+    times every row's weight).  ``totals``: ``P`` and the scale; ``skip``:
+    leave the rows that :func:`_cancels` (for the kernel)."""
+    # pragma: no cover - compiled
+    pos_g, tp_g, t_g, above, n_pos = groups
+    G = pos_g.shape[0]
+    P, scale = totals
     t_s = t_g * scale
     group, starts, rows = _ap_cuts(order, group_starts, sw, t_s, scale)
     # over the groups > h, all scaled: sum p TP / T**(j + 1), sum p FP / T**(j + 1)
-    m_neg = np.zeros(AP_TERMS)
-    m_pos = np.zeros(AP_TERMS)
-    p_sum = 0.0
+    m_neg = base[0].copy()
+    m_pos = base[1].copy()
+    p_sum = base[2]
     for h in range(G - 1, -1, -1):
         for j in range(starts[h], starts[h + 1]):
             k = rows[j]
             g = group[k]
             v = sw[order[k]]
-            if _cancels(t_g[g], v):
+            if skip and _cancels(t_g[g], v):
                 continue
             vs = v * scale
             s_neg = m_neg[AP_TERMS - 1]
@@ -344,14 +404,7 @@ def _ap_series(order, y_sorted, group_starts, sw, groups, out):
             )
         p = pos_g[h]
         if p > 0.0:
-            inv = 1.0 / t_s[h]
-            x = inv
-            a = (p * scale) * (tp_g[h] * scale)  # scaled: no overflow
-            b = (p * scale) * ((t_g[h] - tp_g[h]) * scale)
-            for t in range(AP_TERMS):
-                m_neg[t] += a * x
-                m_pos[t] += b * x
-                x *= inv
+            ap_moments_add(p, tp_g[h], t_g[h], scale, m_neg, m_pos)
             p_sum += p
 
 

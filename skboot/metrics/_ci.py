@@ -159,8 +159,8 @@ def metric_ci(
     bootstrap of the same rows and seed.  ``method`` "percentile", "basic",
     "normal" or "bc" always; "bca" (the default) where one more pass
     computes its acceleration (the stratified jackknife under stratified
-    resampling): for all but "average_precision" with ``sample_weight``
-    ("bc" by default there) and ``groups`` ("percentile" by default).  Metrics
+    resampling), for every metric with or without ``sample_weight``, but
+    not with ``groups`` ("percentile" by default there).  Metrics
     "accuracy", "balanced_accuracy", "precision", "recall", "f1", "roc_auc",
     "average_precision", "log_loss", "brier_score", "r2" and the regression
     errors; see the user guide's page "Data larger than memory".
@@ -207,9 +207,7 @@ def metric_ci(
         recorded on the result so the run can be repeated.
     method : {"percentile", "basic", "normal", "bc", "bca"} or None, default=None
         Any letter case ("BCa" is "bca").  None: "bca", except for predictions
-        in dask collections where the BCa acceleration is not data-parallel
-        ("average_precision" with ``sample_weight``): "bc" there, and
-        "percentile" with ``groups``.
+        in dask collections with ``groups``: "percentile" there.
     level : float, default=0.95
         Confidence level, in (0, 1).
     n_jobs : int, default=None

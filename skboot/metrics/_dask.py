@@ -129,9 +129,7 @@ NO_ROWS = (
     "The predictions of this result stay in dask collections, so the methods "
     "that need every row in one place are unavailable. Use method "
     "'percentile', 'basic', 'normal' or 'bc' (they need only the "
-    "distribution), or 'bca': BCa is data-parallel for every metric of "
-    "predictions in dask collections except 'average_precision' with sample "
-    "weights ("
+    "distribution), or 'bca' with a resampler other than GroupBootstrap ("
     + AP_WEIGHTED
     + "). Or call .compute() on the collections and pass the numpy arrays if "
     "they fit in memory."
@@ -534,8 +532,7 @@ def _values(
     mean-type metrics' leave-one-out tasks, and what the others' need."""
     name = job.name
     if name in _RANKED:
-        weighted_ap = name == "average_precision" and sample_weight is not None
-        values, extra = rank_run(inputs, job, not weighted_ap, scheme)
+        values, extra = rank_run(inputs, job, True, scheme)
         return values, None, extra
     if name in CONFUSION_METRICS:
         values, extra = _confusion_run(inputs, job, scheme)

@@ -34,6 +34,10 @@ from skboot.metrics._dask_rank_loo import (
     ap_loo_values,
     ap_offsets,
     ap_owned,
+    ap_tops,
+    ap_weighted_offsets,
+    ap_weighted_owned,
+    max_weight,
     pair_frame,
     paired_loo_sums,
 )
@@ -47,12 +51,14 @@ class RankedLoo:
     """What one model's leave-one-out values need: its sorted partitions
     (delayed: the leave-one-out pass sorts again), their carries, the
     Mann-Whitney sum and class weights of the original rows and the model's
-    metric on them (unsigned)."""
+    metric on them (unsigned); with sample weights, the average precision's
+    :func:`ap_tops` (None otherwise)."""
 
     ordered: list[Any]
     carries: list[np.ndarray]
     root: tuple[float, float, float]
     full: float
+    tops: list[np.ndarray] | None = None
 
 
 def _original(root: RankSums) -> tuple[float, float, float]:
@@ -159,6 +165,7 @@ def rank_run(
 
     B = job.stream[2]
     merge = dask.delayed(merge_ranks, pure=True)
+    weighted = job.name != "roc_auc" and inputs.weight[0] is not None
     roots, orders = [], []
     for j, param in enumerate(job.params):
         ordered = _sorted_parts(inputs, job, j, param, scheme)
@@ -171,24 +178,40 @@ def rank_run(
         if with_loo:
             roots.append(dask.delayed(auc_carries, pure=True)(parts))
             roots.append(dask.delayed(_original, pure=True)(root))
+            roots.append(_tops(parts, ordered) if weighted else None)
         orders.append(ordered)
     done = dask.compute(*roots)
     if not with_loo:
         return list(done), None
-    values = list(done[0::3])
+    values = list(done[0::4])
     loo = [
-        RankedLoo(ordered, carries, root, float(v[B]))
-        for ordered, v, carries, root in zip(
-            orders, values, done[1::3], done[2::3], strict=True
+        RankedLoo(ordered, carries, root, float(v[B]), tops)
+        for ordered, v, carries, root, tops in zip(
+            orders, values, done[1::4], done[2::4], done[3::4], strict=True
         )
     ]
     return values, loo
+
+
+def _tops(parts: list[Any], ordered: list[Any]) -> Any:
+    """The delayed :func:`ap_tops` of one model's sorted partitions."""
+    import dask
+
+    weights = [dask.delayed(max_weight, pure=True)(p) for p in ordered]
+    return dask.delayed(ap_tops, pure=True)(parts, weights)
 
 
 def _ap_offsets(model: RankedLoo) -> Any:
     """The delayed offsets of each sorted partition (a list)."""
     import dask
 
+    if model.tops is not None:
+        weighted = dask.delayed(ap_weighted_owned, pure=True)
+        parts = [
+            weighted(p, model.carries[i], model.tops[i])
+            for i, p in enumerate(model.ordered)
+        ]
+        return dask.delayed(ap_weighted_offsets, pure=True)(parts)
     owned = dask.delayed(ap_owned, pure=True)
     parts = [
         owned(p, model.carries[i], model.root) for i, p in enumerate(model.ordered)
@@ -201,16 +224,17 @@ def _model_frame(
     frame: Any,
     carry: np.ndarray,
     offset: np.ndarray | None,
-    model: tuple[tuple[float, float, float], float],
+    model: tuple[tuple[float, float, float], float, np.ndarray | None],
 ) -> Any:
     """One sorted partition's ``(row, value - full value)`` frame (runs on a
-    worker)."""
-    root, full = model
+    worker); ``model``: the root, the full value and the partition's
+    :func:`ap_tops` (weighted average precision; None otherwise)."""
+    root, full, top = model
     if name == "roc_auc":
         rows, auc = auc_loo_values(frame, carry, root)
         return pair_frame(rows, auc - full)
     assert offset is not None
-    return pair_frame(*ap_loo_values(frame, carry, offset, root, full))
+    return pair_frame(*ap_loo_values(frame, carry, offset, root, full, top))
 
 
 def rank_loo_tasks(
@@ -238,7 +262,16 @@ def rank_loo_tasks(
         part = dask.delayed(ap_loo_sums, pure=True)
         shift = (sign, sign * m.full - ref)
         return [
-            part(p, m.carries[i], offsets[i], m.root, m.full, shift, stratified)
+            part(
+                p,
+                m.carries[i],
+                offsets[i],
+                m.root,
+                m.full,
+                shift,
+                stratified,
+                None if m.tops is None else m.tops[i],
+            )
             for i, p in enumerate(m.ordered)
         ]
     return _paired_tasks(name, models, ref, sign)
@@ -266,7 +299,7 @@ def _paired_tasks(
                 p,
                 m.carries[i],
                 None if offsets is None else offsets[i],
-                (m.root, m.full),
+                (m.root, m.full, None if m.tops is None else m.tops[i]),
             )
             for i, p in enumerate(m.ordered)
         ]

@@ -72,15 +72,12 @@ __all__ = [
 #: The resamplers of predictions in dask collections.
 SCHEMES = (Bootstrap, StratifiedBootstrap, GroupBootstrap, PoissonBootstrap)
 _NAMES = "Bootstrap, StratifiedBootstrap, GroupBootstrap or PoissonBootstrap"
-_NO_BCA = ("percentile", "basic", "normal", "bc")
-#: Why BCa is not data-parallel for the average precision with sample weights.
+#: Why BCa is data-parallel for every metric (the weighted average precision
+#: included) but under GroupBootstrap.
 AP_WEIGHTED = (
-    "leaving out a row of weight w lowers the counts at every lower threshold "
-    "by w, which changes each of their precisions by an amount that depends "
-    "on w; the pass over the sorted partitions computes the unit-weight "
-    "leave-one-out values only (with the predictions in memory, BCa of the "
-    "weighted average precision is available); without sample_weight BCa is "
-    "data-parallel"
+    "the leave-one-out values of every metric, with or without sample "
+    "weights, are computed on the partitions (those of ROC AUC and the "
+    "average precision on the partitions sorted by score)"
 )
 
 
@@ -208,20 +205,6 @@ def count_chunks(stream: Any, labels: Any, m: int) -> Iterator[tuple[int, np.nda
     return stream.chunks(labels, m)
 
 
-def _no_bca(owner: str, chosen: Any, method: str, name: str, why: str) -> str:
-    """ "bc" by default, "bca" refused (``why``), the other methods kept."""
-    if chosen is None:
-        return "bc"
-    if method == "bca":
-        raise value_error(
-            "method",
-            owner,
-            f"must be one of {', '.join(repr(m) for m in _NO_BCA)} for the metric "
-            f"{name!r} with {why}. Got 'bca'.",
-        )
-    return method
-
-
 def interval_method(
     owner: str,
     chosen: Any,
@@ -232,9 +215,10 @@ def interval_method(
     res: BaseResampler,
 ) -> str:
     """The interval method: BCa (the default) wherever its acceleration is
-    computed where the rows live; before any work, elsewhere the default
-    "bc" ("percentile" for groups, as :func:`skboot.bootstrap` does) and
-    "bca" refused with the reason."""
+    computed where the rows live (every metric, with or without sample
+    weights); with groups the default "percentile" (as
+    :func:`skboot.bootstrap` does) and "bca" refused before any work.
+    ``name``, ``registry`` and ``weighted`` are kept for the callers."""
     if isinstance(res, GroupBootstrap):
         if chosen is None:
             return "percentile"
@@ -243,16 +227,6 @@ def interval_method(
                 "method", owner, f"must not be 'bca' here: {NO_GROUP_BCA}"
             )
         return method
-    if registry == "average_precision" and weighted:
-        return _no_bca(
-            owner,
-            chosen,
-            method,
-            name,
-            "sample weights and predictions in dask collections (the default, "
-            "method=None, gives 'bc' here): BCa's acceleration needs every row's "
-            f"leave-one-out value, and {AP_WEIGHTED}",
-        )
     return method
 
 
