@@ -79,7 +79,6 @@ from skboot.metrics._dask_loo import (
 from skboot.metrics._dask_r2 import merge_r2, r2_partition, r2_values
 from skboot.metrics._dask_ranked import rank_loo_tasks, rank_run
 from skboot.metrics._dask_schemes import (
-    AP_WEIGHTED,
     RowScheme,
     check_ranked,
     check_scheme,
@@ -129,10 +128,11 @@ NO_ROWS = (
     "The predictions of this result stay in dask collections, so the methods "
     "that need every row in one place are unavailable. Use method "
     "'percentile', 'basic', 'normal' or 'bc' (they need only the "
-    "distribution), or 'bca' with a resampler other than GroupBootstrap ("
-    + AP_WEIGHTED
-    + "). Or call .compute() on the collections and pass the numpy arrays if "
-    "they fit in memory."
+    "distribution), or 'bca' with a resampler other than GroupBootstrap (the "
+    "leave-one-out values of every metric, with or without sample weights, "
+    "are computed on the partitions; those of ROC AUC and the average "
+    "precision on the partitions sorted by score). Or call .compute() on the "
+    "collections and pass the numpy arrays if they fit in memory."
 )
 
 

@@ -56,7 +56,6 @@ from skboot.resamplers import (
 )
 
 __all__ = [
-    "AP_WEIGHTED",
     "SCHEMES",
     "RowScheme",
     "check_ranked",
@@ -72,13 +71,6 @@ __all__ = [
 #: The resamplers of predictions in dask collections.
 SCHEMES = (Bootstrap, StratifiedBootstrap, GroupBootstrap, PoissonBootstrap)
 _NAMES = "Bootstrap, StratifiedBootstrap, GroupBootstrap or PoissonBootstrap"
-#: Why BCa is data-parallel for every metric (the weighted average precision
-#: included) but under GroupBootstrap.
-AP_WEIGHTED = (
-    "the leave-one-out values of every metric, with or without sample "
-    "weights, are computed on the partitions (those of ROC AUC and the "
-    "average precision on the partitions sorted by score)"
-)
 
 
 @dataclass(frozen=True)
