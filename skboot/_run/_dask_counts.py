@@ -24,8 +24,7 @@ from typing import Any
 import numpy as np
 
 from skboot._kernels.exact_counts import exact_count_chunk, group_count_chunk
-from skboot._random import FAST_BLOCK, PURPOSE, RootKey
-from skboot._run._dask_exact import DataParallelPlan, exact_draws
+from skboot._random import FAST_BLOCK
 from skboot._run._dask_exact_rows import group_hashes, stratum_pool
 
 __all__ = [
@@ -33,9 +32,8 @@ __all__ = [
     "ExactCounts",
     "GroupCounts",
     "chunk_rows",
-    "exact_counts",
-    "group_counts",
-    "scheme_plan",
+    "count_chunks",
+    "n_resamples_of",
 ]
 
 #: int32 counts per chunk (4 MiB).
@@ -110,29 +108,16 @@ class GroupCounts:
             yield k0, block
 
 
-def exact_counts(
-    key: RootKey,
-    totals: np.ndarray,
-    sizes: np.ndarray,
-    labels: np.ndarray | None,
-    B: int,
-) -> list[ExactCounts]:
-    """Each partition's :class:`ExactCounts`: ``totals[s]`` draws per replicate
-    in stratum ``s``, ``sizes`` (S, P) its rows per partition."""
-    ex = exact_draws(key, totals, sizes, B)
-    return [
-        ExactCounts(ex.table[j], ex.seeds(j), ex.gamma, labels)
-        for j in range(sizes.shape[1])
-    ]
+def n_resamples_of(stream: Any) -> int:
+    """The replicates of a partition's stream."""
+    if isinstance(stream, tuple):
+        return int(stream[2])
+    return int(stream.n_resamples)
 
 
-def group_counts(key: RootKey, B: int) -> GroupCounts:
-    """The hashed-group counts of the run with root ``key`` (the stream of
-    :func:`skboot._run._dask_exact.scheme_total`'s group bootstrap)."""
-    seed, gamma = key.stream(PURPOSE["data_parallel"])
-    return GroupCounts(seed, gamma, B)
-
-
-def scheme_plan(key: RootKey, n: int, scheme: str) -> DataParallelPlan:
-    """The plan a data-parallel run of ``scheme`` records."""
-    return DataParallelPlan(key, n, scheme=scheme)
+def count_chunks(stream: Any, labels: Any, m: int) -> Iterator[tuple[int, np.ndarray]]:
+    """The counts of an exact or group ``stream`` of a partition of ``m`` rows
+    (``labels``: its strata or group ids), ``(k0, (c, m) int32)`` a chunk of
+    replicates at a time."""
+    assert isinstance(stream, (ExactCounts, GroupCounts))
+    return stream.chunks(labels, m)

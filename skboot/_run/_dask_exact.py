@@ -33,6 +33,7 @@ import numpy as np
 
 from skboot._kernels.exact_rows import partition_draws
 from skboot._random import PURPOSE, RootKey, substream_seed
+from skboot._run._dask_counts import ExactCounts, GroupCounts
 from skboot._run._dask_exact_rows import (
     StrataLoo,
     exact_partition,
@@ -62,8 +63,11 @@ __all__ = [
     "ExactDraws",
     "SchemeOps",
     "StrataJackknife",
+    "exact_counts",
     "exact_draws",
+    "group_counts",
     "merge_layout",
+    "scheme_plan",
     "scheme_total",
     "strata_layout",
 ]
@@ -313,3 +317,31 @@ class StrataJackknife:
         ]
         (total,) = dask_compute(tree_merge(parts, merge), progress=progress)
         return strata_moments(total)
+
+
+def exact_counts(
+    key: RootKey,
+    totals: np.ndarray,
+    sizes: np.ndarray,
+    labels: np.ndarray | None,
+    B: int,
+) -> list[ExactCounts]:
+    """Each partition's :class:`ExactCounts`: ``totals[s]`` draws per replicate
+    in stratum ``s``, ``sizes`` (S, P) its rows per partition."""
+    ex = exact_draws(key, totals, sizes, B)
+    return [
+        ExactCounts(ex.table[j], ex.seeds(j), ex.gamma, labels)
+        for j in range(sizes.shape[1])
+    ]
+
+
+def group_counts(key: RootKey, B: int) -> GroupCounts:
+    """The hashed-group counts of the run with root ``key`` (the stream of
+    :func:`skboot._run._dask_exact.scheme_total`'s group bootstrap)."""
+    seed, gamma = key.stream(PURPOSE["data_parallel"])
+    return GroupCounts(seed, gamma, B)
+
+
+def scheme_plan(key: RootKey, n: int, scheme: str) -> DataParallelPlan:
+    """The plan a data-parallel run of ``scheme`` records."""
+    return DataParallelPlan(key, n, scheme=scheme)
