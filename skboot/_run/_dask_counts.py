@@ -3,7 +3,7 @@ hashed-group bootstraps, a chunk of replicates at a time: for the partition
 kernels that weight each row by its count (the metrics of predictions in dask
 collections).
 
-The client computes :class:`~skboot._run._dask_exact.ExactDraws` once (the
+The client computes :class:`ExactDraws` once (the
 conditional binomials of :func:`skboot._kernels.exact_rows.partition_draws`)
 and sends partition ``j`` its :class:`ExactCounts`; on the worker,
 :meth:`ExactCounts.chunks` draws the partition's rows as
@@ -24,15 +24,20 @@ from typing import Any
 import numpy as np
 
 from skboot._kernels.exact_counts import exact_count_chunk, group_count_chunk
-from skboot._random import FAST_BLOCK
+from skboot._kernels.exact_rows import partition_draws
+from skboot._random import FAST_BLOCK, PURPOSE, RootKey, substream_seed
 from skboot._run._dask_exact_rows import group_hashes, stratum_pool
 
 __all__ = [
     "CHUNK_CELLS",
     "ExactCounts",
+    "ExactDraws",
     "GroupCounts",
     "chunk_rows",
     "count_chunks",
+    "exact_counts",
+    "exact_draws",
+    "group_counts",
     "n_resamples_of",
 ]
 
@@ -106,6 +111,58 @@ class GroupCounts:
             block = out[: min(c, B - k0)]
             group_count_chunk(self.seed, self.gamma, k0, hashes, cnt, block)
             yield k0, block
+
+
+@dataclass(frozen=True)
+class ExactDraws:
+    """The client's share of an exact scheme: ``table`` (P, B, S), the draws
+    of every replicate among each partition's rows of each stratum, and the
+    stream; partition ``j`` draws its rows from :meth:`seeds` ``(j)``."""
+
+    table: np.ndarray
+    seed: np.uint64
+    gamma: np.uint64
+
+    def seeds(self, j: int) -> np.ndarray:
+        """Partition ``j``'s sub-stream of each stratum."""
+        S = self.table.shape[2]
+        return np.array([substream_seed(self.seed, j * S + s + 1) for s in range(S)])
+
+
+def exact_draws(
+    key: RootKey, totals: np.ndarray, sizes: np.ndarray, B: int
+) -> ExactDraws:
+    """(P, B, S) draws per partition, replicate and stratum (``totals[s]``
+    draws per replicate in stratum ``s``, ``sizes`` (S, P) its rows per
+    partition), from the stream of purpose "data_parallel"."""
+    seed, gamma = key.stream(PURPOSE["data_parallel"])
+    S, P = sizes.shape
+    out = np.empty((P, B, S), dtype=np.int64)
+    partition_draws(seed, gamma, np.uint64(0), totals, sizes, out)
+    return ExactDraws(out, seed, gamma)
+
+
+def exact_counts(
+    key: RootKey,
+    totals: np.ndarray,
+    sizes: np.ndarray,
+    labels: np.ndarray | None,
+    B: int,
+) -> list[ExactCounts]:
+    """Each partition's :class:`ExactCounts`: ``totals[s]`` draws per replicate
+    in stratum ``s``, ``sizes`` (S, P) its rows per partition."""
+    ex = exact_draws(key, totals, sizes, B)
+    return [
+        ExactCounts(ex.table[j], ex.seeds(j), ex.gamma, labels)
+        for j in range(sizes.shape[1])
+    ]
+
+
+def group_counts(key: RootKey, B: int) -> GroupCounts:
+    """The hashed-group counts of the run with root ``key`` (the stream of
+    :func:`skboot._run._dask_exact.scheme_total`'s group bootstrap)."""
+    seed, gamma = key.stream(PURPOSE["data_parallel"])
+    return GroupCounts(seed, gamma, B)
 
 
 def n_resamples_of(stream: Any) -> int:

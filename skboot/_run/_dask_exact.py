@@ -31,9 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from skboot._kernels.exact_rows import partition_draws
-from skboot._random import PURPOSE, RootKey, substream_seed
-from skboot._run._dask_counts import ExactCounts, GroupCounts
+from skboot._random import PURPOSE, RootKey
+from skboot._run._dask_counts import exact_draws
 from skboot._run._dask_exact_rows import (
     StrataLoo,
     exact_partition,
@@ -60,12 +59,8 @@ if TYPE_CHECKING:
 __all__ = [
     "MOMENT_OPS",
     "DataParallelPlan",
-    "ExactDraws",
     "SchemeOps",
     "StrataJackknife",
-    "exact_counts",
-    "exact_draws",
-    "group_counts",
     "merge_layout",
     "scheme_plan",
     "scheme_total",
@@ -190,35 +185,6 @@ class SchemeTotal:
     strata: StrataJackknife | None = None
 
 
-@dataclass(frozen=True)
-class ExactDraws:
-    """The client's share of an exact scheme: ``table`` (P, B, S), the draws
-    of every replicate among each partition's rows of each stratum, and the
-    stream; partition ``j`` draws its rows from :meth:`seeds` ``(j)``."""
-
-    table: np.ndarray
-    seed: np.uint64
-    gamma: np.uint64
-
-    def seeds(self, j: int) -> np.ndarray:
-        """Partition ``j``'s sub-stream of each stratum."""
-        S = self.table.shape[2]
-        return np.array([substream_seed(self.seed, j * S + s + 1) for s in range(S)])
-
-
-def exact_draws(
-    key: RootKey, totals: np.ndarray, sizes: np.ndarray, B: int
-) -> ExactDraws:
-    """(P, B, S) draws per partition, replicate and stratum (``totals[s]``
-    draws per replicate in stratum ``s``, ``sizes`` (S, P) its rows per
-    partition), from the stream of purpose "data_parallel"."""
-    seed, gamma = key.stream(PURPOSE["data_parallel"])
-    S, P = sizes.shape
-    out = np.empty((P, B, S), dtype=np.int64)
-    partition_draws(seed, gamma, np.uint64(0), totals, sizes, out)
-    return ExactDraws(out, seed, gamma)
-
-
 def scheme_total(
     res: BaseResampler,
     key: RootKey,
@@ -317,29 +283,6 @@ class StrataJackknife:
         ]
         (total,) = dask_compute(tree_merge(parts, merge), progress=progress)
         return strata_moments(total)
-
-
-def exact_counts(
-    key: RootKey,
-    totals: np.ndarray,
-    sizes: np.ndarray,
-    labels: np.ndarray | None,
-    B: int,
-) -> list[ExactCounts]:
-    """Each partition's :class:`ExactCounts`: ``totals[s]`` draws per replicate
-    in stratum ``s``, ``sizes`` (S, P) its rows per partition."""
-    ex = exact_draws(key, totals, sizes, B)
-    return [
-        ExactCounts(ex.table[j], ex.seeds(j), ex.gamma, labels)
-        for j in range(sizes.shape[1])
-    ]
-
-
-def group_counts(key: RootKey, B: int) -> GroupCounts:
-    """The hashed-group counts of the run with root ``key`` (the stream of
-    :func:`skboot._run._dask_exact.scheme_total`'s group bootstrap)."""
-    seed, gamma = key.stream(PURPOSE["data_parallel"])
-    return GroupCounts(seed, gamma, B)
 
 
 def scheme_plan(key: RootKey, n: int, scheme: str) -> DataParallelPlan:

@@ -36,13 +36,8 @@ import numpy as np
 from skboot._random import PURPOSE, check_random_state
 from skboot._run import fit_resampler
 from skboot._run._dask import NO_GROUP_BCA
-from skboot._run._dask_counts import ExactCounts
-from skboot._run._dask_exact import (
-    exact_counts,
-    group_counts,
-    scheme_plan,
-    strata_layout,
-)
+from skboot._run._dask_counts import ExactCounts, exact_counts, group_counts
+from skboot._run._dask_exact import scheme_plan, strata_layout
 from skboot._validation import value_error
 from skboot.metrics._dask_inputs import Inputs, group_blocks, refuse
 from skboot.resamplers import (
