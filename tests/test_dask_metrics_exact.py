@@ -16,7 +16,7 @@ from sklearn.metrics import (
 
 from skboot import DegenerateDistributionWarning
 from skboot._random import check_random_state
-from skboot._run._dask_exact import exact_counts
+from skboot._run._dask_counts import exact_counts
 from skboot.intervals import jackknife_acceleration
 from skboot.metrics import compare_metrics, metric_ci
 from skboot.resamplers import (
