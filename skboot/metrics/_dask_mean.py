@@ -70,13 +70,13 @@ def mean_partition(
         cols = [c * sw for c in cols] + [sw]
     X = np.column_stack(cols) if m else np.empty((0, len(cols)))
     if isinstance(stream, ExactCounts):
-        st = stream
+        ex = stream
         return exact_partition(
-            X, labels, st.labels, st.draws, st.seeds, st.gamma, False
+            X, labels, ex.labels, ex.draws, ex.seeds, ex.gamma, False
         )
     if isinstance(stream, GroupCounts):
-        st = stream
-        return group_partition(X, labels, st.seed, st.gamma, st.n_resamples, False)
+        gr = stream
+        return group_partition(X, labels, gr.seed, gr.gamma, gr.n_resamples, False)
     seed, gamma, B = job.stream
     return partition_sums(X, start, seed, gamma, B, False)
 
