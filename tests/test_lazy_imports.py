@@ -137,6 +137,7 @@ def _metric_functions() -> list:
         _dask_rank.frame_strata,
         _dask_rank.merge_ranks,
         _dask_rank.auc_values,
+        _dask_rank.original_sums,
         _dask_rank.precision_carries,
         _dask_rank.precision_partition,
         _dask_rank.counted_precision_partition,
