@@ -96,13 +96,13 @@ def r2_partition(
     with np.errstate(invalid="ignore"):
         lo[B], hi[B] = np.nanmin(held, initial=np.inf), np.nanmax(held, initial=-np.inf)
     bad = int((~np.isfinite(X)).any(axis=1).sum())
-    counts = [
+    nonzero = [
         (w > 0.0).sum(),
         (held == lo[B]).sum(),
         (held == hi[B]).sum(),
         *((X[:, j] != 0.0).sum() for j in range(len(squares))),
     ]
-    return R2Sums(m, shift, s, lo, hi, bad, np.array(counts, dtype=np.int64))
+    return R2Sums(m, shift, s, lo, hi, bad, np.array(nonzero, dtype=np.int64))
 
 
 def r2_rows(
