@@ -11,11 +11,12 @@ MiB when it starts and about 200 MiB once numba's compiled kernels are loaded:
 the partition functions import numpy, numba and the kernels only (skboot's
 packages load their names lazily).
 
-The ROC AUC runs on a cluster of its own, with 1 GiB workers: the metric
-partition functions import :mod:`skboot.metrics` (and with it scikit-learn,
-about 100 MiB more per worker), and the slice's rows are sorted by a dask
-shuffle, whose buffers can outgrow a small worker (dask then recomputes the
-lost tasks, and the equality checks cover that case).  On two shared cores the
+The ROC AUC runs on a cluster of its own, with 1 GiB workers: its partition
+functions load neither scikit-learn nor scipy's submodules (pandas, for the
+sort, they do), but the slice's rows are sorted by a dask shuffle whose buffers
+outgrow a 400 MiB worker (it pauses at 320 MiB and the sort stalls); dask
+recomputes the tasks a restarted worker lost, and the equality checks cover
+that case.  On two shared cores the
 two tests take about four minutes.
 """
 
@@ -133,3 +134,6 @@ def test_roc_auc_of_a_slice_equals_in_memory(request, tmp_path):
     np.testing.assert_array_equal(auc.distribution, auc0.distribution)
     assert auc.estimate == auc0.estimate
     assert _workers(client) == workers, "a worker was restarted"
+    for loaded in client.run(lambda: sorted(sys.modules)).values():
+        assert "skboot.metrics._dask_rank" in loaded
+        assert not [m for m in loaded if m.startswith(("sklearn", "skboot.resamplers"))]

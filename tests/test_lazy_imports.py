@@ -1,7 +1,7 @@
 """The package's lazy re-exports (skboot/_lazy.py) and what a dask worker imports.
 
-``skboot``, ``skboot._run``, ``skboot._engine`` and ``skboot.intervals`` name
-their objects in a static table (``_EXPORTS``) and import a module on first use,
+``skboot``, ``skboot._run``, ``skboot._engine``, ``skboot.intervals`` and
+``skboot.metrics`` name their objects in a static table (``_EXPORTS``) and import a module on first use,
 so a dask worker that unpickles a data-parallel partition function loads numpy,
 numba and the kernels it runs, not scikit-learn or scipy's submodules.  numba
 itself imports the top-level ``scipy`` package (a version check), so the child
@@ -26,7 +26,13 @@ import skboot
 PACKAGE = Path(skboot.__file__).resolve().parent
 
 #: The packages whose ``__init__`` re-exports lazily.
-LAZY = ("skboot", "skboot._run", "skboot._engine", "skboot.intervals")
+LAZY = (
+    "skboot",
+    "skboot._run",
+    "skboot._engine",
+    "skboot.intervals",
+    "skboot.metrics",
+)
 
 #: Run in a fresh process: load numba (as a worker running skboot's kernels
 #: does), then unpickle the functions given on stdin, as a dask worker does.
@@ -94,6 +100,87 @@ def test_worker_of_the_other_data_parallel_statistics_loads_no_sklearn_nor_scipy
         _dask_bracket.merge_brackets,
     ]
     assert _heavy(_new_modules(functions)) == []
+
+
+def _metric_functions() -> list:
+    """What metric_ci / compare_metrics of predictions in dask collections ship
+    to the workers: the mean-type metrics, the confusion-matrix metrics, R^2,
+    ROC AUC and average precision (the sorted rows' sums), their leave-one-out
+    passes, under the Poisson and the exact iid / stratified / group counts
+    (the tasks of skboot.metrics._dask_ranked itself aside)."""
+    from skboot._run import _dask_counts, _dask_exact_rows, _dask_jackknife, _dask_sums
+    from skboot.metrics import (
+        _dask_confusion,
+        _dask_loo,
+        _dask_mean,
+        _dask_r2,
+        _dask_rank,
+        _dask_rank_loo,
+    )
+
+    return [
+        _dask_mean.mean_partition,
+        _dask_mean.mean_loo_partition,
+        _dask_mean.MetricJob,
+        _dask_sums.merge_sums,
+        _dask_jackknife.merge_loo,
+        _dask_exact_rows.merge_strata_loo,
+        _dask_counts.ExactCounts,
+        _dask_counts.GroupCounts,
+        _dask_confusion.bin_partition,
+        _dask_confusion.merge_bins,
+        _dask_r2.r2_partition,
+        _dask_r2.merge_r2,
+        _dask_rank.rank_frame,
+        _dask_rank.rank_partition,
+        _dask_rank.counted_rank_partition,
+        _dask_rank.frame_strata,
+        _dask_rank.merge_ranks,
+        _dask_rank.auc_values,
+        _dask_rank.original_sums,
+        _dask_rank.precision_carries,
+        _dask_rank.precision_partition,
+        _dask_rank.counted_precision_partition,
+        _dask_rank.precision_values,
+        _dask_loo.confusion_loo_partition,
+        _dask_loo.r2_loo_partition,
+        _dask_loo.auc_carries,
+        _dask_loo.auc_loo_partition,
+        _dask_rank_loo.ap_owned,
+        _dask_rank_loo.ap_offsets,
+        _dask_rank_loo.ap_loo_sums,
+        _dask_rank_loo.paired_loo_sums,
+    ]
+
+
+def test_worker_of_the_data_parallel_metrics_loads_no_sklearn_nor_scipy():
+    new = _new_modules(_metric_functions())
+    assert "skboot.metrics._dask_mean" in new and "skboot.metrics._dask_rank" in new
+    assert _heavy(new) == []  # pandas: imported when a ranked metric sorts
+    assert not [m for m in new if m.startswith(("skboot.resamplers", "joblib"))]
+    # the client-side modules stay on the client
+    assert not {"skboot.metrics._dask", "skboot.metrics._ci"} & set(new)
+
+
+def test_worker_of_data_parallel_ols_loads_no_sklearn_nor_scipy():
+    from skboot._run import _dask_exact_rows, _dask_jackknife, _dask_ols_rows
+
+    functions = [
+        _dask_ols_rows.ols_partition,
+        _dask_ols_rows.ols_exact_partition,
+        _dask_ols_rows.ols_group_partition,
+        _dask_ols_rows.merge_ols,
+        _dask_ols_rows.ols_loo_partition,
+        _dask_ols_rows.OLSRule,
+        _dask_jackknife.merge_loo,
+        _dask_exact_rows.strata_loo_partition,
+        _dask_exact_rows.merge_strata_loo,
+    ]
+    new = _new_modules(functions)
+    assert "skboot._run._dask_ols_rows" in new
+    assert _heavy(new) == []
+    assert not [m for m in new if m.split(".")[0] in ("pandas", "joblib")]
+    assert "skboot._run._dask_ols" not in new
 
 
 def test_import_skboot_loads_no_sklearn_nor_scipy_submodules():

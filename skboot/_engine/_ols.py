@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy.linalg import solve_triangular
 
-from skboot._engine._rows import centre_of
+from skboot._engine._rows import centre_of, coefficients, design_rows
 from skboot._engine._statistic import Statistic
 from skboot._kernels.ols import RANK_TOL, ols_from_gram, weighted_gram
 from skboot._validation import as_float_array, value_error
@@ -28,11 +28,9 @@ from skboot.resamplers import ResamplingPlan
 __all__ = [
     "MAX_OLS_FEATURES",
     "OLSStatistic",
-    "coefficients",
     "collinear_columns",
     "collinear_error",
     "collinear_in",
-    "design_rows",
     "make_ols",
     "ols_jackknife",
 ]
@@ -40,29 +38,6 @@ __all__ = [
 #: The most columns of ``X`` the built-in "ols" accepts (a replicate's normal
 #: equations are (k + 1) x (k + 1); wider designs belong to an estimator refit).
 MAX_OLS_FEATURES = 64
-
-
-def design_rows(X: np.ndarray, y: np.ndarray, shift: np.ndarray) -> np.ndarray:
-    """``(1, x - a, y - a_y)`` per row, C-contiguous float64 (n, k + 2);
-    ``shift`` is ``(0, a, a_y)``."""
-    n, k = X.shape
-    U = np.empty((n, k + 2))
-    U[:, 0] = 1.0
-    np.subtract(X, shift[1 : k + 1], out=U[:, 1 : k + 1])
-    np.subtract(y, shift[k + 1], out=U[:, k + 1])
-    return U
-
-
-def coefficients(g: np.ndarray, shift: np.ndarray, fit_intercept: bool) -> np.ndarray:
-    """The coefficients (intercept first) from the solution ``g`` (rows) of the
-    centred system: the intercept is ``g_0 + a_y - a . g_slopes``."""
-    if not fit_intercept:
-        return g
-    k = g.shape[1] - 1
-    out = g.copy()
-    with np.errstate(invalid="ignore", over="ignore"):
-        out[:, 0] = g[:, 0] + shift[k + 1] - g[:, 1:] @ shift[1 : k + 1]
-    return out
 
 
 def collinear_columns(
@@ -142,7 +117,7 @@ class OLSStatistic(Statistic):
     """The least-squares coefficients of ``y`` on ``X`` per replicate
     (the intercept first with ``fit_intercept``).
 
-    ``arrays`` holds ``(1, x - a, y - a_y)`` per row (:func:`design_rows`),
+    ``arrays`` holds ``(1, x - a, y - a_y)`` per row (:func:`~skboot._engine._rows.design_rows`),
     ``shift`` the centre ``(0, a, a_y)``.
     """
 

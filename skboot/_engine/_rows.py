@@ -13,7 +13,9 @@ __all__ = [
     "as_float_rows",
     "centre_of",
     "centred_rows",
+    "coefficients",
     "corr_from_sums",
+    "design_rows",
     "integral_columns",
     "moments_to_values",
 ]
@@ -154,3 +156,26 @@ def corr_from_sums(
         ok = (sw > 0) & (vx > 0) & (vy > 0)
         r = (sxy - sx * sy / sw) / np.sqrt(np.where(ok, vx * vy, 1.0))
     return np.where(ok, r, np.nan)
+
+
+def design_rows(X: np.ndarray, y: np.ndarray, shift: np.ndarray) -> np.ndarray:
+    """``(1, x - a, y - a_y)`` per row, C-contiguous float64 (n, k + 2);
+    ``shift`` is ``(0, a, a_y)``."""
+    n, k = X.shape
+    U = np.empty((n, k + 2))
+    U[:, 0] = 1.0
+    np.subtract(X, shift[1 : k + 1], out=U[:, 1 : k + 1])
+    np.subtract(y, shift[k + 1], out=U[:, k + 1])
+    return U
+
+
+def coefficients(g: np.ndarray, shift: np.ndarray, fit_intercept: bool) -> np.ndarray:
+    """The coefficients (intercept first) from the solution ``g`` (rows) of the
+    centred system: the intercept is ``g_0 + a_y - a . g_slopes``."""
+    if not fit_intercept:
+        return g
+    k = g.shape[1] - 1
+    out = g.copy()
+    with np.errstate(invalid="ignore", over="ignore"):
+        out[:, 0] = g[:, 0] + shift[k + 1] - g[:, 1:] @ shift[1 : k + 1]
+    return out

@@ -23,7 +23,8 @@ the engine.  Everything a public entry point does once per call lives here, once
   (closed-form leave-one-out values, their power sums in one more pass);
   :mod:`~skboot._run._dask_corr`: "corr" of two columns from centred sums;
   :mod:`~skboot._run._dask_ols`: "ols" of ``(X, y)`` from per-partition cross
-  products (every data-parallel scheme) and its leave-one-out pass;
+  products (every data-parallel scheme) and its leave-one-out pass, its worker
+  side in :mod:`~skboot._run._dask_ols_rows`;
   :mod:`~skboot._run._dask_progress`: ``progress=True`` through dask's own
   diagnostics.
 

@@ -3,7 +3,7 @@ hashed-group bootstraps, a chunk of replicates at a time: for the partition
 kernels that weight each row by its count (the metrics of predictions in dask
 collections).
 
-The client computes :class:`~skboot._run._dask_exact.ExactDraws` once (the
+The client computes :class:`ExactDraws` once (the
 conditional binomials of :func:`skboot._kernels.exact_rows.partition_draws`)
 and sends partition ``j`` its :class:`ExactCounts`; on the worker,
 :meth:`ExactCounts.chunks` draws the partition's rows as
@@ -24,18 +24,21 @@ from typing import Any
 import numpy as np
 
 from skboot._kernels.exact_counts import exact_count_chunk, group_count_chunk
-from skboot._random import FAST_BLOCK, PURPOSE, RootKey
-from skboot._run._dask_exact import DataParallelPlan, exact_draws
+from skboot._kernels.exact_rows import partition_draws
+from skboot._random import FAST_BLOCK, PURPOSE, RootKey, substream_seed
 from skboot._run._dask_exact_rows import group_hashes, stratum_pool
 
 __all__ = [
     "CHUNK_CELLS",
     "ExactCounts",
+    "ExactDraws",
     "GroupCounts",
     "chunk_rows",
+    "count_chunks",
     "exact_counts",
+    "exact_draws",
     "group_counts",
-    "scheme_plan",
+    "n_resamples_of",
 ]
 
 #: int32 counts per chunk (4 MiB).
@@ -110,6 +113,35 @@ class GroupCounts:
             yield k0, block
 
 
+@dataclass(frozen=True)
+class ExactDraws:
+    """The client's share of an exact scheme: ``table`` (P, B, S), the draws
+    of every replicate among each partition's rows of each stratum, and the
+    stream; partition ``j`` draws its rows from :meth:`seeds` ``(j)``."""
+
+    table: np.ndarray
+    seed: np.uint64
+    gamma: np.uint64
+
+    def seeds(self, j: int) -> np.ndarray:
+        """Partition ``j``'s sub-stream of each stratum."""
+        S = self.table.shape[2]
+        return np.array([substream_seed(self.seed, j * S + s + 1) for s in range(S)])
+
+
+def exact_draws(
+    key: RootKey, totals: np.ndarray, sizes: np.ndarray, B: int
+) -> ExactDraws:
+    """(P, B, S) draws per partition, replicate and stratum (``totals[s]``
+    draws per replicate in stratum ``s``, ``sizes`` (S, P) its rows per
+    partition), from the stream of purpose "data_parallel"."""
+    seed, gamma = key.stream(PURPOSE["data_parallel"])
+    S, P = sizes.shape
+    out = np.empty((P, B, S), dtype=np.int64)
+    partition_draws(seed, gamma, np.uint64(0), totals, sizes, out)
+    return ExactDraws(out, seed, gamma)
+
+
 def exact_counts(
     key: RootKey,
     totals: np.ndarray,
@@ -133,6 +165,16 @@ def group_counts(key: RootKey, B: int) -> GroupCounts:
     return GroupCounts(seed, gamma, B)
 
 
-def scheme_plan(key: RootKey, n: int, scheme: str) -> DataParallelPlan:
-    """The plan a data-parallel run of ``scheme`` records."""
-    return DataParallelPlan(key, n, scheme=scheme)
+def n_resamples_of(stream: Any) -> int:
+    """The replicates of a partition's stream."""
+    if isinstance(stream, tuple):
+        return int(stream[2])
+    return int(stream.n_resamples)
+
+
+def count_chunks(stream: Any, labels: Any, m: int) -> Iterator[tuple[int, np.ndarray]]:
+    """The counts of an exact or group ``stream`` of a partition of ``m`` rows
+    (``labels``: its strata or group ids), ``(k0, (c, m) int32)`` a chunk of
+    replicates at a time."""
+    assert isinstance(stream, (ExactCounts, GroupCounts))
+    return stream.chunks(labels, m)

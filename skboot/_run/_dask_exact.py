@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from skboot._kernels.exact_rows import partition_draws
-from skboot._random import PURPOSE, RootKey, substream_seed
+from skboot._random import PURPOSE, RootKey
+from skboot._run._dask_counts import exact_draws
 from skboot._run._dask_exact_rows import (
     StrataLoo,
     exact_partition,
@@ -59,11 +59,10 @@ if TYPE_CHECKING:
 __all__ = [
     "MOMENT_OPS",
     "DataParallelPlan",
-    "ExactDraws",
     "SchemeOps",
     "StrataJackknife",
-    "exact_draws",
     "merge_layout",
+    "scheme_plan",
     "scheme_total",
     "strata_layout",
 ]
@@ -186,35 +185,6 @@ class SchemeTotal:
     strata: StrataJackknife | None = None
 
 
-@dataclass(frozen=True)
-class ExactDraws:
-    """The client's share of an exact scheme: ``table`` (P, B, S), the draws
-    of every replicate among each partition's rows of each stratum, and the
-    stream; partition ``j`` draws its rows from :meth:`seeds` ``(j)``."""
-
-    table: np.ndarray
-    seed: np.uint64
-    gamma: np.uint64
-
-    def seeds(self, j: int) -> np.ndarray:
-        """Partition ``j``'s sub-stream of each stratum."""
-        S = self.table.shape[2]
-        return np.array([substream_seed(self.seed, j * S + s + 1) for s in range(S)])
-
-
-def exact_draws(
-    key: RootKey, totals: np.ndarray, sizes: np.ndarray, B: int
-) -> ExactDraws:
-    """(P, B, S) draws per partition, replicate and stratum (``totals[s]``
-    draws per replicate in stratum ``s``, ``sizes`` (S, P) its rows per
-    partition), from the stream of purpose "data_parallel"."""
-    seed, gamma = key.stream(PURPOSE["data_parallel"])
-    S, P = sizes.shape
-    out = np.empty((P, B, S), dtype=np.int64)
-    partition_draws(seed, gamma, np.uint64(0), totals, sizes, out)
-    return ExactDraws(out, seed, gamma)
-
-
 def scheme_total(
     res: BaseResampler,
     key: RootKey,
@@ -313,3 +283,8 @@ class StrataJackknife:
         ]
         (total,) = dask_compute(tree_merge(parts, merge), progress=progress)
         return strata_moments(total)
+
+
+def scheme_plan(key: RootKey, n: int, scheme: str) -> DataParallelPlan:
+    """The plan a data-parallel run of ``scheme`` records."""
+    return DataParallelPlan(key, n, scheme=scheme)

@@ -96,49 +96,108 @@ Modules
   models' curves on the same replicates, :class:`CurveComparison`);
 * :mod:`~skboot.metrics._guard`: scikit-learn's ``UndefinedMetricWarning`` as an
   error while a metric is evaluated.
+
+The names load lazily (:func:`skboot._lazy.lazy_exports`): a dask worker that
+imports a partition function of this package (:mod:`~skboot.metrics._dask_mean`,
+:mod:`~skboot.metrics._dask_rank`, :mod:`~skboot.metrics._dask_confusion`,
+:mod:`~skboot.metrics._dask_r2`, :mod:`~skboot.metrics._dask_loo`) loads that
+module and the kernels it runs, not scikit-learn.
 """
 
-from skboot._engine import EstimatorStatistic
-from skboot.metrics._ci import compare_metrics, metric_ci
-from skboot.metrics._curve_compare import (
-    compare_precision_recall_curves,
-    compare_roc_curves,
-)
-from skboot.metrics._curve_display import (
-    PrecisionRecallBandDisplay,
-    RocCurveBandDisplay,
-)
-from skboot.metrics._curve_result import CurveBand, CurveComparison
-from skboot.metrics._curves import precision_recall_band, roc_curve_band
-from skboot.metrics._prepare import (
-    PreparedMetric,
-    prepare_accuracy,
-    prepare_average_precision,
-    prepare_balanced_accuracy,
-    prepare_brier_score,
-    prepare_f1,
-    prepare_log_loss,
-    prepare_mean_absolute_error,
-    prepare_mean_squared_error,
-    prepare_precision,
-    prepare_r2,
-    prepare_recall,
-    prepare_roc_auc,
-    prepare_root_mean_squared_error,
-)
-from skboot.metrics._registry import (
-    METRICS,
-    MetricSpec,
-    is_undefined,
-    metric_on_weights,
-    pack,
-    pack_arrays,
-    packed,
-)
-from skboot.metrics._resolve import ResolvedMetric, resolve_metric
-from skboot.metrics._results import MetricCI, MetricComparison
-from skboot.metrics._score import BootstrapScore, bootstrap_score
-from skboot.metrics._statistics import CallableMetricStatistic, MetricStatistic
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from skboot._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from skboot._engine import EstimatorStatistic
+    from skboot.metrics._ci import compare_metrics, metric_ci
+    from skboot.metrics._curve_compare import (
+        compare_precision_recall_curves,
+        compare_roc_curves,
+    )
+    from skboot.metrics._curve_display import (
+        PrecisionRecallBandDisplay,
+        RocCurveBandDisplay,
+    )
+    from skboot.metrics._curve_result import CurveBand, CurveComparison
+    from skboot.metrics._curves import precision_recall_band, roc_curve_band
+    from skboot.metrics._prepare import (
+        PreparedMetric,
+        prepare_accuracy,
+        prepare_average_precision,
+        prepare_balanced_accuracy,
+        prepare_brier_score,
+        prepare_f1,
+        prepare_log_loss,
+        prepare_mean_absolute_error,
+        prepare_mean_squared_error,
+        prepare_precision,
+        prepare_r2,
+        prepare_recall,
+        prepare_roc_auc,
+        prepare_root_mean_squared_error,
+    )
+    from skboot.metrics._registry import (
+        METRICS,
+        MetricSpec,
+        is_undefined,
+        metric_on_weights,
+        pack,
+        pack_arrays,
+        packed,
+    )
+    from skboot.metrics._resolve import ResolvedMetric, resolve_metric
+    from skboot.metrics._results import MetricCI, MetricComparison
+    from skboot.metrics._score import BootstrapScore, bootstrap_score
+    from skboot.metrics._statistics import CallableMetricStatistic, MetricStatistic
+
+#: Name -> the module that defines it (imported on first access).
+_EXPORTS = {
+    "EstimatorStatistic": "skboot._engine",
+    "compare_metrics": "skboot.metrics._ci",
+    "metric_ci": "skboot.metrics._ci",
+    "compare_precision_recall_curves": "skboot.metrics._curve_compare",
+    "compare_roc_curves": "skboot.metrics._curve_compare",
+    "PrecisionRecallBandDisplay": "skboot.metrics._curve_display",
+    "RocCurveBandDisplay": "skboot.metrics._curve_display",
+    "CurveBand": "skboot.metrics._curve_result",
+    "CurveComparison": "skboot.metrics._curve_result",
+    "precision_recall_band": "skboot.metrics._curves",
+    "roc_curve_band": "skboot.metrics._curves",
+    "PreparedMetric": "skboot.metrics._prepare",
+    "prepare_accuracy": "skboot.metrics._prepare",
+    "prepare_average_precision": "skboot.metrics._prepare",
+    "prepare_balanced_accuracy": "skboot.metrics._prepare",
+    "prepare_brier_score": "skboot.metrics._prepare",
+    "prepare_f1": "skboot.metrics._prepare",
+    "prepare_log_loss": "skboot.metrics._prepare",
+    "prepare_mean_absolute_error": "skboot.metrics._prepare",
+    "prepare_mean_squared_error": "skboot.metrics._prepare",
+    "prepare_precision": "skboot.metrics._prepare",
+    "prepare_r2": "skboot.metrics._prepare",
+    "prepare_recall": "skboot.metrics._prepare",
+    "prepare_roc_auc": "skboot.metrics._prepare",
+    "prepare_root_mean_squared_error": "skboot.metrics._prepare",
+    "METRICS": "skboot.metrics._registry",
+    "MetricSpec": "skboot.metrics._registry",
+    "is_undefined": "skboot.metrics._registry",
+    "metric_on_weights": "skboot.metrics._registry",
+    "pack": "skboot.metrics._registry",
+    "pack_arrays": "skboot.metrics._registry",
+    "packed": "skboot.metrics._registry",
+    "ResolvedMetric": "skboot.metrics._resolve",
+    "resolve_metric": "skboot.metrics._resolve",
+    "MetricCI": "skboot.metrics._results",
+    "MetricComparison": "skboot.metrics._results",
+    "BootstrapScore": "skboot.metrics._score",
+    "bootstrap_score": "skboot.metrics._score",
+    "CallableMetricStatistic": "skboot.metrics._statistics",
+    "MetricStatistic": "skboot.metrics._statistics",
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 __all__ = [
     "METRICS",

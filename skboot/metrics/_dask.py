@@ -38,19 +38,14 @@ from skboot._run._dask import (
     NO_VALUES,
     loo_pass,
     merge_sums,
-    partition_sums,
     tree_merge,
 )
 from skboot._run._dask_checks import holds_dask
-from skboot._run._dask_counts import ExactCounts, GroupCounts
 from skboot._run._dask_exact import strata_moments
 from skboot._run._dask_exact_rows import (
-    exact_partition,
-    group_partition,
     merge_strata_loo,
-    strata_loo_partition,
 )
-from skboot._run._dask_jackknife import LooRule, loo_partition, metric_rule
+from skboot._run._dask_jackknife import LooRule, metric_rule
 from skboot._run._dask_progress import dask_compute
 from skboot._validation import value_error
 from skboot.intervals import JackknifeMoments
@@ -67,7 +62,6 @@ from skboot.metrics._dask_inputs import (
     Inputs,
     check_call,
     inputs_of,
-    partition_weights,
     per_partition,
     refuse,
 )
@@ -76,6 +70,7 @@ from skboot.metrics._dask_loo import (
     r2_loo_partition,
     r2_rule,
 )
+from skboot.metrics._dask_mean import MetricJob, mean_loo_partition, mean_partition
 from skboot.metrics._dask_r2 import merge_r2, r2_partition, r2_values
 from skboot.metrics._dask_ranked import rank_loo_tasks, rank_run
 from skboot.metrics._dask_schemes import (
@@ -209,93 +204,6 @@ def _pinned(
     return options
 
 
-@dataclass(frozen=True)
-class _Job:
-    """What every partition of a run needs: the registry name of the metric,
-    its options, the stream ``(seed, gamma, B)``, the predictions' parameter
-    names and the entry point's name (for messages)."""
-
-    name: str
-    options: dict[str, Any]
-    stream: tuple[Any, Any, int]
-    params: tuple[str, ...]
-    owner: str
-
-
-def mean_partition(
-    y_true: Any,
-    preds: list[Any],
-    sample_weight: Any,
-    start: int,
-    job: _Job,
-    stream: Any = None,
-    labels: Any = None,
-) -> Any:
-    """Count-weighted sums of one partition's per-row metric values (runs on a
-    worker): columns the values of each prediction, times the sample weights
-    and followed by them when given.  ``stream``: None or a tuple for the
-    Poisson counts, else the partition's exact or group counts (``labels``:
-    its strata or group ids)."""
-    yt = np.asarray(y_true)
-    m = yt.shape[0]
-    cols = _metric_values(yt, preds, job)
-    if sample_weight is not None:
-        sw = partition_weights(sample_weight, job.owner)
-        cols = [c * sw for c in cols] + [sw]
-    X = np.column_stack(cols) if m else np.empty((0, len(cols)))
-    if isinstance(stream, ExactCounts):
-        st = stream
-        return exact_partition(
-            X, labels, st.labels, st.draws, st.seeds, st.gamma, False
-        )
-    if isinstance(stream, GroupCounts):
-        st = stream
-        return group_partition(X, labels, st.seed, st.gamma, st.n_resamples, False)
-    seed, gamma, B = job.stream
-    return partition_sums(X, start, seed, gamma, B, False)
-
-
-def _metric_values(yt: np.ndarray, preds: list[Any], job: _Job) -> list[np.ndarray]:
-    """Each prediction's per-row metric values on one partition's rows."""
-    cols: list[np.ndarray] = []
-    for param, yp in zip(job.params, preds, strict=True):
-        if yt.shape[0] == 0:
-            cols.append(np.empty(0))
-            continue
-        try:
-            prepared = METRICS[job.name].prepare(yt, np.asarray(yp), **job.options)
-        except ValueError as exc:
-            raise ValueError(f"{exc} (in '{param}' of {job.owner})") from exc
-        cols.append(prepared.args[0])
-    return cols
-
-
-def mean_loo_partition(
-    y_true: Any,
-    preds: list[Any],
-    sample_weight: Any,
-    start: int,
-    job: _Job,
-    rule: LooRule,
-    classes: np.ndarray | None = None,
-) -> Any:
-    """The leave-one-out power sums of one partition's rows (on a worker);
-    with ``classes``, those of each class of ``y_true`` (the stratified
-    jackknife)."""
-    yt = np.asarray(y_true)
-    cols = _metric_values(yt, preds, job)
-    m = yt.shape[0]
-    w = (
-        np.ones(m)
-        if sample_weight is None
-        else partition_weights(sample_weight, job.owner)
-    )
-    X = np.column_stack([*cols, w]) if m else np.empty((0, len(cols) + 1))
-    if classes is not None:
-        return strata_loo_partition(X, yt, classes, rule)
-    return loo_partition(X, rule, start)
-
-
 def _mean_values(
     total: Any, n_preds: int, weighted: bool, rms: bool
 ) -> list[np.ndarray]:
@@ -313,7 +221,7 @@ def _mean_values(
 
 
 def _mean_run(
-    inputs: Inputs, job: _Job, sign: float, scheme: RowScheme
+    inputs: Inputs, job: MetricJob, sign: float, scheme: RowScheme
 ) -> tuple[list[np.ndarray], LooRule]:
     """The mean-type metrics from per-replicate weighted sums, and the rule of
     their leave-one-out values (the full weighted means, the total weight)."""
@@ -337,7 +245,7 @@ def _mean_run(
 
 
 def _mean_loo(
-    inputs: Inputs, job: _Job, rule: LooRule, classes: np.ndarray | None
+    inputs: Inputs, job: MetricJob, rule: LooRule, classes: np.ndarray | None
 ) -> list[Any]:
     """The delayed leave-one-out power sums of each partition's rows (per
     class of ``y_true`` with ``classes``: the stratified jackknife)."""
@@ -351,7 +259,7 @@ def _mean_loo(
 
 
 def _confusion_run(
-    inputs: Inputs, job: _Job, scheme: RowScheme
+    inputs: Inputs, job: MetricJob, scheme: RowScheme
 ) -> tuple[list[np.ndarray], Any]:
     """The label metrics from per-replicate confusion matrices: the labels'
     pass, the options checked on them, then the binning pass; and what the
@@ -376,7 +284,7 @@ def _confusion_run(
 
 
 def _r2_run(
-    inputs: Inputs, job: _Job, scheme: RowScheme
+    inputs: Inputs, job: MetricJob, scheme: RowScheme
 ) -> tuple[list[np.ndarray], Any]:
     """R2 of each prediction per replicate from centred weighted sums
     (:mod:`skboot.metrics._dask_r2`), and what its leave-one-out values need
@@ -399,7 +307,7 @@ def _r2_run(
 
 def _loo_tasks(
     inputs: Inputs,
-    job: _Job,
+    job: MetricJob,
     extra: Any,
     ref: float,
     sign: float,
@@ -498,7 +406,7 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
         classes = label_sets(inputs.y_true, [])[0]
         options = _pinned(name, options, classes, inputs.pred_ndim, owner)
     stream = scheme.streams[0] if scheme.kind == "poisson" else (None, None, B)
-    job = _Job(name, options, stream, tuple(preds), owner)
+    job = MetricJob(name, options, stream, tuple(preds), owner)
     values, loo, extra = _values(inputs, job, scheme, sample_weight, resolved.sign)
     values = [resolved.sign * v for v in values]
     total = values[0] - values[1] if len(values) == 2 else values[0]
@@ -526,7 +434,7 @@ def dask_metric_run(owner: str, call: dict[str, Any]) -> DaskMetricRun:
 
 
 def _values(
-    inputs: Inputs, job: _Job, scheme: RowScheme, sample_weight: Any, sign: float
+    inputs: Inputs, job: MetricJob, scheme: RowScheme, sample_weight: Any, sign: float
 ) -> tuple[list[np.ndarray], list[Any] | None, Any]:
     """Each prediction's metric per replicate (row B: the original rows), the
     mean-type metrics' leave-one-out tasks, and what the others' need."""

@@ -24,8 +24,8 @@ import numpy as np
 from skboot._kernels.exact_counts import counted_bin_sums
 from skboot._kernels.metric import metric_chunk
 from skboot._kernels.poisson_metric_rows import poisson_bin_sums
-from skboot._run._dask import tree_merge
-from skboot.metrics._dask_schemes import count_chunks, n_resamples_of
+from skboot._run._dask_counts import count_chunks, n_resamples_of
+from skboot._run._dask_sums import tree_merge
 from skboot.metrics._registry import METRICS, pack
 
 __all__ = [
@@ -71,7 +71,7 @@ def bin_partition(
     """Per prediction, the (B + 1, cells) count-weighted confusion matrices of
     one partition (runs on a worker); ``stream``: the Poisson ``(seed, gamma,
     B)``, or the partition's exact or group counts (``labels``: its strata or
-    group ids, :func:`skboot.metrics._dask_schemes.count_chunks`)."""
+    group ids, :func:`skboot._run._dask_counts.count_chunks`)."""
     yt = np.asarray(y_true)
     m = yt.shape[0]
     B = n_resamples_of(stream)

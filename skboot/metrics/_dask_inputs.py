@@ -17,7 +17,6 @@ __all__ = [
     "check_call",
     "group_blocks",
     "inputs_of",
-    "partition_weights",
     "per_partition",
     "refuse",
 ]
@@ -158,26 +157,6 @@ def per_partition(inputs: Inputs, call: Any) -> list[Any]:
         call(yt, [p[i] for p in inputs.preds], inputs.weight[i], start)
         for i, (yt, start) in enumerate(zip(inputs.y_true, inputs.starts, strict=True))
     ]
-
-
-def partition_weights(sample_weight: Any, owner: str) -> np.ndarray:
-    """One partition's sample weights, checked (on a worker)."""
-    sw = np.asarray(sample_weight)
-    if sw.dtype.kind not in "biuf":
-        raise value_error(
-            "sample_weight",
-            owner,
-            f"must hold real numbers. Got dtype {sw.dtype} instead.",
-        )
-    sw = sw.astype(np.float64)
-    if not np.isfinite(sw).all() or (sw < 0).any():
-        raise value_error(
-            "sample_weight",
-            owner,
-            "must hold finite, non-negative weights. Got minimum "
-            f"{float(np.nanmin(sw))!r} (found while reducing the partitions).",
-        )
-    return sw
 
 
 def group_blocks(groups: Any, inputs: Inputs, owner: str) -> list[Any]:

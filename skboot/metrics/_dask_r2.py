@@ -30,8 +30,8 @@ import numpy as np
 
 from skboot._kernels.exact_counts import counted_rows_sums
 from skboot._kernels.poisson_rows import poisson_rows_sums
-from skboot.metrics._dask_inputs import partition_weights
-from skboot.metrics._dask_schemes import count_chunks, n_resamples_of
+from skboot._run._dask_counts import count_chunks, n_resamples_of
+from skboot.metrics._dask_mean import partition_weights
 from skboot.metrics._registry import METRICS
 
 __all__ = ["R2Sums", "merge_r2", "r2_partition", "r2_rows", "r2_values"]
@@ -69,7 +69,7 @@ def r2_partition(
     """The sums of one partition (runs on a worker); the predictions checked
     by the in-memory ``prepare``.  ``stream``: the Poisson ``(seed, gamma,
     B)``, or the partition's exact or group counts (``labels``: its strata or
-    group ids, :func:`skboot.metrics._dask_schemes.count_chunks`)."""
+    group ids, :func:`skboot._run._dask_counts.count_chunks`)."""
     B = n_resamples_of(stream)
     yt = np.asarray(y_true)
     m = yt.shape[0]
@@ -96,13 +96,13 @@ def r2_partition(
     with np.errstate(invalid="ignore"):
         lo[B], hi[B] = np.nanmin(held, initial=np.inf), np.nanmax(held, initial=-np.inf)
     bad = int((~np.isfinite(X)).any(axis=1).sum())
-    counts = [
+    nonzero = [
         (w > 0.0).sum(),
         (held == lo[B]).sum(),
         (held == hi[B]).sum(),
         *((X[:, j] != 0.0).sum() for j in range(len(squares))),
     ]
-    return R2Sums(m, shift, s, lo, hi, bad, np.array(counts, dtype=np.int64))
+    return R2Sums(m, shift, s, lo, hi, bad, np.array(nonzero, dtype=np.int64))
 
 
 def r2_rows(

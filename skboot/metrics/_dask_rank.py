@@ -46,6 +46,7 @@ __all__ = [
     "counted_rank_partition",
     "frame_strata",
     "merge_ranks",
+    "original_sums",
     "precision_carries",
     "precision_partition",
     "precision_values",
@@ -215,6 +216,12 @@ def merge_ranks(lo: RankSums, hi: RankSums) -> RankSums:
         lo.last_pos + hi.last_pos if hi_one else hi.last_pos,
         lo.last_neg + hi.last_neg if hi_one else hi.last_neg,
     )
+
+
+def original_sums(root: RankSums) -> tuple[float, float, float]:
+    """The Mann-Whitney sum and class weights of the original rows (on a
+    worker)."""
+    return float(root.area[-1]), float(root.pos[-1]), float(root.neg[-1])
 
 
 def auc_values(root: RankSums) -> np.ndarray:

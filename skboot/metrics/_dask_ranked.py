@@ -11,17 +11,17 @@ from typing import Any
 
 import numpy as np
 
-from skboot._run._dask import tree_merge
 from skboot._run._dask_exact import merge_layout
+from skboot._run._dask_sums import tree_merge
 from skboot.metrics._dask_inputs import Inputs, per_partition
 from skboot.metrics._dask_loo import auc_carries, auc_loo_partition, auc_loo_values
 from skboot.metrics._dask_rank import (
-    RankSums,
     auc_values,
     counted_precision_partition,
     counted_rank_partition,
     frame_strata,
     merge_ranks,
+    original_sums,
     precision_carries,
     precision_partition,
     precision_values,
@@ -59,11 +59,6 @@ class RankedLoo:
     root: tuple[float, float, float]
     full: float
     tops: list[np.ndarray] | None = None
-
-
-def _original(root: RankSums) -> tuple[float, float, float]:
-    """The Mann-Whitney sum and class weights of the original rows."""
-    return float(root.area[-1]), float(root.pos[-1]), float(root.neg[-1])
 
 
 def _sorted_parts(
@@ -177,7 +172,7 @@ def rank_run(
         roots.append(values)
         if with_loo:
             roots.append(dask.delayed(auc_carries, pure=True)(parts))
-            roots.append(dask.delayed(_original, pure=True)(root))
+            roots.append(dask.delayed(original_sums, pure=True)(root))
             roots.append(_tops(parts, ordered) if weighted else None)
         orders.append(ordered)
     done = dask.compute(*roots)

@@ -22,13 +22,13 @@ collections) and the per-row counts of each partition.
 
 A partition's ``stream`` is the Poisson stream ``(seed, gamma, B)`` (a tuple)
 or its :class:`~skboot._run._dask_counts.ExactCounts` /
-:class:`~skboot._run._dask_counts.GroupCounts`; :func:`count_chunks` gives the
-counts of the latter a chunk of replicates at a time.
+:class:`~skboot._run._dask_counts.GroupCounts`;
+:func:`~skboot._run._dask_counts.count_chunks` gives the counts of the latter a
+chunk of replicates at a time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,14 +37,8 @@ import numpy as np
 from skboot._random import PURPOSE, check_random_state
 from skboot._run import fit_resampler
 from skboot._run._dask import NO_GROUP_BCA
-from skboot._run._dask_counts import (
-    ExactCounts,
-    GroupCounts,
-    exact_counts,
-    group_counts,
-    scheme_plan,
-)
-from skboot._run._dask_exact import strata_layout
+from skboot._run._dask_counts import ExactCounts, exact_counts, group_counts
+from skboot._run._dask_exact import scheme_plan, strata_layout
 from skboot._validation import value_error
 from skboot.metrics._dask_inputs import Inputs, group_blocks, refuse
 from skboot.resamplers import (
@@ -60,9 +54,7 @@ __all__ = [
     "RowScheme",
     "check_ranked",
     "check_scheme",
-    "count_chunks",
     "interval_method",
-    "n_resamples_of",
     "per_partition_scheme",
     "row_scheme",
     "sorted_scheme",
@@ -76,7 +68,8 @@ _NAMES = "Bootstrap, StratifiedBootstrap, GroupBootstrap or PoissonBootstrap"
 @dataclass(frozen=True)
 class RowScheme:
     """A run's scheme: ``kind`` ("poisson", "iid", "stratified", "group"),
-    the stream of each partition (:func:`count_chunks`) and the blocks whose
+    the stream of each partition
+    (:func:`~skboot._run._dask_counts.count_chunks`) and the blocks whose
     labels each partition's counts need (``y_true`` for the strata, the
     groups; None otherwise); ``key``: the run's root; ``size``: the iid
     scheme's draws per replicate."""
@@ -180,21 +173,6 @@ def per_partition_scheme(inputs: Inputs, scheme: RowScheme, call: Any) -> list[A
             )
         )
     ]
-
-
-def n_resamples_of(stream: Any) -> int:
-    """The replicates of a partition's stream."""
-    if isinstance(stream, tuple):
-        return int(stream[2])
-    return int(stream.n_resamples)
-
-
-def count_chunks(stream: Any, labels: Any, m: int) -> Iterator[tuple[int, np.ndarray]]:
-    """The counts of an exact or group ``stream`` of a partition of ``m`` rows
-    (``labels``: its strata or group ids), ``(k0, (c, m) int32)`` a chunk of
-    replicates at a time."""
-    assert isinstance(stream, (ExactCounts, GroupCounts))
-    return stream.chunks(labels, m)
 
 
 def interval_method(
