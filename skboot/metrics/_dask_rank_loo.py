@@ -290,7 +290,7 @@ def ap_weighted_values(
     frame: Any,
     carry: np.ndarray,
     top: np.ndarray,
-    offset: tuple,
+    offset: Any,
     root: tuple[float, float, float],
     full: float,
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -79,7 +79,9 @@ def _sorted_parts(
     if grouped:
         columns["hash"] = np.empty(0, dtype=np.uint64)
     meta = pd.DataFrame(columns)
-    labels = scheme.labels if grouped else [None] * len(inputs.starts)
+    labels = (
+        scheme.labels if scheme is not None and grouped else [None] * len(inputs.starts)
+    )
     frames = [
         frame(yt, yp[j], sw, start, positive, param, job.owner, job.name, g)
         for (yt, yp, sw, start), g in zip(_blocks(inputs), labels, strict=True)

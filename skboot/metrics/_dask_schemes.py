@@ -150,7 +150,7 @@ def _lengths(inputs: Inputs) -> list[int]:
 
 
 def sorted_scheme(
-    scheme: RowScheme, B: int, sizes: np.ndarray, labels: np.ndarray
+    scheme: RowScheme, B: int, sizes: np.ndarray, labels: np.ndarray | None
 ) -> list[ExactCounts]:
     """The exact streams of partitions sorted by score: ``sizes`` (S, P) their
     rows per stratum (iid: one stratum) after the sort, ``labels`` the sorted
