@@ -14,7 +14,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-CHILD = """
+#: Records the qualified name of every function numba compiles in the child.
+LISTEN = """
 import json
 from numba.core import event
 
@@ -30,6 +31,30 @@ class Listener(event.Listener):
 
 
 event.register("numba:compile", Listener())
+"""
+
+
+def compiled_in_child(code: str, cache_dir: Path, timeout: int = 900) -> set[str]:
+    """The functions numba compiles while a fresh interpreter runs ``code``
+    with the empty kernel cache ``cache_dir`` (so every kernel it needs is
+    compiled, and seen)."""
+    env = dict(os.environ)
+    env["SKBOOT_CACHE_DIR"] = str(cache_dir)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    child = LISTEN + code + "\nprint(json.dumps(sorted(set(names))))\n"
+    proc = subprocess.run(
+        [sys.executable, "-c", child],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return set(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+CHILD = """
 import numpy as np
 import skboot
 
@@ -37,7 +62,6 @@ rng = np.random.default_rng(0)
 y = rng.integers(0, 2, size=60)
 score = rng.normal(size=60) + y
 skboot.metric_ci(y, score, "roc_auc", n_resamples=99, random_state=0)
-print(json.dumps(sorted(set(names))))
 """
 
 #: The kernels (and leave-one-out rules) of the metrics other than ROC AUC.
@@ -58,19 +82,7 @@ OTHER_METRICS = {
 
 
 def test_metric_ci_compiles_the_kernels_of_its_metric_only(tmp_path):
-    env = dict(os.environ)
-    env["SKBOOT_CACHE_DIR"] = str(tmp_path)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-    proc = subprocess.run(
-        [sys.executable, "-c", CHILD],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    compiled = set(json.loads(proc.stdout.strip().splitlines()[-1]))
+    compiled = compiled_in_child(CHILD, tmp_path, timeout=600)
     # the interval is BCa: the metric on the replicates and its jackknife
     assert {"roc_auc_kernel", "loo_roc_auc"} <= compiled
     assert not compiled & OTHER_METRICS, sorted(compiled & OTHER_METRICS)

@@ -9,21 +9,15 @@ interval compiles the closed forms, never the O(n^2) per-row loop.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
+from test_compile_scope import compiled_in_child
 
 from skboot._kernels.metric import metric_loo
 from skboot._kernels.metric_loo import AP_DISTINCT_WEIGHTS
 from skboot.metrics import METRICS, pack
 from skboot.metrics._statistics import MetricStatistic
 
-ROOT = Path(__file__).resolve().parents[1]
 TOL = {"rtol": 1e-12, "atol": 1e-12}
 WEIGHTS = ("unit", "integer", "integer_with_zeros", "continuous", "continuous_zeros")
 
@@ -200,23 +194,9 @@ def test_jackknife_returns_the_closed_form(weighted):
 
 
 CHILD = """
-import json
-from numba.core import event
 import numpy as np
 import skboot
 
-names = []
-
-
-class Listener(event.Listener):
-    def on_start(self, ev):
-        pass
-
-    def on_end(self, ev):
-        names.append(ev.data["dispatcher"].py_func.__qualname__)
-
-
-event.register("numba:compile", Listener())
 rng = np.random.default_rng(0)
 n = 60
 y = rng.integers(0, 2, n)
@@ -228,26 +208,13 @@ skboot.metric_ci(y, y + rng.normal(size=n), "average_precision", sample_weight=w
 skboot.metric_ci(y3, np.roll(y3, 1), "balanced_accuracy", **kw)
 skboot.metric_ci(y3, np.roll(y3, 1), "f1", average="macro", **kw)
 skboot.metric_ci(target, target + rng.normal(size=n), "r2", **kw)
-print(json.dumps(sorted(set(names))))
 """
 
 
 def test_bca_compiles_the_closed_forms_not_the_per_row_loop(tmp_path):
     # a fresh kernel cache, so every kernel the run needs is compiled (and
     # seen) in the child; the per-row loop is what made these O(n^2)
-    env = dict(os.environ)
-    env["SKBOOT_CACHE_DIR"] = str(tmp_path)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-    proc = subprocess.run(
-        [sys.executable, "-c", CHILD],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    compiled = set(json.loads(proc.stdout.strip().splitlines()[-1]))
+    compiled = compiled_in_child(CHILD, tmp_path)
     closed = {
         "loo_average_precision",
         "loo_balanced_accuracy",
